@@ -1,0 +1,84 @@
+//! The 8 symmetries of the square board (the dihedral group D4).
+
+use super::square::{file_of, rank_of, square_at, Square, BOARD_FILES};
+
+/// One symmetry of the board, acting on squares and on steps `(dx, dy)`.
+///
+/// Encoded by three bits: bit 0 mirrors files (left-right), bit 1 mirrors ranks (up-down),
+/// bit 2 swaps files and ranks (transpose, applied first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sym(pub u8);
+
+impl Sym {
+    /// The identity.
+    pub const IDENTITY: Sym = Sym(0);
+
+    /// All 8 symmetries, identity first.
+    pub fn all() -> impl Iterator<Item = Sym> {
+        (0..8u8).map(Sym)
+    }
+
+    /// Image of a step (dx, dy).
+    pub fn step(self, dx: i8, dy: i8) -> (i8, i8) {
+        let (mut x, mut y) = if self.0 & 4 != 0 { (dy, dx) } else { (dx, dy) };
+        if self.0 & 1 != 0 {
+            x = -x;
+        }
+        if self.0 & 2 != 0 {
+            y = -y;
+        }
+        (x, y)
+    }
+
+    /// Image of a square.
+    pub fn square(self, sq: Square) -> Square {
+        let (f, r) = (file_of(sq), rank_of(sq));
+        let (mut x, mut y) = if self.0 & 4 != 0 { (r, f) } else { (f, r) };
+        if self.0 & 1 != 0 {
+            x = BOARD_FILES - 1 - x;
+        }
+        if self.0 & 2 != 0 {
+            y = BOARD_FILES - 1 - y;
+        }
+        square_at(x, y).expect("a symmetry maps the square board onto itself")
+    }
+
+    /// `self` after `first`: the symmetry that maps `s` to `self.square(first.square(s))`.
+    pub fn after(self, first: Sym) -> Sym {
+        Sym::all()
+            .find(|&c| (0..64u8).all(|s| c.square(s) == self.square(first.square(s))))
+            .expect("D4 is closed under composition")
+    }
+
+    /// The up-down mirror (ranks reversed), used to give Black's men their orientation.
+    pub const FLIP_RANKS: Sym = Sym(2);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_are_distinct_bijections() {
+        let mut images = std::collections::HashSet::new();
+        for s in Sym::all() {
+            let img: Vec<u8> = (0..64).map(|q| s.square(q)).collect();
+            let mut sorted = img.clone();
+            sorted.sort();
+            assert_eq!(sorted, (0..64).collect::<Vec<u8>>());
+            images.insert(img);
+        }
+        assert_eq!(images.len(), 8);
+    }
+
+    #[test]
+    fn steps_follow_squares() {
+        // d4 + (1,2) = e6 for every symmetry image.
+        for s in Sym::all() {
+            let (dx, dy) = s.step(1, 2);
+            let from = s.square(27);
+            let to = s.square(44);
+            assert_eq!(to as i8 - from as i8, dy * 8 + dx);
+        }
+    }
+}

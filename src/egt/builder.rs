@@ -1,0 +1,371 @@
+//! The retrograde builder of one table, parallel over all of rayon's threads.
+//!
+//! Phases:
+//! 1. *captures and mates*: one pass over every slot marks illegal positions, values every
+//!    capture from the smaller tables (a winning capture gives a provisional win; a position
+//!    whose only legal moves are losing captures, or a checkmate, is lost), and counts how many
+//!    provisional values wait at each distance.
+//! 2. *iterations*, distance n = 1, 2, …: positions with a move to a position lost in n−1 are
+//!    won in n (found by un-moving from the frontier of positions lost in n−1); then each
+//!    predecessor of a position won in n is checked by a forward look at all its moves, and is
+//!    lost in n when every move reaches a position won for the opponent in at most n. Only the
+//!    frontiers are touched, kept as bitmaps; the table is rescanned only at distances where
+//!    phase 1 left provisional values.
+//!
+//! Bytes are relaxed atomics: threads may race to write the same value into one slot, which
+//! is harmless, and never write different values into one slot within a step.
+
+use crate::board::geometry::Geometry;
+use crate::board::Color;
+use crate::egt::index::{Indexer, Squares};
+use crate::egt::material::Material;
+use crate::egt::men::{Men, Occupancy};
+use crate::egt::progress::Phase;
+use crate::egt::table::{Metric, Table};
+use crate::egt::value::{loss_byte, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN};
+use crate::piece::PieceSet;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use thiserror::Error;
+
+/// A table that cannot be built.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum BuildError {
+    /// Distances beyond what one byte per position holds.
+    #[error("{0}: a distance exceeds {MAX_WIN} moves, more than the table format holds")]
+    TooLong(String),
+}
+
+/// A set of bits, one per slot, that threads set concurrently.
+struct Bitmap(Vec<AtomicU64>);
+
+impl Bitmap {
+    fn new(bits: u64) -> Bitmap {
+        Bitmap((0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+    #[inline]
+    fn set(&self, i: u64) {
+        self.0[(i / 64) as usize].fetch_or(1 << (i % 64), Relaxed);
+    }
+    fn clear(&self) {
+        self.0.par_iter().for_each(|w| w.store(0, Relaxed));
+    }
+    fn count(&self) -> u64 {
+        self.0.par_iter().map(|w| w.load(Relaxed).count_ones() as u64).sum()
+    }
+    fn for_each(&self, f: impl Fn(u64) + Sync) {
+        self.0.par_iter().enumerate().with_min_len(256).for_each(|(w, word)| {
+            let mut bits = word.load(Relaxed);
+            while bits != 0 {
+                f(w as u64 * 64 + bits.trailing_zeros() as u64);
+                bits &= bits - 1;
+            }
+        });
+    }
+}
+
+/// Provisional values waiting at each distance, per side to move.
+struct Waiting([Vec<AtomicU64>; 2]);
+
+impl Waiting {
+    fn new() -> Waiting {
+        Waiting([0, 1].map(|_| (0..256).map(|_| AtomicU64::new(0)).collect()))
+    }
+    fn add(&self, c: Color, d: u16) {
+        self.0[c.index()][d as usize].fetch_add(1, Relaxed);
+    }
+    fn at(&self, c: Color, d: u16) -> u64 {
+        self.0[c.index()].get(d as usize).map_or(0, |a| a.load(Relaxed))
+    }
+    fn beyond(&self, d: u16) -> bool {
+        (0..2).any(|c| self.0[c][(d as usize + 1).min(256)..].iter().any(|a| a.load(Relaxed) > 0))
+    }
+}
+
+struct Build<'a> {
+    name: String,
+    metric: Metric,
+    ix: &'a Indexer,
+    men: Men<'a>,
+    data: &'a [Vec<AtomicU8>; 2],
+    /// Table of the material left when man j is captured (None for the royals).
+    subs: Vec<Option<&'a Table>>,
+    won: [Bitmap; 2],
+    lost: [Bitmap; 2],
+    wins_waiting: Waiting,
+    losses_waiting: Waiting,
+    too_long: AtomicBool,
+}
+
+/// Builds the table of `material`; `sub_table(m)` must give the built table of every smaller
+/// material reachable by a capture. `report(phase, fraction of this table)` is called as the
+/// build goes on.
+pub fn build_table<'t>(
+    material: &Material,
+    pieces: &PieceSet,
+    geometry: &Geometry,
+    metric: Metric,
+    sub_table: &dyn Fn(&Material) -> Option<&'t Table>,
+    report: &(dyn Fn(Phase, f64) + Sync),
+) -> Result<Table, BuildError> {
+    report(Phase::Setup, 0.0);
+    let indexer = Indexer::new(material, geometry, pieces);
+    let size = indexer.size();
+    let data = [0, 1].map(|_| (0..size).into_par_iter().map(|_| AtomicU8::new(UNKNOWN)).collect());
+    let subs = (0..material.len())
+        .map(|j| {
+            (j >= 2).then(|| sub_table(&material.without(j)).expect("sub-tables are built first"))
+        })
+        .collect();
+    let build = Build {
+        name: material.name(),
+        metric,
+        ix: &indexer,
+        men: Men::new(material, geometry),
+        data: &data,
+        subs,
+        won: [Bitmap::new(size), Bitmap::new(size)],
+        lost: [Bitmap::new(size), Bitmap::new(size)],
+        wins_waiting: Waiting::new(),
+        losses_waiting: Waiting::new(),
+        too_long: AtomicBool::new(false),
+    };
+    build.run(report)?;
+    drop(build);
+    Ok(Table { material: material.clone(), indexer, data, metric })
+}
+
+impl<'a> Build<'a> {
+    fn run(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> Result<(), BuildError> {
+        let legal = self.captures_pass(report);
+        let mut decided = 0u64;
+        for c in Color::BOTH {
+            self.collect(c, loss_byte(0), &self.lost[c.index()]);
+            decided += self.lost[c.index()].count();
+        }
+        let mut n: u16 = 1;
+        loop {
+            let pending = (0..2).any(|c| self.lost[c].count() > 0) || self.wins_waiting.beyond(n - 1)
+                || self.losses_waiting.beyond(n - 1);
+            if !pending {
+                break;
+            }
+            if n > MAX_WIN.min(MAX_LOSS) {
+                return Err(BuildError::TooLong(self.name.clone()));
+            }
+            report(Phase::Iteration(n), 0.5 + 0.5 * (decided as f64 / legal.max(1) as f64));
+            self.win_step(n);
+            self.loss_step(n);
+            decided += (0..2).map(|c| self.won[c].count() + self.lost[c].count()).sum::<u64>();
+            if self.too_long.load(Relaxed) {
+                return Err(BuildError::TooLong(self.name.clone()));
+            }
+            n += 1;
+        }
+        report(Phase::Done, 1.0);
+        Ok(())
+    }
+
+    #[inline]
+    fn cell(&self, c: Color, index: u64) -> &AtomicU8 {
+        &self.data[c.index()][index as usize]
+    }
+
+    /// Value, for the side to move afterwards, of man `i` (side `c`) capturing man `j`;
+    /// `None` if the capture is illegal. Under DTC every value after a capture counts as
+    /// reached: distance 0.
+    #[inline]
+    fn capture_value(&self, sq: &Squares, i: usize, j: usize, c: Color) -> Option<Value> {
+        let sub = self.subs[j].expect("only non-royal men are captured");
+        let v = sub.value(&self.men.after_capture(sq, i, j), c.flip())?;
+        Some(match (self.metric, v) {
+            (Metric::Dtm, v) => v,
+            (Metric::Dtc, Value::Win(_)) => Value::Win(0),
+            (Metric::Dtc, Value::Loss(_)) => Value::Loss(0),
+            (Metric::Dtc, Value::Draw) => Value::Draw,
+        })
+    }
+
+    /// Phase 1 over every slot; returns the number of legal positions.
+    fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
+        let per_pair = self.ix.slots_per_pair();
+        let pairs = self.ix.pair_count() as u64;
+        let done = AtomicU64::new(0);
+        (0..pairs)
+            .into_par_iter()
+            .map(|p| {
+                let legal: u64 = (p * per_pair..(p + 1) * per_pair).map(|i| self.setup_slot(i)).sum();
+                let d = done.fetch_add(1, Relaxed) + 1;
+                if d % 16 == 0 {
+                    report(Phase::Captures, 0.5 * d as f64 / pairs as f64);
+                }
+                legal
+            })
+            .sum()
+    }
+
+    /// Sets up both sides' bytes of one slot; returns how many of them are legal positions.
+    fn setup_slot(&self, index: u64) -> u64 {
+        let Some(sq) = self.ix.decode(index) else {
+            for c in Color::BOTH {
+                self.cell(c, index).store(ILLEGAL, Relaxed);
+            }
+            return 0;
+        };
+        let occ = self.men.occupancy(&sq);
+        let attacked = Color::BOTH.map(|c| self.men.royal_attacked(&sq, occ.all(), c));
+        let mut legal = 0;
+        for c in Color::BOTH {
+            if attacked[c.flip().index()] {
+                self.cell(c, index).store(ILLEGAL, Relaxed);
+                continue;
+            }
+            legal += 1;
+            let byte = self.initial_byte(&sq, occ, c, attacked[c.index()]);
+            self.cell(c, index).store(byte, Relaxed);
+        }
+        legal
+    }
+
+    /// The byte phase 1 gives a legal position with `c` to move.
+    fn initial_byte(&self, sq: &Squares, occ: Occupancy, c: Color, in_check: bool) -> u8 {
+        let (mut best_win, mut draw, mut worst_loss) = (None::<u16>, false, None::<u16>);
+        self.men.for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c).map(Value::for_mover) {
+            Some(Value::Win(d)) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+            Some(Value::Draw) => draw = true,
+            Some(Value::Loss(d)) => worst_loss = Some(worst_loss.map_or(d, |w| w.max(d))),
+            None => {}
+        });
+        if let Some(d) = best_win {
+            if d > MAX_WIN {
+                self.too_long.store(true, Relaxed);
+                return UNKNOWN;
+            }
+            self.wins_waiting.add(c, d);
+            return win_byte(d);
+        }
+        if draw || !(in_check || worst_loss.is_some()) || self.men.has_quiet_move(sq, occ, c) {
+            return UNKNOWN;
+        }
+        // Checkmated, or every legal move is a losing capture.
+        let d = worst_loss.unwrap_or(0);
+        self.losses_waiting.add(c, d);
+        loss_byte(d)
+    }
+
+    /// Marks in `into` every slot of side `c` whose byte is `byte`, if any is waiting.
+    fn collect(&self, c: Color, byte: u8, into: &Bitmap) {
+        let waiting = match (win_of(byte), crate::egt::value::loss_of(byte)) {
+            (Some(d), _) => self.wins_waiting.at(c, d),
+            (_, Some(d)) => self.losses_waiting.at(c, d),
+            _ => 0,
+        };
+        if waiting == 0 {
+            return;
+        }
+        self.data[c.index()].par_chunks(64).enumerate().with_min_len(1024).for_each(|(w, chunk)| {
+            let mut mask = 0u64;
+            for (k, b) in chunk.iter().enumerate() {
+                mask |= ((b.load(Relaxed) == byte) as u64) << k;
+            }
+            if mask != 0 {
+                into.0[w].fetch_or(mask, Relaxed);
+            }
+        });
+    }
+
+    /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
+    /// moves is won in n.
+    fn win_step(&self, n: u16) {
+        for c in Color::BOTH {
+            self.won[c.index()].clear();
+        }
+        for s in Color::BOTH {
+            let mover = s.flip();
+            let target = win_byte(n);
+            self.lost[s.index()].for_each(|z| {
+                let sq = self.ix.decode(z).expect("frontier slots are positions");
+                self.men.for_each_unmove(&sq, self.men.occupancy(&sq), mover, |pred| {
+                    let Some(p) = self.ix.index(pred) else { return };
+                    let cell = self.cell(mover, p);
+                    let b = cell.load(Relaxed);
+                    if b == UNKNOWN || win_of(b).is_some_and(|d| d > n) {
+                        cell.store(target, Relaxed);
+                        self.won[mover.index()].set(p);
+                    }
+                });
+            });
+        }
+        for c in Color::BOTH {
+            self.collect(c, win_byte(n), &self.won[c.index()]);
+        }
+    }
+
+    /// Distance n: every undecided predecessor of a position won in n whose moves all reach
+    /// positions won for the opponent in at most n is lost (in n, or later when a capture
+    /// reaches a longer win, in which case it waits for that distance).
+    fn loss_step(&self, n: u16) {
+        for c in Color::BOTH {
+            self.lost[c.index()].clear();
+        }
+        for s in Color::BOTH {
+            let mover = s.flip();
+            self.won[s.index()].for_each(|z| {
+                let sq = self.ix.decode(z).expect("frontier slots are positions");
+                self.men.for_each_unmove(&sq, self.men.occupancy(&sq), mover, |pred| {
+                    let Some(p) = self.ix.index(pred) else { return };
+                    let cell = self.cell(mover, p);
+                    if cell.load(Relaxed) != UNKNOWN {
+                        return;
+                    }
+                    let Some(d) = self.all_moves_lose(pred, mover, n) else { return };
+                    if d > MAX_LOSS {
+                        self.too_long.store(true, Relaxed);
+                    } else if d == n {
+                        cell.store(loss_byte(n), Relaxed);
+                        self.lost[mover.index()].set(p);
+                    } else {
+                        cell.store(loss_byte(d), Relaxed);
+                        self.losses_waiting.add(mover, d);
+                    }
+                });
+            });
+        }
+        for c in Color::BOTH {
+            self.collect(c, loss_byte(n), &self.lost[c.index()]);
+        }
+    }
+
+    /// If every legal move of side `c` reaches a position won for the opponent, in at most
+    /// `n` moves for positions of this table, the longest such win.
+    fn all_moves_lose(&self, sq: &Squares, c: Color, n: u16) -> Option<u16> {
+        let occ = self.men.occupancy(sq);
+        let opponent = c.flip();
+        let mut longest = 0u16;
+        let quiet_ok = self.men.for_each_quiet(sq, occ, c, |i, t| {
+            let mut s2 = *sq;
+            s2[i] = t;
+            let Some(index) = self.ix.index(&s2) else { return true };
+            match self.cell(opponent, index).load(Relaxed) {
+                ILLEGAL => true,
+                b => match win_of(b) {
+                    Some(d) if d <= n => {
+                        longest = longest.max(d);
+                        true
+                    }
+                    _ => false,
+                },
+            }
+        });
+        if !quiet_ok {
+            return None;
+        }
+        let mut all_lose = true;
+        self.men.for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c) {
+            None => {}
+            Some(Value::Win(d)) => longest = longest.max(d),
+            Some(_) => all_lose = false,
+        });
+        all_lose.then_some(longest)
+    }
+}

@@ -1,0 +1,304 @@
+//! The index of a table: placements of an endgame's men, folded by the symmetries of its
+//! pieces.
+//!
+//! An index is `pair · rest + r`: `pair` numbers the royal pairs (White's royal square,
+//! Black's) that are canonical under the symmetry group G (the lexicographically least image
+//! of their orbit); pairs whose royals attack each other unblockably (adjacent kings) are left
+//! out, as every position with them is illegal. `r` is a mixed-radix number over the groups of
+//! identical non-royal men, each group ranked as an unordered set of squares (combinatorial
+//! number system), so `KNN` needs 2016 slots for the knights, not 4096. Where G fixes the royal
+//! pair, a placement is canonical if no symmetry fixing the pair gives a smaller `r`. Slots whose
+//! men share a square, or that are not canonical, are holes.
+
+use crate::board::{geometry::Geometry, Square, Sym, BOARD_SQUARES};
+use crate::egt::material::{Material, MAX_MEN};
+use crate::piece::symmetry::symmetry_group;
+
+/// Squares of an endgame's men in canonical man order.
+pub type Squares = [Square; MAX_MEN];
+
+const NO_PAIR: u32 = u32::MAX;
+
+/// A run of identical non-royal men in canonical man order.
+#[derive(Clone, Debug)]
+struct Group {
+    start: usize,
+    len: usize,
+    size: u64,
+    /// Squares of each rank (len > 1 only), ascending.
+    unrank: Vec<[Square; MAX_MEN]>,
+}
+
+/// Maps placements of one material to table indexes and back.
+#[derive(Clone, Debug)]
+pub struct Indexer {
+    men: usize,
+    syms: Vec<Sym>,
+    images: Vec<[Square; BOARD_SQUARES]>,
+    pairs: Vec<(Square, Square)>,
+    /// For each ordered pair (a·64 + b): its canonical pair number and the mask of the G
+    /// elements (bit i = syms[i]) that map it onto its canonical pair.
+    pair_slot: Vec<(u32, u8)>,
+    groups: Vec<Group>,
+    rest: u64,
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+impl Indexer {
+    /// The indexer of a material whose letters are all in `geometry`.
+    pub fn new(material: &Material, geometry: &Geometry, pieces: &crate::piece::PieceSet) -> Indexer {
+        let men = material.men();
+        let syms = symmetry_group(men.iter().filter_map(|m| pieces.get(m.letter)));
+        let images: Vec<[Square; BOARD_SQUARES]> = syms
+            .iter()
+            .map(|g| std::array::from_fn(|s| g.square(s as Square)))
+            .collect();
+        let royal_moves = [
+            geometry.moves(men[0].letter, men[0].color).expect("material letters are defined"),
+            geometry.moves(men[1].letter, men[1].color).expect("material letters are defined"),
+        ];
+        // A royal pair is left out when each royal captures the other whatever stands between.
+        let mutual = |a: Square, b: Square| {
+            royal_moves[0].attacks(a, b, !0) && royal_moves[1].attacks(b, a, !0)
+        };
+        let mut pair_slot = vec![(NO_PAIR, 0u8); BOARD_SQUARES * BOARD_SQUARES];
+        let mut pairs = Vec::new();
+        for a in 0..BOARD_SQUARES as Square {
+            for b in 0..BOARD_SQUARES as Square {
+                if a == b || mutual(a, b) {
+                    continue;
+                }
+                let key = |i: usize| (images[i][a as usize], images[i][b as usize]);
+                let canon = (0..syms.len()).map(key).min().expect("G contains the identity");
+                let mask = (0..syms.len())
+                    .filter(|&i| key(i) == canon)
+                    .fold(0u8, |m, i| m | 1 << i);
+                let number = if canon == (a, b) {
+                    pairs.push((a, b));
+                    (pairs.len() - 1) as u32
+                } else {
+                    pair_slot[canon.0 as usize * BOARD_SQUARES + canon.1 as usize].0
+                };
+                pair_slot[a as usize * BOARD_SQUARES + b as usize] = (number, mask);
+            }
+        }
+        let mut groups: Vec<Group> = Vec::new();
+        let mut i = 2;
+        while i < men.len() {
+            let mut len = 1;
+            while i + len < men.len() && men[i + len] == men[i] {
+                len += 1;
+            }
+            let size = binomial(BOARD_SQUARES as u64, len as u64);
+            let mut unrank = Vec::new();
+            if len > 1 {
+                unrank = vec![[0; MAX_MEN]; size as usize];
+                let mut combo: Vec<Square> = (0..len as Square).collect();
+                loop {
+                    let mut sq = [0; MAX_MEN];
+                    sq[..len].copy_from_slice(&combo);
+                    unrank[rank_sorted(&sq[..len]) as usize] = sq;
+                    // Next combination in lexicographic order.
+                    let mut k = len;
+                    while k > 0 && combo[k - 1] as usize == BOARD_SQUARES - len + k - 1 {
+                        k -= 1;
+                    }
+                    if k == 0 {
+                        break;
+                    }
+                    combo[k - 1] += 1;
+                    for j in k..len {
+                        combo[j] = combo[j - 1] + 1;
+                    }
+                }
+            }
+            groups.push(Group { start: i, len, size, unrank });
+            i += len;
+        }
+        let rest = groups.iter().map(|g| g.size).product();
+        Indexer { men: men.len(), syms, images, pairs, pair_slot, groups, rest }
+    }
+
+    /// Number of men.
+    pub fn men(&self) -> usize {
+        self.men
+    }
+
+    /// Number of index slots (holes included).
+    pub fn size(&self) -> u64 {
+        self.pairs.len() as u64 * self.rest
+    }
+
+    /// Slots per royal pair; the slots of one pair are contiguous.
+    pub fn slots_per_pair(&self) -> u64 {
+        self.rest
+    }
+
+    /// Number of canonical royal pairs.
+    pub fn pair_count(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Size of the symmetry group used (1, 2, 4 or 8).
+    pub fn symmetry(&self) -> usize {
+        self.syms.len()
+    }
+
+    /// Index of a placement (men on distinct squares, canonical man order), or `None` when
+    /// its royal pair is left out of the table (every such position is illegal).
+    #[inline]
+    pub fn index(&self, sq: &Squares) -> Option<u64> {
+        let (pair, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        if pair == NO_PAIR {
+            return None;
+        }
+        let mut best = u64::MAX;
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            best = best.min(self.rest_of(&self.images[i], sq));
+        }
+        Some(pair as u64 * self.rest + best)
+    }
+
+    #[inline]
+    fn rest_of(&self, image: &[Square; BOARD_SQUARES], sq: &Squares) -> u64 {
+        let mut r = 0;
+        for g in &self.groups {
+            let rank = if g.len == 1 {
+                image[sq[g.start] as usize] as u64
+            } else {
+                let mut s = [0; MAX_MEN];
+                for k in 0..g.len {
+                    s[k] = image[sq[g.start + k] as usize];
+                }
+                s[..g.len].sort_unstable();
+                rank_sorted(&s[..g.len])
+            };
+            r = r * g.size + rank;
+        }
+        r
+    }
+
+    /// The placement of a slot, or `None` for a hole (men sharing a square, or a placement
+    /// that is not the canonical one of its symmetry class).
+    #[inline]
+    pub fn decode(&self, index: u64) -> Option<Squares> {
+        let pair = (index / self.rest) as usize;
+        let mut r = index % self.rest;
+        let mut sq = [0; MAX_MEN];
+        (sq[0], sq[1]) = self.pairs[pair];
+        for g in self.groups.iter().rev() {
+            let rank = r % g.size;
+            r /= g.size;
+            if g.len == 1 {
+                sq[g.start] = rank as Square;
+            } else {
+                sq[g.start..g.start + g.len].copy_from_slice(&g.unrank[rank as usize][..g.len]);
+            }
+        }
+        let mut occupied = 0u64;
+        for &s in &sq[..self.men] {
+            if occupied & (1 << s) != 0 {
+                return None;
+            }
+            occupied |= 1 << s;
+        }
+        let (_, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        if mask != 1 && self.index(&sq) != Some(index) {
+            return None;
+        }
+        Some(sq)
+    }
+
+    /// Number of distinct placements (identical men unordered) in the symmetry class of a
+    /// canonical placement: |G| divided by the size of its stabiliser.
+    pub fn orbit_size(&self, sq: &Squares) -> u64 {
+        let (_, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        if mask == 1 {
+            return self.syms.len() as u64;
+        }
+        let own = self.rest_of(&self.images[0], sq);
+        let fixed = (0..self.syms.len())
+            .filter(|&i| mask & (1 << i) != 0 && self.rest_of(&self.images[i], sq) == own)
+            .count();
+        (self.syms.len() / fixed) as u64
+    }
+
+    /// Number of placements of the men on distinct squares of the full board, identical men
+    /// counted once per unordered placement.
+    pub fn full_board_placements(&self) -> u64 {
+        let mut free = BOARD_SQUARES as u64;
+        let mut total = free * (free - 1);
+        free -= 2;
+        for g in &self.groups {
+            total *= binomial(free, g.len as u64);
+            free -= g.len as u64;
+        }
+        total
+    }
+}
+
+/// Rank of an ascending set of squares in the combinatorial number system.
+#[inline]
+fn rank_sorted(s: &[Square]) -> u64 {
+    s.iter().enumerate().map(|(i, &q)| binomial(q as u64, i as u64 + 1)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::{PieceSet, PieceType, Step, StepMode};
+
+    fn king_rook_knight() -> PieceSet {
+        let all = |letter, dx, dy, range| {
+            PieceType::new(
+                letter,
+                Sym::all().map(|g| Step { dx, dy, range, mode: StepMode::Both }.transformed(g)).collect(),
+            )
+        };
+        let mut k = all('K', 1, 0, 1);
+        k.steps.extend(all('K', 1, 1, 1).steps);
+        let k = PieceType::new('K', k.steps);
+        PieceSet::new(vec![k, all('R', 1, 0, 0), all('N', 1, 2, 1)])
+    }
+
+    fn material(spec: &str, set: &PieceSet) -> Material {
+        Material::parse(spec, set).unwrap()
+    }
+
+    #[test]
+    fn kings_fold_to_462_pairs() {
+        let set = king_rook_knight();
+        let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), &set);
+        assert_eq!(ix.pair_count(), 462);
+        assert_eq!(ix.symmetry(), 8);
+    }
+
+    #[test]
+    fn every_placement_round_trips_and_orbits_cover_the_board() {
+        let set = king_rook_knight();
+        let geo = Geometry::new(&set);
+        for spec in ["KR.K", "KNN.K"] {
+            let ix = Indexer::new(&material(spec, &set), &geo, &set);
+            let mut covered = 0u64;
+            for i in 0..ix.size() {
+                if let Some(sq) = ix.decode(i) {
+                    assert_eq!(ix.index(&sq), Some(i));
+                    covered += ix.orbit_size(&sq);
+                }
+            }
+            // Every placement without adjacent kings is covered exactly once.
+            let adjacent_pairs = 420u64; // ordered pairs of adjacent squares on 8x8
+            let others = ix.full_board_placements() / (64 * 63);
+            assert_eq!(covered, ix.full_board_placements() - adjacent_pairs * others, "{spec}");
+        }
+    }
+}

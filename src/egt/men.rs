@@ -1,0 +1,194 @@
+//! Move work on the raw placements of one material: attack tests, quiet moves, captures and
+//! un-moves, shared by the builder and the statistics.
+
+use crate::board::geometry::{Geometry, PieceMoves};
+use crate::board::{Color, Square};
+use crate::egt::index::Squares;
+use crate::egt::material::{Material, MAX_MEN};
+
+/// One man of the material, with its move tables.
+#[derive(Clone, Copy)]
+struct ManInfo<'a> {
+    color: Color,
+    moves: &'a PieceMoves,
+}
+
+/// The men of a material with their move tables, for work on placements (`Squares`).
+pub struct Men<'a> {
+    men: Vec<ManInfo<'a>>,
+    own: [Vec<usize>; 2],
+}
+
+/// Occupied squares of a placement, per side.
+#[derive(Clone, Copy, Debug)]
+pub struct Occupancy {
+    /// Squares of White's men and Black's men.
+    pub by_color: [u64; 2],
+}
+
+impl Occupancy {
+    /// Every occupied square.
+    #[inline]
+    pub fn all(&self) -> u64 {
+        self.by_color[0] | self.by_color[1]
+    }
+}
+
+impl<'a> Men<'a> {
+    /// The men of a material (all letters must be in `geometry`).
+    pub fn new(material: &Material, geometry: &'a Geometry) -> Men<'a> {
+        let men: Vec<ManInfo<'a>> = material
+            .men()
+            .iter()
+            .map(|m| ManInfo {
+                color: m.color,
+                moves: geometry.moves(m.letter, m.color).expect("material letters are defined"),
+            })
+            .collect();
+        let own = [Color::White, Color::Black]
+            .map(|c| (0..men.len()).filter(|&i| men[i].color == c).collect::<Vec<_>>());
+        Men { men, own }
+    }
+
+    /// Number of men.
+    pub fn len(&self) -> usize {
+        self.men.len()
+    }
+
+    /// Whether there are no men (never, for a material).
+    pub fn is_empty(&self) -> bool {
+        self.men.is_empty()
+    }
+
+    /// Indexes (canonical order) of a side's men, royal first.
+    #[inline]
+    pub fn of(&self, c: Color) -> &[usize] {
+        &self.own[c.index()]
+    }
+
+    /// Occupancy of a placement.
+    #[inline]
+    pub fn occupancy(&self, sq: &Squares) -> Occupancy {
+        let mut by_color = [0u64; 2];
+        for (i, m) in self.men.iter().enumerate() {
+            by_color[m.color.index()] |= 1 << sq[i];
+        }
+        Occupancy { by_color }
+    }
+
+    /// Whether side `c`'s royal can be captured by the other side.
+    #[inline]
+    pub fn royal_attacked(&self, sq: &Squares, occupied: u64, c: Color) -> bool {
+        let royal = sq[c.index()];
+        self.own[c.flip().index()]
+            .iter()
+            .any(|&j| self.men[j].moves.attacks(sq[j], royal, occupied))
+    }
+
+    /// Calls `f(i, j)` for every capture side `c` has: man `i` takes man `j` (never a royal:
+    /// callers work on positions where the side to move cannot capture the enemy royal).
+    #[inline]
+    pub fn for_each_capture(&self, sq: &Squares, occ: Occupancy, c: Color, mut f: impl FnMut(usize, usize)) {
+        let all = occ.all();
+        for &i in &self.own[c.index()] {
+            for &j in &self.own[c.flip().index()][1..] {
+                if self.men[i].moves.attacks(sq[i], sq[j], all) {
+                    f(i, j);
+                }
+            }
+        }
+    }
+
+    /// Calls `f(i, to)` for every non-capturing move of side `c` (legal or not), stopping
+    /// early when `f` returns false. Returns false if stopped.
+    #[inline]
+    pub fn for_each_quiet(
+        &self,
+        sq: &Squares,
+        occ: Occupancy,
+        c: Color,
+        mut f: impl FnMut(usize, Square) -> bool,
+    ) -> bool {
+        let all = occ.all();
+        for &i in &self.own[c.index()] {
+            for ray in self.men[i].moves.rays(sq[i]) {
+                for &t in ray.squares() {
+                    if all & (1 << t) != 0 {
+                        break;
+                    }
+                    if ray.mode.moves() && !f(i, t) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether side `c` has a legal non-capturing move.
+    pub fn has_quiet_move(&self, sq: &Squares, occ: Occupancy, c: Color) -> bool {
+        let all = occ.all();
+        !self.for_each_quiet(sq, occ, c, |i, t| {
+            let mut s2 = *sq;
+            s2[i] = t;
+            let occupied = all ^ (1 << sq[i]) ^ (1 << t);
+            self.royal_attacked(&s2, occupied, c)
+        })
+    }
+
+    /// Calls `f(predecessor)` for every placement from which side `c` reaches `sq` by a
+    /// non-capturing move (un-move); the predecessor has `c` to move.
+    #[inline]
+    pub fn for_each_unmove(&self, sq: &Squares, occ: Occupancy, c: Color, mut f: impl FnMut(&Squares)) {
+        let all = occ.all();
+        for &i in &self.own[c.index()] {
+            for ray in self.men[i].moves.retro_rays(sq[i]) {
+                for &o in ray.squares() {
+                    if all & (1 << o) != 0 {
+                        break;
+                    }
+                    let mut s2 = *sq;
+                    s2[i] = o;
+                    f(&s2);
+                }
+            }
+        }
+    }
+
+    /// The placement after man `i` captures man `j`, in the smaller material's order.
+    #[inline]
+    pub fn after_capture(&self, sq: &Squares, i: usize, j: usize) -> Squares {
+        let mut out = [0; MAX_MEN];
+        let mut k = 0;
+        for m in 0..self.men.len() {
+            if m != j {
+                out[k] = if m == i { sq[j] } else { sq[m] };
+                k += 1;
+            }
+        }
+        out
+    }
+}
+
+impl Men<'_> {
+    /// Whether man `i` (side `c`) capturing man `j` leaves `c`'s royal safe.
+    pub fn capture_is_legal(&self, sq: &Squares, occ: Occupancy, i: usize, j: usize, c: Color) -> bool {
+        let mut s2 = *sq;
+        s2[i] = sq[j];
+        let occupied = occ.all() ^ (1 << sq[i]);
+        let royal = s2[c.index()];
+        !self.own[c.flip().index()]
+            .iter()
+            .any(|&k| k != j && self.men[k].moves.attacks(s2[k], royal, occupied))
+    }
+
+    /// Whether side `c` has any legal move.
+    pub fn has_legal_move(&self, sq: &Squares, occ: Occupancy, c: Color) -> bool {
+        if self.has_quiet_move(sq, occ, c) {
+            return true;
+        }
+        let mut any = false;
+        self.for_each_capture(sq, occ, c, |i, j| any |= self.capture_is_legal(sq, occ, i, j, c));
+        any
+    }
+}

@@ -1,0 +1,154 @@
+//! Statistics of a table over the full board (no symmetry reduction): every placement of the
+//! men on distinct squares, identical men counted once per unordered placement, for each side
+//! to move. Illegal: the side to move can capture the enemy royal.
+
+use crate::board::geometry::Geometry;
+use crate::board::Color;
+use crate::egt::men::Men;
+use crate::egt::table::Table;
+use crate::egt::value::{decode, Value};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Counts for one side to move.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SideStats {
+    /// Placements of the men on distinct squares.
+    pub placements: u64,
+    /// Placements where the side to move can capture the enemy royal.
+    pub illegal: u64,
+    /// The other placements.
+    pub legal: u64,
+    /// Legal positions won for the side to move.
+    pub won: u64,
+    /// Legal positions drawn.
+    pub drawn: u64,
+    /// Legal positions lost for the side to move.
+    pub lost: u64,
+    /// Side to move's royal attacked, no legal move.
+    pub checkmates: u64,
+    /// Royal not attacked, no legal move.
+    pub stalemates: u64,
+    /// Longest win (0 if none).
+    pub longest_win: u16,
+    /// Longest loss (0 if none).
+    pub longest_loss: u16,
+    /// Won positions by distance.
+    pub wins: BTreeMap<u16, u64>,
+    /// Lost positions by distance.
+    pub losses: BTreeMap<u16, u64>,
+}
+
+/// Statistics of one table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableStats {
+    /// Canonical endgame name.
+    pub endgame: String,
+    /// `dtm` or `dtc`.
+    pub metric: &'static str,
+    /// Size of the symmetry group used by the index.
+    pub symmetry: usize,
+    /// White to move.
+    pub wtm: SideStats,
+    /// Black to move.
+    pub btm: SideStats,
+}
+
+#[derive(Clone)]
+struct Tally {
+    legal: u64,
+    wins: Vec<u64>,
+    losses: Vec<u64>,
+    drawn: u64,
+    checkmates: u64,
+    stalemates: u64,
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally { legal: 0, wins: vec![0; 256], losses: vec![0; 256], drawn: 0, checkmates: 0, stalemates: 0 }
+    }
+    fn merge(mut self, o: Tally) -> Tally {
+        self.legal += o.legal;
+        self.drawn += o.drawn;
+        self.checkmates += o.checkmates;
+        self.stalemates += o.stalemates;
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+        for (a, b) in self.losses.iter_mut().zip(&o.losses) {
+            *a += b;
+        }
+        self
+    }
+}
+
+/// Counts a built table.
+pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
+    let ix = table.indexer();
+    let men = Men::new(table.material(), geometry);
+    let per_pair = ix.slots_per_pair();
+    let tallies = (0..ix.pair_count() as u64)
+        .into_par_iter()
+        .fold(
+            || [Tally::new(), Tally::new()],
+            |mut acc, p| {
+                for index in p * per_pair..(p + 1) * per_pair {
+                    let Some(sq) = ix.decode(index) else { continue };
+                    let weight = ix.orbit_size(&sq);
+                    let occ = men.occupancy(&sq);
+                    for c in Color::BOTH {
+                        let Some(v) = decode(table.byte(index, c)) else { continue };
+                        let t = &mut acc[c.index()];
+                        t.legal += weight;
+                        match v {
+                            Value::Win(d) => t.wins[d as usize] += weight,
+                            Value::Loss(d) => t.losses[d as usize] += weight,
+                            Value::Draw => t.drawn += weight,
+                        }
+                        if matches!(v, Value::Draw | Value::Loss(0)) && !men.has_legal_move(&sq, occ, c) {
+                            if men.royal_attacked(&sq, occ.all(), c) {
+                                t.checkmates += weight;
+                            } else {
+                                t.stalemates += weight;
+                            }
+                        }
+                    }
+                }
+                acc
+            },
+        )
+        .reduce(|| [Tally::new(), Tally::new()], |[a, b], [c, d]| [a.merge(c), b.merge(d)]);
+    let placements = ix.full_board_placements();
+    let [w, b] = tallies.map(|t| side_stats(t, placements));
+    TableStats {
+        endgame: table.material().name(),
+        metric: table.metric().name(),
+        symmetry: ix.symmetry(),
+        wtm: w,
+        btm: b,
+    }
+}
+
+fn side_stats(t: Tally, placements: u64) -> SideStats {
+    let histogram = |v: &[u64]| -> BTreeMap<u16, u64> {
+        v.iter().enumerate().filter(|(_, &n)| n > 0).map(|(d, &n)| (d as u16, n)).collect()
+    };
+    let wins = histogram(&t.wins);
+    let losses = histogram(&t.losses);
+    SideStats {
+        placements,
+        illegal: placements - t.legal,
+        legal: t.legal,
+        won: wins.values().sum(),
+        drawn: t.drawn,
+        lost: losses.values().sum(),
+        checkmates: t.checkmates,
+        stalemates: t.stalemates,
+        longest_win: wins.keys().next_back().copied().unwrap_or(0),
+        longest_loss: losses.keys().next_back().copied().unwrap_or(0),
+        wins,
+        losses,
+    }
+}

@@ -1,0 +1,82 @@
+//! A built table: the value of every position of one material, for both sides to move.
+
+use crate::board::Color;
+use crate::egt::index::{Indexer, Squares};
+use crate::egt::material::Material;
+use crate::egt::value::{decode, Value};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Distance metric of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Metric {
+    /// Distance to mate.
+    #[default]
+    Dtm,
+    /// Distance to conversion (a capture that keeps the win) or mate.
+    Dtc,
+}
+
+impl Metric {
+    /// `dtm` or `dtc`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Dtm => "dtm",
+            Metric::Dtc => "dtc",
+        }
+    }
+}
+
+impl std::str::FromStr for Metric {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Metric, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "dtm" => Ok(Metric::Dtm),
+            "dtc" => Ok(Metric::Dtc),
+            other => Err(format!("unknown metric '{other}' (expected dtm or dtc)")),
+        }
+    }
+}
+
+/// One table: a byte per index slot and side to move (see `value` for the encoding).
+pub struct Table {
+    pub(crate) material: Material,
+    pub(crate) indexer: Indexer,
+    pub(crate) data: [Vec<AtomicU8>; 2],
+    pub(crate) metric: Metric,
+}
+
+impl Table {
+    /// The material of the table.
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// The table's index.
+    pub fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+
+    /// The metric it was built with.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// Bytes of table data (both sides to move).
+    pub fn bytes(&self) -> u64 {
+        2 * self.indexer.size()
+    }
+
+    /// Raw byte of a slot.
+    #[inline]
+    pub(crate) fn byte(&self, index: u64, stm: Color) -> u8 {
+        self.data[stm.index()][index as usize].load(Ordering::Relaxed)
+    }
+
+    /// Value of a placement (canonical man order) with `stm` to move; `None` if the
+    /// position is illegal (the side to move can capture the enemy royal).
+    #[inline]
+    pub fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
+        let index = self.indexer.index(sq)?;
+        decode(self.byte(index, stm))
+    }
+}

@@ -1,0 +1,147 @@
+//! The set of built tables: a requested endgame and every smaller one reachable by captures.
+
+use crate::board::geometry::Geometry;
+use crate::egt::builder::{build_table, BuildError};
+use crate::egt::material::Material;
+use crate::egt::progress::{BuildEvent, Progress};
+use crate::egt::table::{Metric, Table};
+use crate::piece::PieceSet;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Tables of one piece set and metric, built on request.
+pub struct TableSet {
+    pieces: PieceSet,
+    geometry: Geometry,
+    metric: Metric,
+    tables: HashMap<Material, Table>,
+}
+
+impl TableSet {
+    /// An empty set for these pieces and this metric.
+    pub fn new(pieces: PieceSet, metric: Metric) -> TableSet {
+        let geometry = Geometry::new(&pieces);
+        TableSet { pieces, geometry, metric, tables: HashMap::new() }
+    }
+
+    /// The piece definitions.
+    pub fn pieces(&self) -> &PieceSet {
+        &self.pieces
+    }
+
+    /// Move tables of the pieces.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The metric of every table.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// The built table of a material.
+    pub fn get(&self, material: &Material) -> Option<&Table> {
+        self.tables.get(material)
+    }
+
+    /// Builds `material` and every smaller material reachable by captures that is not built
+    /// yet, smallest first, on the current rayon pool.
+    pub fn build(&mut self, material: &Material, progress: &dyn Progress) -> Result<(), BuildError> {
+        let start = Instant::now();
+        let mut todo = material.sub_materials();
+        todo.push(material.clone());
+        todo.retain(|m| !self.tables.contains_key(m));
+        let weight = |m: &Material| 64f64.powi(m.len() as i32 - 2);
+        let total: f64 = todo.iter().map(weight).sum();
+        let mut done = 0.0;
+        for m in todo {
+            let w = weight(&m);
+            let report = |phase, fraction: f64| {
+                progress.report(&BuildEvent {
+                    table: m.name(),
+                    target: material.name(),
+                    phase,
+                    fraction: (done + w * fraction) / total,
+                    elapsed: start.elapsed(),
+                })
+            };
+            let table = build_table(
+                &m,
+                &self.pieces,
+                &self.geometry,
+                self.metric,
+                &|sub: &Material| self.tables.get(sub),
+                &report,
+            )?;
+            log::debug!("{} built in {:.3} s", m.name(), start.elapsed().as_secs_f64());
+            self.tables.insert(m, table);
+            done += w;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Sym;
+    use crate::egt::progress::Silent;
+    use crate::egt::stats::table_stats;
+    use crate::piece::{PieceType, Step, StepMode};
+
+    /// K Q R B N built from steps, so these tests do not depend on the piece file.
+    pub(crate) fn orthodox() -> PieceSet {
+        let steps = |list: &[(i8, i8, u8)]| -> Vec<Step> {
+            list.iter()
+                .flat_map(|&(dx, dy, range)| {
+                    Sym::all().map(move |g| Step { dx, dy, range, mode: StepMode::Both }.transformed(g))
+                })
+                .collect()
+        };
+        PieceSet::new(vec![
+            PieceType::new('K', steps(&[(1, 0, 1), (1, 1, 1)])),
+            PieceType::new('Q', steps(&[(1, 0, 0), (1, 1, 0)])),
+            PieceType::new('R', steps(&[(1, 0, 0)])),
+            PieceType::new('B', steps(&[(1, 1, 0)])),
+            PieceType::new('N', steps(&[(1, 2, 1)])),
+        ])
+    }
+
+    #[test]
+    fn kqk_and_krk_maxima_and_counts() {
+        let mut set = TableSet::new(orthodox(), Metric::Dtm);
+        let kq = Material::parse("KQ.K", set.pieces()).unwrap();
+        set.build(&kq, &Silent).unwrap();
+        let s = table_stats(set.get(&kq).unwrap(), set.geometry());
+        assert_eq!(s.wtm.longest_win, 10);
+        assert_eq!(s.btm.drawn, 23_048);
+        let kr = Material::parse("KR.K", set.pieces()).unwrap();
+        set.build(&kr, &Silent).unwrap();
+        assert_eq!(table_stats(set.get(&kr).unwrap(), set.geometry()).wtm.longest_win, 16);
+    }
+}
+
+#[cfg(test)]
+mod scratch {
+    use super::tests::orthodox;
+    use super::*;
+    use crate::egt::progress::Silent;
+    use crate::egt::stats::table_stats;
+    #[test]
+    fn scratch_maxima() {
+        for (metric, list) in [
+            (Metric::Dtm, vec![("KBB.K", 19), ("KBN.K", 33), ("KQ.KR", 35), ("KR.KB", 29), ("KR.KN", 40), ("KQ.KQ", 13), ("KNN.K", 1)]),
+            (Metric::Dtc, vec![("KQ.KR", 31), ("KR.KB", 18), ("KR.KN", 27)]),
+        ] {
+            let mut set = TableSet::new(orthodox(), metric);
+            for (spec, want) in list {
+                let m = Material::parse(spec, set.pieces()).unwrap();
+                let t = std::time::Instant::now();
+                set.build(&m, &Silent).unwrap();
+                let el = t.elapsed().as_secs_f64();
+                let s = table_stats(set.get(&m).unwrap(), set.geometry());
+                eprintln!("{metric:?} {spec}: wtm longest win {} (want {want}) btm longest win {} drawn w {} b {} mates {} {} stalemates {} {} [{el:.3}s]", s.wtm.longest_win, s.btm.longest_win, s.wtm.drawn, s.btm.drawn, s.wtm.checkmates, s.btm.checkmates, s.wtm.stalemates, s.btm.stalemates);
+            }
+        }
+    }
+}

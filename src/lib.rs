@@ -1,0 +1,5 @@
+//! fairy-egt: endgame tables for fairy chess pieces, and an engine that plays them perfectly.
+
+pub mod board;
+pub mod egt;
+pub mod piece;

@@ -1,0 +1,65 @@
+//! Which board symmetries leave a set of pieces' moves unchanged.
+
+use super::PieceType;
+use crate::board::Sym;
+
+/// The symmetries that map every given piece's step set (for White and, mirrored, for Black)
+/// onto itself. Always contains the identity; it is a subgroup of the 8 board symmetries, so
+/// its size is 1, 2, 4 or 8.
+pub fn symmetry_group<'a>(pieces: impl IntoIterator<Item = &'a PieceType>) -> Vec<Sym> {
+    let pieces: Vec<&PieceType> = pieces.into_iter().collect();
+    Sym::all()
+        .filter(|&g| {
+            pieces.iter().all(|p| {
+                [p.steps.clone(), p.steps_for_black()].iter().all(|steps| {
+                    let mut img: Vec<_> = steps.iter().map(|s| s.transformed(g)).collect();
+                    img.sort();
+                    &img == steps
+                })
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::{Step, StepMode};
+
+    fn piece(letter: char, steps: &[(i8, i8, u8)]) -> PieceType {
+        let mut all = Vec::new();
+        for &(dx, dy, range) in steps {
+            all.push(Step { dx, dy, range, mode: StepMode::Both });
+        }
+        PieceType::new(letter, all)
+    }
+
+    fn all8(letter: char, dx: i8, dy: i8, range: u8) -> PieceType {
+        let steps: Vec<Step> = Sym::all()
+            .map(|g| Step { dx, dy, range, mode: StepMode::Both }.transformed(g))
+            .collect();
+        PieceType::new(letter, steps)
+    }
+
+    #[test]
+    fn knight_and_rook_are_fully_symmetric() {
+        let n = all8('N', 1, 2, 1);
+        let r = all8('R', 1, 0, 0);
+        assert_eq!(symmetry_group([&n, &r]).len(), 8);
+    }
+
+    #[test]
+    fn forward_stepper_keeps_only_the_file_mirror() {
+        // Moves one square forward or diagonally forward: left-right mirror only.
+        let p = piece('X', &[(0, 1, 1), (1, 1, 1), (-1, 1, 1)]);
+        let g = symmetry_group([&p]);
+        assert_eq!(g, vec![Sym(0), Sym(1)]);
+    }
+
+    #[test]
+    fn plus_shaped_but_lopsided_lengths() {
+        // Steps (2,1) and its 4 mirror images (the `+` expansion): 4-fold, no transpose.
+        let p = piece('Z', &[(2, 1, 1), (-2, 1, 1), (2, -1, 1), (-2, -1, 1)]);
+        assert_eq!(symmetry_group([&p]).len(), 4);
+    }
+}
