@@ -16,7 +16,7 @@
 //! is harmless, and never write different values into one slot within a step.
 
 use crate::board::geometry::Geometry;
-use crate::board::Color;
+use crate::board::{Color, Square};
 use crate::egt::index::{Indexer, Squares};
 use crate::egt::material::Material;
 use crate::egt::men::{Men, Occupancy};
@@ -52,6 +52,24 @@ impl Bitmap {
     }
     fn count(&self) -> u64 {
         self.0.par_iter().map(|w| w.load(Relaxed).count_ones() as u64).sum()
+    }
+    /// Keeps the set bits for which `keep` says true; each word is owned by one thread.
+    fn filter(&self, keep: impl Fn(u64) -> bool + Sync) {
+        self.0.par_iter().enumerate().with_min_len(64).for_each(|(w, word)| {
+            let bits = word.load(Relaxed);
+            let mut kept = bits;
+            let mut rest = bits;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as u64;
+                rest &= rest - 1;
+                if !keep(w as u64 * 64 + b) {
+                    kept &= !(1 << b);
+                }
+            }
+            if kept != bits {
+                word.store(kept, Relaxed);
+            }
+        });
     }
     fn for_each(&self, f: impl Fn(u64) + Sync) {
         self.0.par_iter().enumerate().with_min_len(256).for_each(|(w, word)| {
@@ -164,6 +182,16 @@ impl<'a> Build<'a> {
         }
         report(Phase::Done, 1.0);
         Ok(())
+    }
+
+    /// Index of `sq` (slot `index`, `plain` as `Indexer::is_plain`) after man `i` moves to
+    /// `to`, given the new placement `moved`; `None` if it has no slot (illegal).
+    #[inline]
+    fn index_after(&self, index: u64, plain: bool, sq: &Squares, i: usize, to: Square, moved: &Squares) -> Option<u64> {
+        match plain.then(|| self.ix.shifted(index, sq, i, to)).flatten() {
+            Some(shifted) => Some(shifted),
+            None => self.ix.index(moved),
+        }
     }
 
     #[inline]
@@ -285,8 +313,9 @@ impl<'a> Build<'a> {
             let target = win_byte(n);
             self.lost[s.index()].for_each(|z| {
                 let sq = self.ix.decode(z).expect("frontier slots are positions");
-                self.men.for_each_unmove(&sq, self.men.occupancy(&sq), mover, |pred| {
-                    let Some(p) = self.ix.index(pred) else { return };
+                let plain = self.ix.is_plain(&sq);
+                self.men.for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, o, pred| {
+                    let Some(p) = self.index_after(z, plain, &sq, i, o, pred) else { return };
                     let cell = self.cell(mover, p);
                     let b = cell.load(Relaxed);
                     if b == UNKNOWN || win_of(b).is_some_and(|d| d > n) {
@@ -303,7 +332,9 @@ impl<'a> Build<'a> {
 
     /// Distance n: every undecided predecessor of a position won in n whose moves all reach
     /// positions won for the opponent in at most n is lost (in n, or later when a capture
-    /// reaches a longer win, in which case it waits for that distance).
+    /// reaches a longer win, in which case it waits for that distance). Candidates are first
+    /// gathered in the loss bitmaps, so each is checked once however many of its successors
+    /// were won in n; the check then filters the bitmaps in place.
     fn loss_step(&self, n: u16) {
         for c in Color::BOTH {
             self.lost[c.index()].clear();
@@ -312,41 +343,48 @@ impl<'a> Build<'a> {
             let mover = s.flip();
             self.won[s.index()].for_each(|z| {
                 let sq = self.ix.decode(z).expect("frontier slots are positions");
-                self.men.for_each_unmove(&sq, self.men.occupancy(&sq), mover, |pred| {
-                    let Some(p) = self.ix.index(pred) else { return };
-                    let cell = self.cell(mover, p);
-                    if cell.load(Relaxed) != UNKNOWN {
-                        return;
-                    }
-                    let Some(d) = self.all_moves_lose(pred, mover, n) else { return };
-                    if d > MAX_LOSS {
-                        self.too_long.store(true, Relaxed);
-                    } else if d == n {
-                        cell.store(loss_byte(n), Relaxed);
+                let plain = self.ix.is_plain(&sq);
+                self.men.for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, o, pred| {
+                    let Some(p) = self.index_after(z, plain, &sq, i, o, pred) else { return };
+                    if self.cell(mover, p).load(Relaxed) == UNKNOWN {
                         self.lost[mover.index()].set(p);
-                    } else {
-                        cell.store(loss_byte(d), Relaxed);
-                        self.losses_waiting.add(mover, d);
                     }
                 });
             });
         }
         for c in Color::BOTH {
+            self.lost[c.index()].filter(|p| {
+                let sq = self.ix.decode(p).expect("candidates are positions");
+                let Some(d) = self.all_moves_lose(p, &sq, c, n) else { return false };
+                let cell = self.cell(c, p);
+                if d > MAX_LOSS {
+                    self.too_long.store(true, Relaxed);
+                    false
+                } else if d == n {
+                    cell.store(loss_byte(n), Relaxed);
+                    true
+                } else {
+                    cell.store(loss_byte(d), Relaxed);
+                    self.losses_waiting.add(c, d);
+                    false
+                }
+            });
             self.collect(c, loss_byte(n), &self.lost[c.index()]);
         }
     }
 
     /// If every legal move of side `c` reaches a position won for the opponent, in at most
     /// `n` moves for positions of this table, the longest such win.
-    fn all_moves_lose(&self, sq: &Squares, c: Color, n: u16) -> Option<u16> {
+    fn all_moves_lose(&self, index: u64, sq: &Squares, c: Color, n: u16) -> Option<u16> {
         let occ = self.men.occupancy(sq);
+        let plain = self.ix.is_plain(sq);
         let opponent = c.flip();
         let mut longest = 0u16;
         let quiet_ok = self.men.for_each_quiet(sq, occ, c, |i, t| {
             let mut s2 = *sq;
             s2[i] = t;
-            let Some(index) = self.ix.index(&s2) else { return true };
-            match self.cell(opponent, index).load(Relaxed) {
+            let Some(next) = self.index_after(index, plain, sq, i, t, &s2) else { return true };
+            match self.cell(opponent, next).load(Relaxed) {
                 ILLEGAL => true,
                 b => match win_of(b) {
                     Some(d) if d <= n => {

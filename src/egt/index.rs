@@ -41,6 +41,8 @@ pub struct Indexer {
     pair_slot: Vec<(u32, u8)>,
     groups: Vec<Group>,
     rest: u64,
+    /// Per man: index step of one square for a man alone in its group (0 otherwise).
+    strides: [u64; MAX_MEN],
 }
 
 fn binomial(n: u64, k: u64) -> u64 {
@@ -122,7 +124,15 @@ impl Indexer {
             i += len;
         }
         let rest = groups.iter().map(|g| g.size).product();
-        Indexer { men: men.len(), syms, images, pairs, pair_slot, groups, rest }
+        let mut strides = [0; MAX_MEN];
+        let mut stride = 1;
+        for g in groups.iter().rev() {
+            if g.len == 1 {
+                strides[g.start] = stride;
+            }
+            stride *= g.size;
+        }
+        Indexer { men: men.len(), syms, images, pairs, pair_slot, groups, rest, strides }
     }
 
     /// Number of men.
@@ -150,6 +160,22 @@ impl Indexer {
         self.syms.len()
     }
 
+    /// Whether a placement's royal pair is canonical as it stands and fixed by no other
+    /// symmetry: then moving a man that is alone in its group shifts the index by
+    /// `(to − from) · stride(man)` (see `shifted`).
+    #[inline]
+    pub fn is_plain(&self, sq: &Squares) -> bool {
+        self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize].1 == 1
+    }
+
+    /// Index of `sq` (whose index is `index`) with man `i` moved to `to`, when `sq` is plain
+    /// and man `i` is not royal and alone in its group; `None` otherwise.
+    #[inline]
+    pub fn shifted(&self, index: u64, sq: &Squares, i: usize, to: Square) -> Option<u64> {
+        let stride = self.strides[i];
+        (stride != 0).then(|| (index as i64 + (to as i64 - sq[i] as i64) * stride as i64) as u64)
+    }
+
     /// Index of a placement (men on distinct squares, canonical man order), or `None` when
     /// its royal pair is left out of the table (every such position is illegal).
     #[inline]
@@ -157,6 +183,9 @@ impl Indexer {
         let (pair, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
         if pair == NO_PAIR {
             return None;
+        }
+        if mask == 1 {
+            return Some(pair as u64 * self.rest + self.rest_plain(sq));
         }
         let mut best = u64::MAX;
         let mut m = mask;
@@ -166,6 +195,24 @@ impl Indexer {
             best = best.min(self.rest_of(&self.images[i], sq));
         }
         Some(pair as u64 * self.rest + best)
+    }
+
+    /// `rest_of` under the identity.
+    #[inline]
+    fn rest_plain(&self, sq: &Squares) -> u64 {
+        let mut r = 0;
+        for g in &self.groups {
+            let rank = if g.len == 1 {
+                sq[g.start] as u64
+            } else {
+                let mut s = [0; MAX_MEN];
+                s[..g.len].copy_from_slice(&sq[g.start..g.start + g.len]);
+                s[..g.len].sort_unstable();
+                rank_sorted(&s[..g.len])
+            };
+            r = r * g.size + rank;
+        }
+        r
     }
 
     #[inline]
@@ -196,11 +243,12 @@ impl Indexer {
         let mut sq = [0; MAX_MEN];
         (sq[0], sq[1]) = self.pairs[pair];
         for g in self.groups.iter().rev() {
-            let rank = r % g.size;
-            r /= g.size;
             if g.len == 1 {
-                sq[g.start] = rank as Square;
+                sq[g.start] = (r % 64) as Square;
+                r /= 64;
             } else {
+                let rank = r % g.size;
+                r /= g.size;
                 sq[g.start..g.start + g.len].copy_from_slice(&g.unrank[rank as usize][..g.len]);
             }
         }

@@ -100,7 +100,8 @@ impl<'a> Men<'a> {
     }
 
     /// Calls `f(i, to)` for every non-capturing move of side `c` (legal or not), stopping
-    /// early when `f` returns false. Returns false if stopped.
+    /// early when `f` returns false. Returns false if stopped. The royal moves last: its moves
+    /// change the most significant part of the index, so the others are cheaper to look up.
     #[inline]
     pub fn for_each_quiet(
         &self,
@@ -110,7 +111,7 @@ impl<'a> Men<'a> {
         mut f: impl FnMut(usize, Square) -> bool,
     ) -> bool {
         let all = occ.all();
-        for &i in &self.own[c.index()] {
+        for &i in self.own[c.index()].iter().rev() {
             for ray in self.men[i].moves.rays(sq[i]) {
                 for &t in ray.squares() {
                     if all & (1 << t) != 0 {
@@ -136,10 +137,17 @@ impl<'a> Men<'a> {
         })
     }
 
-    /// Calls `f(predecessor)` for every placement from which side `c` reaches `sq` by a
-    /// non-capturing move (un-move); the predecessor has `c` to move.
+    /// Calls `f(i, origin, predecessor)` for every placement from which side `c` reaches `sq`
+    /// by moving man `i` from `origin` without capturing (un-move); the predecessor has `c` to
+    /// move.
     #[inline]
-    pub fn for_each_unmove(&self, sq: &Squares, occ: Occupancy, c: Color, mut f: impl FnMut(&Squares)) {
+    pub fn for_each_unmove(
+        &self,
+        sq: &Squares,
+        occ: Occupancy,
+        c: Color,
+        mut f: impl FnMut(usize, Square, &Squares),
+    ) {
         let all = occ.all();
         for &i in &self.own[c.index()] {
             for ray in self.men[i].moves.retro_rays(sq[i]) {
@@ -149,7 +157,7 @@ impl<'a> Men<'a> {
                     }
                     let mut s2 = *sq;
                     s2[i] = o;
-                    f(&s2);
+                    f(i, o, &s2);
                 }
             }
         }

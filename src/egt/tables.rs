@@ -120,28 +120,3 @@ mod tests {
         assert_eq!(table_stats(set.get(&kr).unwrap(), set.geometry()).wtm.longest_win, 16);
     }
 }
-
-#[cfg(test)]
-mod scratch {
-    use super::tests::orthodox;
-    use super::*;
-    use crate::egt::progress::Silent;
-    use crate::egt::stats::table_stats;
-    #[test]
-    fn scratch_maxima() {
-        for (metric, list) in [
-            (Metric::Dtm, vec![("KBB.K", 19), ("KBN.K", 33), ("KQ.KR", 35), ("KR.KB", 29), ("KR.KN", 40), ("KQ.KQ", 13), ("KNN.K", 1)]),
-            (Metric::Dtc, vec![("KQ.KR", 31), ("KR.KB", 18), ("KR.KN", 27)]),
-        ] {
-            let mut set = TableSet::new(orthodox(), metric);
-            for (spec, want) in list {
-                let m = Material::parse(spec, set.pieces()).unwrap();
-                let t = std::time::Instant::now();
-                set.build(&m, &Silent).unwrap();
-                let el = t.elapsed().as_secs_f64();
-                let s = table_stats(set.get(&m).unwrap(), set.geometry());
-                eprintln!("{metric:?} {spec}: wtm longest win {} (want {want}) btm longest win {} drawn w {} b {} mates {} {} stalemates {} {} [{el:.3}s]", s.wtm.longest_win, s.btm.longest_win, s.wtm.drawn, s.btm.drawn, s.wtm.checkmates, s.btm.checkmates, s.wtm.stalemates, s.btm.stalemates);
-            }
-        }
-    }
-}
