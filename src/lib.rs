@@ -1,5 +1,8 @@
 //! fairy-egt: endgame tables for fairy chess pieces, and an engine that plays them perfectly.
 
 pub mod board;
+pub mod cli;
+pub mod commands;
+pub mod config;
 pub mod egt;
 pub mod piece;

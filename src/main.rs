@@ -1,1 +1,27 @@
-fn main() {}
+//! fairy-egt: command line → settings → a command; errors → exit codes (2: bad input).
+
+use fairy_egt::cli::{parse_args, Command, USAGE};
+use fairy_egt::commands::{build, probe, UserError};
+
+fn main() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let result = match parse_args(std::env::args_os().skip(1)) {
+        Err(e) => Err(UserError(format!("{e}\n{USAGE}"))),
+        Ok(Command::Help) => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Ok(Command::Version) => {
+            println!("fairy-egt {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        Ok(Command::Build { common, json }) => build::run(&common, json),
+        Ok(Command::Probe { common, fen }) => probe::run(&common, &fen),
+    };
+    if let Err(e) = result {
+        eprintln!("fairy-egt: {e}");
+        std::process::exit(2);
+    }
+}

@@ -21,7 +21,11 @@ impl Ray {
     }
 
     fn walk(from: Square, dx: i8, dy: i8, range: u8, mode: StepMode) -> Option<Ray> {
-        let mut ray = Ray { mode, len: 0, squares: [0; 7] };
+        let mut ray = Ray {
+            mode,
+            len: 0,
+            squares: [0; 7],
+        };
         let (mut f, mut r) = (file_of(from), rank_of(from));
         let limit = if range == 0 { 7 } else { range.min(7) };
         while ray.len < limit {
@@ -54,8 +58,10 @@ impl PieceMoves {
         let mut retro = Vec::with_capacity(BOARD_SQUARES);
         let mut reach = Vec::with_capacity(BOARD_SQUARES);
         for sq in 0..BOARD_SQUARES as Square {
-            let fwd: Vec<Ray> =
-                steps.iter().filter_map(|s| Ray::walk(sq, s.dx, s.dy, s.range, s.mode)).collect();
+            let fwd: Vec<Ray> = steps
+                .iter()
+                .filter_map(|s| Ray::walk(sq, s.dx, s.dy, s.range, s.mode))
+                .collect();
             let back: Vec<Ray> = steps
                 .iter()
                 .filter(|s| s.mode.moves())
@@ -71,7 +77,11 @@ impl PieceMoves {
             retro.push(back);
             reach.push(mask);
         }
-        PieceMoves { forward, retro, reach }
+        PieceMoves {
+            forward,
+            retro,
+            reach,
+        }
     }
 
     /// Rays of the man's moves from `sq`.
@@ -93,7 +103,10 @@ impl PieceMoves {
         if self.reach[from as usize] & (1 << target) == 0 {
             return false;
         }
-        for ray in self.forward[from as usize].iter().filter(|r| r.mode.captures()) {
+        for ray in self.forward[from as usize]
+            .iter()
+            .filter(|r| r.mode.captures())
+        {
             for &s in ray.squares() {
                 if s == target {
                     return true;
@@ -116,16 +129,24 @@ pub struct Geometry {
 impl Geometry {
     /// Tables for every piece type of the set.
     pub fn new(pieces: &PieceSet) -> Geometry {
-        Geometry { tables: pieces.iter().map(|p| (p.letter, Self::both(p))).collect() }
+        Geometry {
+            tables: pieces.iter().map(|p| (p.letter, Self::both(p))).collect(),
+        }
     }
 
     fn both(p: &PieceType) -> [PieceMoves; 2] {
-        [PieceMoves::new(&p.steps), PieceMoves::new(&p.steps_for_black())]
+        [
+            PieceMoves::new(&p.steps),
+            PieceMoves::new(&p.steps_for_black()),
+        ]
     }
 
     /// The tables of a letter (either case) for a colour, if the letter is defined.
     pub fn moves(&self, letter: char, color: Color) -> Option<&PieceMoves> {
         let l = letter.to_ascii_uppercase();
-        self.tables.iter().find(|(c, _)| *c == l).map(|(_, t)| &t[color.index()])
+        self.tables
+            .iter()
+            .find(|(c, _)| *c == l)
+            .map(|(_, t)| &t[color.index()])
     }
 }

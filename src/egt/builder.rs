@@ -51,34 +51,45 @@ impl Bitmap {
         self.0.par_iter().for_each(|w| w.store(0, Relaxed));
     }
     fn count(&self) -> u64 {
-        self.0.par_iter().map(|w| w.load(Relaxed).count_ones() as u64).sum()
+        self.0
+            .par_iter()
+            .map(|w| w.load(Relaxed).count_ones() as u64)
+            .sum()
     }
     /// Keeps the set bits for which `keep` says true; each word is owned by one thread.
     fn filter(&self, keep: impl Fn(u64) -> bool + Sync) {
-        self.0.par_iter().enumerate().with_min_len(64).for_each(|(w, word)| {
-            let bits = word.load(Relaxed);
-            let mut kept = bits;
-            let mut rest = bits;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as u64;
-                rest &= rest - 1;
-                if !keep(w as u64 * 64 + b) {
-                    kept &= !(1 << b);
+        self.0
+            .par_iter()
+            .enumerate()
+            .with_min_len(64)
+            .for_each(|(w, word)| {
+                let bits = word.load(Relaxed);
+                let mut kept = bits;
+                let mut rest = bits;
+                while rest != 0 {
+                    let b = rest.trailing_zeros() as u64;
+                    rest &= rest - 1;
+                    if !keep(w as u64 * 64 + b) {
+                        kept &= !(1 << b);
+                    }
                 }
-            }
-            if kept != bits {
-                word.store(kept, Relaxed);
-            }
-        });
+                if kept != bits {
+                    word.store(kept, Relaxed);
+                }
+            });
     }
     fn for_each(&self, f: impl Fn(u64) + Sync) {
-        self.0.par_iter().enumerate().with_min_len(256).for_each(|(w, word)| {
-            let mut bits = word.load(Relaxed);
-            while bits != 0 {
-                f(w as u64 * 64 + bits.trailing_zeros() as u64);
-                bits &= bits - 1;
-            }
-        });
+        self.0
+            .par_iter()
+            .enumerate()
+            .with_min_len(256)
+            .for_each(|(w, word)| {
+                let mut bits = word.load(Relaxed);
+                while bits != 0 {
+                    f(w as u64 * 64 + bits.trailing_zeros() as u64);
+                    bits &= bits - 1;
+                }
+            });
     }
 }
 
@@ -93,10 +104,16 @@ impl Waiting {
         self.0[c.index()][d as usize].fetch_add(1, Relaxed);
     }
     fn at(&self, c: Color, d: u16) -> u64 {
-        self.0[c.index()].get(d as usize).map_or(0, |a| a.load(Relaxed))
+        self.0[c.index()]
+            .get(d as usize)
+            .map_or(0, |a| a.load(Relaxed))
     }
     fn beyond(&self, d: u16) -> bool {
-        (0..2).any(|c| self.0[c][(d as usize + 1).min(256)..].iter().any(|a| a.load(Relaxed) > 0))
+        (0..2).any(|c| {
+            self.0[c][(d as usize + 1).min(256)..]
+                .iter()
+                .any(|a| a.load(Relaxed) > 0)
+        })
     }
 }
 
@@ -115,7 +132,7 @@ struct Build<'a> {
     too_long: AtomicBool,
 }
 
-/// Builds the table of `material`; `sub_table(m)` must give the built table of every smaller
+/// Builds the table of `material` (folded by the pieces' symmetry if `fold`); `sub_table(m)` must give the built table of every smaller
 /// material reachable by a capture. `report(phase, fraction of this table)` is called as the
 /// build goes on.
 pub fn build_table<'t>(
@@ -123,13 +140,19 @@ pub fn build_table<'t>(
     pieces: &PieceSet,
     geometry: &Geometry,
     metric: Metric,
+    fold: bool,
     sub_table: &dyn Fn(&Material) -> Option<&'t Table>,
     report: &(dyn Fn(Phase, f64) + Sync),
 ) -> Result<Table, BuildError> {
     report(Phase::Setup, 0.0);
-    let indexer = Indexer::new(material, geometry, pieces);
+    let indexer = Indexer::new(material, geometry, pieces, fold);
     let size = indexer.size();
-    let data = [0, 1].map(|_| (0..size).into_par_iter().map(|_| AtomicU8::new(UNKNOWN)).collect());
+    let data = [0, 1].map(|_| {
+        (0..size)
+            .into_par_iter()
+            .map(|_| AtomicU8::new(UNKNOWN))
+            .collect()
+    });
     let subs = (0..material.len())
         .map(|j| {
             (j >= 2).then(|| sub_table(&material.without(j)).expect("sub-tables are built first"))
@@ -150,7 +173,12 @@ pub fn build_table<'t>(
     };
     build.run(report)?;
     drop(build);
-    Ok(Table { material: material.clone(), indexer, data, metric })
+    Ok(Table {
+        material: material.clone(),
+        indexer,
+        data,
+        metric,
+    })
 }
 
 impl<'a> Build<'a> {
@@ -163,7 +191,8 @@ impl<'a> Build<'a> {
         }
         let mut n: u16 = 1;
         loop {
-            let pending = (0..2).any(|c| self.lost[c].count() > 0) || self.wins_waiting.beyond(n - 1)
+            let pending = (0..2).any(|c| self.lost[c].count() > 0)
+                || self.wins_waiting.beyond(n - 1)
                 || self.losses_waiting.beyond(n - 1);
             if !pending {
                 break;
@@ -171,10 +200,15 @@ impl<'a> Build<'a> {
             if n > MAX_WIN.min(MAX_LOSS) {
                 return Err(BuildError::TooLong(self.name.clone()));
             }
-            report(Phase::Iteration(n), 0.5 + 0.5 * (decided as f64 / legal.max(1) as f64));
+            report(
+                Phase::Iteration(n),
+                0.5 + 0.5 * (decided as f64 / legal.max(1) as f64),
+            );
             self.win_step(n);
             self.loss_step(n);
-            decided += (0..2).map(|c| self.won[c].count() + self.lost[c].count()).sum::<u64>();
+            decided += (0..2)
+                .map(|c| self.won[c].count() + self.lost[c].count())
+                .sum::<u64>();
             if self.too_long.load(Relaxed) {
                 return Err(BuildError::TooLong(self.name.clone()));
             }
@@ -187,7 +221,15 @@ impl<'a> Build<'a> {
     /// Index of `sq` (slot `index`, `plain` as `Indexer::is_plain`) after man `i` moves to
     /// `to`, given the new placement `moved`; `None` if it has no slot (illegal).
     #[inline]
-    fn index_after(&self, index: u64, plain: bool, sq: &Squares, i: usize, to: Square, moved: &Squares) -> Option<u64> {
+    fn index_after(
+        &self,
+        index: u64,
+        plain: bool,
+        sq: &Squares,
+        i: usize,
+        to: Square,
+        moved: &Squares,
+    ) -> Option<u64> {
         match plain.then(|| self.ix.shifted(index, sq, i, to)).flatten() {
             Some(shifted) => Some(shifted),
             None => self.ix.index(moved),
@@ -222,7 +264,9 @@ impl<'a> Build<'a> {
         (0..pairs)
             .into_par_iter()
             .map(|p| {
-                let legal: u64 = (p * per_pair..(p + 1) * per_pair).map(|i| self.setup_slot(i)).sum();
+                let legal: u64 = (p * per_pair..(p + 1) * per_pair)
+                    .map(|i| self.setup_slot(i))
+                    .sum();
                 let d = done.fetch_add(1, Relaxed) + 1;
                 if d % 16 == 0 {
                     report(Phase::Captures, 0.5 * d as f64 / pairs as f64);
@@ -258,11 +302,13 @@ impl<'a> Build<'a> {
     /// The byte phase 1 gives a legal position with `c` to move.
     fn initial_byte(&self, sq: &Squares, occ: Occupancy, c: Color, in_check: bool) -> u8 {
         let (mut best_win, mut draw, mut worst_loss) = (None::<u16>, false, None::<u16>);
-        self.men.for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c).map(Value::for_mover) {
-            Some(Value::Win(d)) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
-            Some(Value::Draw) => draw = true,
-            Some(Value::Loss(d)) => worst_loss = Some(worst_loss.map_or(d, |w| w.max(d))),
-            None => {}
+        self.men.for_each_capture(sq, occ, c, |i, j| {
+            match self.capture_value(sq, i, j, c).map(Value::for_mover) {
+                Some(Value::Win(d)) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+                Some(Value::Draw) => draw = true,
+                Some(Value::Loss(d)) => worst_loss = Some(worst_loss.map_or(d, |w| w.max(d))),
+                None => {}
+            }
         });
         if let Some(d) = best_win {
             if d > MAX_WIN {
@@ -291,15 +337,19 @@ impl<'a> Build<'a> {
         if waiting == 0 {
             return;
         }
-        self.data[c.index()].par_chunks(64).enumerate().with_min_len(1024).for_each(|(w, chunk)| {
-            let mut mask = 0u64;
-            for (k, b) in chunk.iter().enumerate() {
-                mask |= ((b.load(Relaxed) == byte) as u64) << k;
-            }
-            if mask != 0 {
-                into.0[w].fetch_or(mask, Relaxed);
-            }
-        });
+        self.data[c.index()]
+            .par_chunks(64)
+            .enumerate()
+            .with_min_len(1024)
+            .for_each(|(w, chunk)| {
+                let mut mask = 0u64;
+                for (k, b) in chunk.iter().enumerate() {
+                    mask |= ((b.load(Relaxed) == byte) as u64) << k;
+                }
+                if mask != 0 {
+                    into.0[w].fetch_or(mask, Relaxed);
+                }
+            });
     }
 
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
@@ -314,15 +364,18 @@ impl<'a> Build<'a> {
             self.lost[s.index()].for_each(|z| {
                 let sq = self.ix.decode(z).expect("frontier slots are positions");
                 let plain = self.ix.is_plain(&sq);
-                self.men.for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, o, pred| {
-                    let Some(p) = self.index_after(z, plain, &sq, i, o, pred) else { return };
-                    let cell = self.cell(mover, p);
-                    let b = cell.load(Relaxed);
-                    if b == UNKNOWN || win_of(b).is_some_and(|d| d > n) {
-                        cell.store(target, Relaxed);
-                        self.won[mover.index()].set(p);
-                    }
-                });
+                self.men
+                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, o, pred| {
+                        let Some(p) = self.index_after(z, plain, &sq, i, o, pred) else {
+                            return;
+                        };
+                        let cell = self.cell(mover, p);
+                        let b = cell.load(Relaxed);
+                        if b == UNKNOWN || win_of(b).is_some_and(|d| d > n) {
+                            cell.store(target, Relaxed);
+                            self.won[mover.index()].set(p);
+                        }
+                    });
             });
         }
         for c in Color::BOTH {
@@ -344,18 +397,23 @@ impl<'a> Build<'a> {
             self.won[s.index()].for_each(|z| {
                 let sq = self.ix.decode(z).expect("frontier slots are positions");
                 let plain = self.ix.is_plain(&sq);
-                self.men.for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, o, pred| {
-                    let Some(p) = self.index_after(z, plain, &sq, i, o, pred) else { return };
-                    if self.cell(mover, p).load(Relaxed) == UNKNOWN {
-                        self.lost[mover.index()].set(p);
-                    }
-                });
+                self.men
+                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, o, pred| {
+                        let Some(p) = self.index_after(z, plain, &sq, i, o, pred) else {
+                            return;
+                        };
+                        if self.cell(mover, p).load(Relaxed) == UNKNOWN {
+                            self.lost[mover.index()].set(p);
+                        }
+                    });
             });
         }
         for c in Color::BOTH {
             self.lost[c.index()].filter(|p| {
                 let sq = self.ix.decode(p).expect("candidates are positions");
-                let Some(d) = self.all_moves_lose(p, &sq, c, n) else { return false };
+                let Some(d) = self.all_moves_lose(p, &sq, c, n) else {
+                    return false;
+                };
                 let cell = self.cell(c, p);
                 if d > MAX_LOSS {
                     self.too_long.store(true, Relaxed);
@@ -383,7 +441,9 @@ impl<'a> Build<'a> {
         let quiet_ok = self.men.for_each_quiet(sq, occ, c, |i, t| {
             let mut s2 = *sq;
             s2[i] = t;
-            let Some(next) = self.index_after(index, plain, sq, i, t, &s2) else { return true };
+            let Some(next) = self.index_after(index, plain, sq, i, t, &s2) else {
+                return true;
+            };
             match self.cell(opponent, next).load(Relaxed) {
                 ILLEGAL => true,
                 b => match win_of(b) {
@@ -399,11 +459,12 @@ impl<'a> Build<'a> {
             return None;
         }
         let mut all_lose = true;
-        self.men.for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c) {
-            None => {}
-            Some(Value::Win(d)) => longest = longest.max(d),
-            Some(_) => all_lose = false,
-        });
+        self.men
+            .for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c) {
+                None => {}
+                Some(Value::Win(d)) => longest = longest.max(d),
+                Some(_) => all_lose = false,
+            });
         all_lose.then_some(longest)
     }
 }

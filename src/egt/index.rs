@@ -53,17 +53,30 @@ fn binomial(n: u64, k: u64) -> u64 {
 }
 
 impl Indexer {
-    /// The indexer of a material whose letters are all in `geometry`.
-    pub fn new(material: &Material, geometry: &Geometry, pieces: &crate::piece::PieceSet) -> Indexer {
+    /// The indexer of a material whose letters are all in `geometry`; with `fold` false the
+    /// index uses no symmetry (every placement has its own slot).
+    pub fn new(
+        material: &Material,
+        geometry: &Geometry,
+        pieces: &crate::piece::PieceSet,
+        fold: bool,
+    ) -> Indexer {
         let men = material.men();
-        let syms = symmetry_group(men.iter().filter_map(|m| pieces.get(m.letter)));
+        let mut syms = symmetry_group(men.iter().filter_map(|m| pieces.get(m.letter)));
+        if !fold {
+            syms.truncate(1);
+        }
         let images: Vec<[Square; BOARD_SQUARES]> = syms
             .iter()
             .map(|g| std::array::from_fn(|s| g.square(s as Square)))
             .collect();
         let royal_moves = [
-            geometry.moves(men[0].letter, men[0].color).expect("material letters are defined"),
-            geometry.moves(men[1].letter, men[1].color).expect("material letters are defined"),
+            geometry
+                .moves(men[0].letter, men[0].color)
+                .expect("material letters are defined"),
+            geometry
+                .moves(men[1].letter, men[1].color)
+                .expect("material letters are defined"),
         ];
         // A royal pair is left out when each royal captures the other whatever stands between.
         let mutual = |a: Square, b: Square| {
@@ -77,7 +90,10 @@ impl Indexer {
                     continue;
                 }
                 let key = |i: usize| (images[i][a as usize], images[i][b as usize]);
-                let canon = (0..syms.len()).map(key).min().expect("G contains the identity");
+                let canon = (0..syms.len())
+                    .map(key)
+                    .min()
+                    .expect("G contains the identity");
                 let mask = (0..syms.len())
                     .filter(|&i| key(i) == canon)
                     .fold(0u8, |m, i| m | 1 << i);
@@ -120,7 +136,12 @@ impl Indexer {
                     }
                 }
             }
-            groups.push(Group { start: i, len, size, unrank });
+            groups.push(Group {
+                start: i,
+                len,
+                size,
+                unrank,
+            });
             i += len;
         }
         let rest = groups.iter().map(|g| g.size).product();
@@ -132,7 +153,16 @@ impl Indexer {
             }
             stride *= g.size;
         }
-        Indexer { men: men.len(), syms, images, pairs, pair_slot, groups, rest, strides }
+        Indexer {
+            men: men.len(),
+            syms,
+            images,
+            pairs,
+            pair_slot,
+            groups,
+            rest,
+            strides,
+        }
     }
 
     /// Number of men.
@@ -297,7 +327,10 @@ impl Indexer {
 /// Rank of an ascending set of squares in the combinatorial number system.
 #[inline]
 fn rank_sorted(s: &[Square]) -> u64 {
-    s.iter().enumerate().map(|(i, &q)| binomial(q as u64, i as u64 + 1)).sum()
+    s.iter()
+        .enumerate()
+        .map(|(i, &q)| binomial(q as u64, i as u64 + 1))
+        .sum()
 }
 
 #[cfg(test)]
@@ -309,7 +342,17 @@ mod tests {
         let all = |letter, dx, dy, range| {
             PieceType::new(
                 letter,
-                Sym::all().map(|g| Step { dx, dy, range, mode: StepMode::Both }.transformed(g)).collect(),
+                Sym::all()
+                    .map(|g| {
+                        Step {
+                            dx,
+                            dy,
+                            range,
+                            mode: StepMode::Both,
+                        }
+                        .transformed(g)
+                    })
+                    .collect(),
             )
         };
         let mut k = all('K', 1, 0, 1);
@@ -325,7 +368,7 @@ mod tests {
     #[test]
     fn kings_fold_to_462_pairs() {
         let set = king_rook_knight();
-        let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), &set);
+        let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), &set, true);
         assert_eq!(ix.pair_count(), 462);
         assert_eq!(ix.symmetry(), 8);
     }
@@ -335,7 +378,7 @@ mod tests {
         let set = king_rook_knight();
         let geo = Geometry::new(&set);
         for spec in ["KR.K", "KNN.K"] {
-            let ix = Indexer::new(&material(spec, &set), &geo, &set);
+            let ix = Indexer::new(&material(spec, &set), &geo, &set, true);
             let mut covered = 0u64;
             for i in 0..ix.size() {
                 if let Some(sq) = ix.decode(i) {
@@ -346,7 +389,11 @@ mod tests {
             // Every placement without adjacent kings is covered exactly once.
             let adjacent_pairs = 420u64; // ordered pairs of adjacent squares on 8x8
             let others = ix.full_board_placements() / (64 * 63);
-            assert_eq!(covered, ix.full_board_placements() - adjacent_pairs * others, "{spec}");
+            assert_eq!(
+                covered,
+                ix.full_board_placements() - adjacent_pairs * others,
+                "{spec}"
+            );
         }
     }
 }

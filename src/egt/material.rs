@@ -36,7 +36,11 @@ pub enum SpecError {
     EmptySide { spec: String, side: &'static str },
     /// A letter that no piece definition has.
     #[error("endgame '{spec}': unknown piece letter '{letter}' (defined: {known})")]
-    UnknownLetter { spec: String, letter: char, known: String },
+    UnknownLetter {
+        spec: String,
+        letter: char,
+        known: String,
+    },
     /// More men than the builder supports.
     #[error("endgame '{spec}': {count} men, at most {MAX_MEN} are supported")]
     TooManyMen { spec: String, count: usize },
@@ -54,7 +58,10 @@ impl Material {
         let mut men = Vec::new();
         for (color, side) in [(Color::White, white), (Color::Black, black)] {
             if side.is_empty() {
-                return Err(SpecError::EmptySide { spec: spec.to_string(), side: color.name() });
+                return Err(SpecError::EmptySide {
+                    spec: spec.to_string(),
+                    side: color.name(),
+                });
             }
             for (i, ch) in side.chars().enumerate() {
                 let letter = ch.to_ascii_uppercase();
@@ -65,11 +72,18 @@ impl Material {
                         known: pieces.letters(),
                     });
                 }
-                men.push(ManKind { color, letter, royal: i == 0 });
+                men.push(ManKind {
+                    color,
+                    letter,
+                    royal: i == 0,
+                });
             }
         }
         if men.len() > MAX_MEN {
-            return Err(SpecError::TooManyMen { spec: spec.to_string(), count: men.len() });
+            return Err(SpecError::TooManyMen {
+                spec: spec.to_string(),
+                count: men.len(),
+            });
         }
         Ok(Material::from_men(men))
     }
@@ -103,7 +117,11 @@ impl Material {
     /// Canonical name, e.g. `KBN.KN`.
     pub fn name(&self) -> String {
         let side = |c: Color| -> String {
-            self.men.iter().filter(|m| m.color == c).map(|m| m.letter).collect()
+            self.men
+                .iter()
+                .filter(|m| m.color == c)
+                .map(|m| m.letter)
+                .collect()
         };
         format!("{}.{}", side(Color::White), side(Color::Black))
     }

@@ -42,11 +42,16 @@ impl<'a> Men<'a> {
             .iter()
             .map(|m| ManInfo {
                 color: m.color,
-                moves: geometry.moves(m.letter, m.color).expect("material letters are defined"),
+                moves: geometry
+                    .moves(m.letter, m.color)
+                    .expect("material letters are defined"),
             })
             .collect();
-        let own = [Color::White, Color::Black]
-            .map(|c| (0..men.len()).filter(|&i| men[i].color == c).collect::<Vec<_>>());
+        let own = [Color::White, Color::Black].map(|c| {
+            (0..men.len())
+                .filter(|&i| men[i].color == c)
+                .collect::<Vec<_>>()
+        });
         Men { men, own }
     }
 
@@ -88,7 +93,13 @@ impl<'a> Men<'a> {
     /// Calls `f(i, j)` for every capture side `c` has: man `i` takes man `j` (never a royal:
     /// callers work on positions where the side to move cannot capture the enemy royal).
     #[inline]
-    pub fn for_each_capture(&self, sq: &Squares, occ: Occupancy, c: Color, mut f: impl FnMut(usize, usize)) {
+    pub fn for_each_capture(
+        &self,
+        sq: &Squares,
+        occ: Occupancy,
+        c: Color,
+        mut f: impl FnMut(usize, usize),
+    ) {
         let all = occ.all();
         for &i in &self.own[c.index()] {
             for &j in &self.own[c.flip().index()][1..] {
@@ -180,7 +191,14 @@ impl<'a> Men<'a> {
 
 impl Men<'_> {
     /// Whether man `i` (side `c`) capturing man `j` leaves `c`'s royal safe.
-    pub fn capture_is_legal(&self, sq: &Squares, occ: Occupancy, i: usize, j: usize, c: Color) -> bool {
+    pub fn capture_is_legal(
+        &self,
+        sq: &Squares,
+        occ: Occupancy,
+        i: usize,
+        j: usize,
+        c: Color,
+    ) -> bool {
         let mut s2 = *sq;
         s2[i] = sq[j];
         let occupied = occ.all() ^ (1 << sq[i]);
@@ -196,7 +214,9 @@ impl Men<'_> {
             return true;
         }
         let mut any = false;
-        self.for_each_capture(sq, occ, c, |i, j| any |= self.capture_is_legal(sq, occ, i, j, c));
+        self.for_each_capture(sq, occ, c, |i, j| {
+            any |= self.capture_is_legal(sq, occ, i, j, c)
+        });
         any
     }
 }

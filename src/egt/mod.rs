@@ -1,12 +1,13 @@
 //! Endgame tables: material and specs, indexing, value encoding, the retrograde builder,
 //! probing and best-move choice, statistics.
 
+pub mod builder;
 pub mod index;
 pub mod material;
-pub mod value;
-pub mod builder;
 pub mod men;
+pub mod probe;
 pub mod progress;
+pub mod stats;
 pub mod table;
 pub mod tables;
-pub mod stats;
+pub mod value;

@@ -67,7 +67,14 @@ struct Tally {
 
 impl Tally {
     fn new() -> Tally {
-        Tally { legal: 0, wins: vec![0; 256], losses: vec![0; 256], drawn: 0, checkmates: 0, stalemates: 0 }
+        Tally {
+            legal: 0,
+            wins: vec![0; 256],
+            losses: vec![0; 256],
+            drawn: 0,
+            checkmates: 0,
+            stalemates: 0,
+        }
     }
     fn merge(mut self, o: Tally) -> Tally {
         self.legal += o.legal;
@@ -99,7 +106,9 @@ pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
                     let weight = ix.orbit_size(&sq);
                     let occ = men.occupancy(&sq);
                     for c in Color::BOTH {
-                        let Some(v) = decode(table.byte(index, c)) else { continue };
+                        let Some(v) = decode(table.byte(index, c)) else {
+                            continue;
+                        };
                         let t = &mut acc[c.index()];
                         t.legal += weight;
                         match v {
@@ -107,7 +116,9 @@ pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
                             Value::Loss(d) => t.losses[d as usize] += weight,
                             Value::Draw => t.drawn += weight,
                         }
-                        if matches!(v, Value::Draw | Value::Loss(0)) && !men.has_legal_move(&sq, occ, c) {
+                        if matches!(v, Value::Draw | Value::Loss(0))
+                            && !men.has_legal_move(&sq, occ, c)
+                        {
                             if men.royal_attacked(&sq, occ.all(), c) {
                                 t.checkmates += weight;
                             } else {
@@ -119,7 +130,10 @@ pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
                 acc
             },
         )
-        .reduce(|| [Tally::new(), Tally::new()], |[a, b], [c, d]| [a.merge(c), b.merge(d)]);
+        .reduce(
+            || [Tally::new(), Tally::new()],
+            |[a, b], [c, d]| [a.merge(c), b.merge(d)],
+        );
     let placements = ix.full_board_placements();
     let [w, b] = tallies.map(|t| side_stats(t, placements));
     TableStats {
@@ -133,7 +147,11 @@ pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
 
 fn side_stats(t: Tally, placements: u64) -> SideStats {
     let histogram = |v: &[u64]| -> BTreeMap<u16, u64> {
-        v.iter().enumerate().filter(|(_, &n)| n > 0).map(|(d, &n)| (d as u16, n)).collect()
+        v.iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(d, &n)| (d as u16, n))
+            .collect()
     };
     let wins = histogram(&t.wins);
     let losses = histogram(&t.losses);

@@ -26,13 +26,20 @@ impl Metric {
     }
 }
 
+impl std::fmt::Display for Metric {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for Metric {
     type Err = String;
+    /// `dtm` or `dtc`, in any case.
     fn from_str(s: &str) -> Result<Metric, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "dtm" => Ok(Metric::Dtm),
             "dtc" => Ok(Metric::Dtc),
-            other => Err(format!("unknown metric '{other}' (expected dtm or dtc)")),
+            _ => Err(format!("expected dtm or dtc, found '{s}'")),
         }
     }
 }

@@ -14,6 +14,7 @@ pub struct TableSet {
     pieces: PieceSet,
     geometry: Geometry,
     metric: Metric,
+    fold: bool,
     tables: HashMap<Material, Table>,
 }
 
@@ -21,7 +22,19 @@ impl TableSet {
     /// An empty set for these pieces and this metric.
     pub fn new(pieces: PieceSet, metric: Metric) -> TableSet {
         let geometry = Geometry::new(&pieces);
-        TableSet { pieces, geometry, metric, tables: HashMap::new() }
+        TableSet {
+            pieces,
+            geometry,
+            metric,
+            fold: true,
+            tables: HashMap::new(),
+        }
+    }
+
+    /// The same, but tables built from now on use no symmetry (for checking the folding).
+    pub fn without_symmetry(mut self) -> TableSet {
+        self.fold = false;
+        self
     }
 
     /// The piece definitions.
@@ -46,7 +59,11 @@ impl TableSet {
 
     /// Builds `material` and every smaller material reachable by captures that is not built
     /// yet, smallest first, on the current rayon pool.
-    pub fn build(&mut self, material: &Material, progress: &dyn Progress) -> Result<(), BuildError> {
+    pub fn build(
+        &mut self,
+        material: &Material,
+        progress: &dyn Progress,
+    ) -> Result<(), BuildError> {
         let start = Instant::now();
         let mut todo = material.sub_materials();
         todo.push(material.clone());
@@ -70,10 +87,15 @@ impl TableSet {
                 &self.pieces,
                 &self.geometry,
                 self.metric,
+                self.fold,
                 &|sub: &Material| self.tables.get(sub),
                 &report,
             )?;
-            log::debug!("{} built in {:.3} s", m.name(), start.elapsed().as_secs_f64());
+            log::debug!(
+                "{} built in {:.3} s",
+                m.name(),
+                start.elapsed().as_secs_f64()
+            );
             self.tables.insert(m, table);
             done += w;
         }
@@ -94,7 +116,15 @@ mod tests {
         let steps = |list: &[(i8, i8, u8)]| -> Vec<Step> {
             list.iter()
                 .flat_map(|&(dx, dy, range)| {
-                    Sym::all().map(move |g| Step { dx, dy, range, mode: StepMode::Both }.transformed(g))
+                    Sym::all().map(move |g| {
+                        Step {
+                            dx,
+                            dy,
+                            range,
+                            mode: StepMode::Both,
+                        }
+                        .transformed(g)
+                    })
                 })
                 .collect()
         };
@@ -117,6 +147,11 @@ mod tests {
         assert_eq!(s.btm.drawn, 23_048);
         let kr = Material::parse("KR.K", set.pieces()).unwrap();
         set.build(&kr, &Silent).unwrap();
-        assert_eq!(table_stats(set.get(&kr).unwrap(), set.geometry()).wtm.longest_win, 16);
+        assert_eq!(
+            table_stats(set.get(&kr).unwrap(), set.geometry())
+                .wtm
+                .longest_win,
+            16
+        );
     }
 }

@@ -115,11 +115,23 @@ mod tests {
 
     #[test]
     fn ranking_prefers_quick_wins_and_slow_losses() {
-        let mut v = vec![Value::Win(5), Value::Loss(3), Value::Draw, Value::Win(2), Value::Loss(9)];
+        let mut v = vec![
+            Value::Win(5),
+            Value::Loss(3),
+            Value::Draw,
+            Value::Win(2),
+            Value::Loss(9),
+        ];
         v.sort_by_key(|x| x.rank());
         assert_eq!(
             v,
-            vec![Value::Loss(3), Value::Loss(9), Value::Draw, Value::Win(5), Value::Win(2)]
+            vec![
+                Value::Loss(3),
+                Value::Loss(9),
+                Value::Draw,
+                Value::Win(5),
+                Value::Win(2)
+            ]
         );
         assert_eq!(Value::Loss(0).for_mover(), Value::Win(1));
         assert_eq!(Value::Win(4).for_mover(), Value::Loss(4));

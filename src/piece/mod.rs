@@ -1,6 +1,7 @@
 //! The movement model: steps, leapers and riders, range, move/capture rights; the
 //! `piecedef.ini` parser; the symmetry of a piece set; Betza text for XBoard.
 
+pub mod betza;
 pub mod parse;
 pub mod symmetry;
 
@@ -70,7 +71,11 @@ impl PieceType {
 
     /// The steps as Black uses them (mirrored up-down).
     pub fn steps_for_black(&self) -> Vec<Step> {
-        let mut s: Vec<Step> = self.steps.iter().map(|st| st.transformed(Sym::FLIP_RANKS)).collect();
+        let mut s: Vec<Step> = self
+            .steps
+            .iter()
+            .map(|st| st.transformed(Sym::FLIP_RANKS))
+            .collect();
         s.sort();
         s
     }

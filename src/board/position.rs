@@ -1,0 +1,891 @@
+//! An unchecked [`Setup`] (as read from a FEN or built in XBoard's edit mode) and a checked
+//! [`Position`]; moves, legal-move generation and coordinate move text.
+//!
+//! Rules (DESIGN.md §1): each side has exactly one royal man; a move is a piece's move (a leap,
+//! or a ride stopped by the first occupied square, with the step's move/capture rights); a
+//! capture takes an enemy man; a move that leaves one's own royal capturable is illegal; a
+//! position where the side to move can capture the enemy royal is illegal. No pawns, castling
+//! or en passant.
+
+use super::geometry::{Geometry, PieceMoves};
+use super::square::{parse_square, square_name, Color, Square, BOARD_SQUARES};
+use std::fmt;
+use thiserror::Error;
+
+/// A man on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Man {
+    /// Its side.
+    pub color: Color,
+    /// Its piece letter, upper case.
+    pub letter: char,
+    /// Whether it is its side's royal man.
+    pub royal: bool,
+    /// Where it stands.
+    pub square: Square,
+}
+
+impl Man {
+    /// e.g. `White's queen on e1`, `Black's king on e8`, `White's royal knight on b1`.
+    pub fn describe(&self) -> String {
+        format!("{}'s {}", self.color.name(), self.name_on())
+    }
+
+    /// e.g. `queen on e1`, `royal knight on b1` (no colour).
+    fn name_on(&self) -> String {
+        let name = piece_name(self.letter);
+        if self.royal && self.letter != 'K' {
+            format!("royal {name} on {}", square_name(self.square))
+        } else {
+            format!("{name} on {}", square_name(self.square))
+        }
+    }
+}
+
+/// The usual (XBoard) name of a piece letter, for messages: `K` → `king`, `H` → `nightrider`;
+/// a letter without a usual name gives `piece X`.
+pub fn piece_name(letter: char) -> String {
+    let name = match letter.to_ascii_uppercase() {
+        'K' => "king",
+        'Q' => "queen",
+        'R' => "rook",
+        'B' => "bishop",
+        'N' => "knight",
+        'A' => "archbishop",
+        'C' => "chancellor",
+        'F' => "ferz",
+        'E' => "alfil",
+        'W' => "wazir",
+        'M' => "commoner",
+        'H' => "nightrider",
+        'G' => "grasshopper",
+        'D' => "dabbaba",
+        'P' => "pawn",
+        l => return format!("piece {l}"),
+    };
+    name.to_string()
+}
+
+/// An unchecked position, e.g. as read from a FEN or built in XBoard's edit mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The man on each square (colour, letter), indexed by [`Square`].
+    pub board: [Option<(Color, char)>; 64],
+    /// The side to move.
+    pub side_to_move: Color,
+}
+
+impl Setup {
+    /// An empty board.
+    pub fn empty(side_to_move: Color) -> Setup {
+        Setup {
+            board: [None; BOARD_SQUARES],
+            side_to_move,
+        }
+    }
+
+    /// The men, by ascending square: (square, colour, letter as stored).
+    pub fn men(&self) -> impl Iterator<Item = (Square, Color, char)> + '_ {
+        self.board
+            .iter()
+            .enumerate()
+            .filter_map(|(sq, m)| m.map(|(color, letter)| (sq as Square, color, letter)))
+    }
+}
+
+/// Why a [`Setup`] is not a legal [`Position`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// No man at all.
+    #[error("the board is empty")]
+    EmptyBoard,
+    /// A letter the piece definitions do not define.
+    #[error("unknown piece letter '{letter}' ({} man on {}): it is not in the piece definitions", color.name(), square_name(*square))]
+    UnknownLetter {
+        /// The letter, upper case.
+        letter: char,
+        /// The man's side.
+        color: Color,
+        /// Where it stands.
+        square: Square,
+    },
+    /// A side has no man of its royal letter.
+    #[error("{} has no {} (its royal piece, letter {letter})", color.name(), piece_name(*letter))]
+    NoRoyal {
+        /// The side.
+        color: Color,
+        /// Its royal letter.
+        letter: char,
+    },
+    /// A side has two or more men of its royal letter.
+    #[error("{} has more than one {} (on {} and {}): its royal piece must be unique", color.name(), piece_name(*letter), square_name(*first), square_name(*second))]
+    TwoRoyals {
+        /// The side.
+        color: Color,
+        /// Its royal letter.
+        letter: char,
+        /// The first such man's square.
+        first: Square,
+        /// The second such man's square.
+        second: Square,
+    },
+    /// The side to move can capture the enemy royal.
+    #[error("{} can be captured by {}, and {} is to move", royal.describe(), attacker.describe(), attacker.color.name())]
+    RoyalCapturable {
+        /// The enemy royal.
+        royal: Man,
+        /// A man of the side to move that attacks it.
+        attacker: Man,
+    },
+}
+
+/// Why a move text was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// Not coordinate notation.
+    #[error("malformed move '{text}': expected coordinate notation such as d1d8")]
+    Malformed {
+        /// The text (trimmed).
+        text: String,
+    },
+    /// A fifth, promotion-like letter.
+    #[error("move '{text}' has a promotion letter, but there is no promotion here")]
+    Promotion {
+        /// The text (trimmed).
+        text: String,
+    },
+    /// The from-square does not hold a man of the side to move.
+    #[error("{} has no man on {}", color.name(), square_name(*square))]
+    NoOwnMan {
+        /// The side to move.
+        color: Color,
+        /// The from-square.
+        square: Square,
+    },
+    /// Well-formed, own man, but not a legal move.
+    #[error("illegal move {mv}: {reason}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// Why, e.g. `the rook on c4 does not move to c8`.
+        reason: String,
+    },
+}
+
+/// A move: the man on `from` goes to `to`, capturing what stands there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    /// The square moved from.
+    pub from: Square,
+    /// The square moved to.
+    pub to: Square,
+}
+
+impl Move {
+    /// Coordinate notation, e.g. `d1d8`.
+    pub fn text(&self) -> String {
+        format!("{}{}", square_name(self.from), square_name(self.to))
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// A checked position: known letters, one royal per side, and the side to move cannot capture
+/// the enemy royal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Sorted by square.
+    men: Vec<Man>,
+    side: Color,
+    /// Occupied squares (derived from `men`).
+    occupied: u64,
+    /// Squares of White's men, of Black's men (derived from `men`).
+    by_color: [u64; 2],
+    /// Royal squares, White's then Black's (derived from `men`).
+    royals: [Square; 2],
+}
+
+/// A man's square and move tables (`None` for a letter the geometry lacks).
+type Attacker<'g> = (Square, Option<&'g PieceMoves>);
+
+/// Men per side kept on the stack by [`Position::with_attackers`]; more go to the heap.
+const STACK_MEN: usize = 16;
+
+#[inline]
+fn bit(sq: Square) -> u64 {
+    1u64 << (sq as u32 & 63)
+}
+
+/// The squares of White's men and of Black's men.
+fn color_masks(men: &[Man]) -> [u64; 2] {
+    let mut masks = [0; 2];
+    for m in men {
+        masks[m.color.index()] |= bit(m.square);
+    }
+    masks
+}
+
+impl Position {
+    /// Checks a setup. `royals[0]` is White's royal letter, `royals[1]` Black's (either case):
+    /// the side's one man with that letter is its royal.
+    pub fn new(
+        setup: &Setup,
+        geometry: &Geometry,
+        royals: [char; 2],
+    ) -> Result<Position, PositionError> {
+        let royal_letters = royals.map(|c| c.to_ascii_uppercase());
+        let mut men = Vec::new();
+        for (square, color, letter) in setup.men() {
+            let letter = letter.to_ascii_uppercase();
+            if geometry.moves(letter, color).is_none() {
+                return Err(PositionError::UnknownLetter {
+                    letter,
+                    color,
+                    square,
+                });
+            }
+            let royal = letter == royal_letters[color.index()];
+            men.push(Man {
+                color,
+                letter,
+                royal,
+                square,
+            });
+        }
+        if men.is_empty() {
+            return Err(PositionError::EmptyBoard);
+        }
+        let mut royal_squares = [0; 2];
+        for color in Color::BOTH {
+            let letter = royal_letters[color.index()];
+            let mut found = men.iter().filter(|m| m.color == color && m.royal);
+            match (found.next(), found.next()) {
+                (None, _) => return Err(PositionError::NoRoyal { color, letter }),
+                (Some(a), Some(b)) => {
+                    return Err(PositionError::TwoRoyals {
+                        color,
+                        letter,
+                        first: a.square,
+                        second: b.square,
+                    })
+                }
+                (Some(a), None) => royal_squares[color.index()] = a.square,
+            }
+        }
+        let by_color = color_masks(&men);
+        let occupied = by_color[0] | by_color[1];
+        let pos = Position {
+            men,
+            side: setup.side_to_move,
+            occupied,
+            by_color,
+            royals: royal_squares,
+        };
+        let enemy_royal = pos.royals[pos.side.flip().index()];
+        for m in pos.men.iter().filter(|m| m.color == pos.side) {
+            if geometry
+                .moves(m.letter, m.color)
+                .is_some_and(|pm| pm.attacks(m.square, enemy_royal, occupied))
+            {
+                let royal = pos.men.iter().copied().find(|r| r.square == enemy_royal);
+                if let Some(royal) = royal {
+                    return Err(PositionError::RoyalCapturable {
+                        royal,
+                        attacker: *m,
+                    });
+                }
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The men, sorted by square.
+    pub fn men(&self) -> &[Man] {
+        &self.men
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The unchecked setup of this position (letters upper case).
+    pub fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty(self.side);
+        for m in &self.men {
+            setup.board[m.square as usize] = Some((m.color, m.letter));
+        }
+        setup
+    }
+
+    /// The square of a side's royal man.
+    pub fn royal(&self, c: Color) -> Square {
+        self.royals[c.index()]
+    }
+
+    /// The man on a square, if any.
+    pub fn man_at(&self, sq: Square) -> Option<&Man> {
+        self.men
+            .binary_search_by_key(&sq, |m| m.square)
+            .ok()
+            .map(|i| &self.men[i])
+    }
+
+    /// Occupied squares as a bitboard (bit `sq` set when a man stands on `sq`).
+    pub fn occupied(&self) -> u64 {
+        self.occupied
+    }
+
+    /// Calls `f` with the men of `color` and their move tables, by square.
+    fn with_attackers<'g, R>(
+        &self,
+        g: &'g Geometry,
+        color: Color,
+        f: impl FnOnce(&[Attacker<'g>]) -> R,
+    ) -> R {
+        let men = self.men.iter().filter(|m| m.color == color);
+        let entry = |m: &Man| (m.square, g.moves(m.letter, m.color));
+        if (self.by_color[color.index()].count_ones() as usize) <= STACK_MEN {
+            let mut out: [Attacker<'g>; STACK_MEN] = [(0, None); STACK_MEN];
+            let mut n = 0;
+            for (slot, m) in out.iter_mut().zip(men) {
+                *slot = entry(m);
+                n += 1;
+            }
+            f(&out[..n])
+        } else {
+            let out: Vec<Attacker<'g>> = men.map(entry).collect();
+            f(&out)
+        }
+    }
+
+    /// The first of `attackers` (by square, skipping the one on `captured`) that attacks
+    /// `target` given `occupied`.
+    fn first_attacker(
+        attackers: &[Attacker<'_>],
+        target: Square,
+        occupied: u64,
+        captured: Option<Square>,
+    ) -> Option<Square> {
+        attackers
+            .iter()
+            .find(|&&(sq, pm)| {
+                Some(sq) != captured && pm.is_some_and(|pm| pm.attacks(sq, target, occupied))
+            })
+            .map(|&(sq, _)| sq)
+    }
+
+    /// Whether the side to move's royal is attacked.
+    pub fn in_check(&self, g: &Geometry) -> bool {
+        self.with_attackers(g, self.side.flip(), |att| {
+            Self::first_attacker(att, self.royal(self.side), self.occupied, None).is_some()
+        })
+    }
+
+    /// The squares a man of the side to move on `from` can go to by its moves, legal or not
+    /// (its own royal may be left capturable). Several steps reaching one square give it once.
+    fn targets(&self, from: Square, pm: &PieceMoves) -> u64 {
+        let enemies = self.by_color[self.side.flip().index()];
+        let mut mask = 0;
+        for ray in pm.rays(from) {
+            for &to in ray.squares() {
+                if self.occupied & bit(to) == 0 {
+                    if ray.mode.moves() {
+                        mask |= bit(to);
+                    }
+                } else {
+                    if ray.mode.captures() {
+                        mask |= bit(to) & enemies;
+                    }
+                    break;
+                }
+            }
+        }
+        mask
+    }
+
+    /// The enemy man (by square) that could capture the mover's royal after `mv`, if any.
+    fn exposer(&self, attackers: &[Attacker<'_>], mv: Move) -> Option<Square> {
+        let occupied = (self.occupied & !bit(mv.from)) | bit(mv.to);
+        let own = self.royal(self.side);
+        let royal = if mv.from == own { mv.to } else { own };
+        Self::first_attacker(attackers, royal, occupied, Some(mv.to))
+    }
+
+    /// All legal moves, sorted ascending by (from, to).
+    pub fn legal_moves(&self, g: &Geometry) -> Vec<Move> {
+        self.with_attackers(g, self.side.flip(), |att| {
+            let mut out = Vec::with_capacity(32);
+            for m in self.men.iter().filter(|m| m.color == self.side) {
+                let Some(pm) = g.moves(m.letter, m.color) else {
+                    continue;
+                };
+                let mut mask = self.targets(m.square, pm);
+                while mask != 0 {
+                    let to = mask.trailing_zeros() as Square;
+                    mask &= mask - 1;
+                    let mv = Move { from: m.square, to };
+                    if self.exposer(att, mv).is_none() {
+                        out.push(mv);
+                    }
+                }
+            }
+            out
+        })
+    }
+
+    /// The man on the move's target square, if any.
+    pub fn captured(&self, mv: Move) -> Option<Man> {
+        self.man_at(mv.to).copied()
+    }
+
+    /// The position after a legal move (the side to move flips). For a move that is not
+    /// legal the result is meaningless (the man on `from`, if any, goes to `to`, removing what
+    /// stood there), but this never panics.
+    pub fn play(&self, mv: Move) -> Position {
+        let mut men = self.men.clone();
+        if mv.from != mv.to && self.man_at(mv.from).is_some() {
+            men.retain(|m| m.square != mv.to);
+            for m in men.iter_mut() {
+                if m.square == mv.from {
+                    m.square = mv.to;
+                }
+            }
+            men.sort_unstable_by_key(|m| m.square);
+        }
+        let mut royals = self.royals;
+        for m in men.iter().filter(|m| m.royal) {
+            royals[m.color.index()] = m.square;
+        }
+        let by_color = color_masks(&men);
+        Position {
+            men,
+            side: self.side.flip(),
+            occupied: by_color[0] | by_color[1],
+            by_color,
+            royals,
+        }
+    }
+
+    /// Reads a move in coordinate notation (`d1d8`, squares in either case) and checks that it
+    /// is legal here.
+    pub fn parse_move(&self, text: &str, g: &Geometry) -> Result<Move, MoveError> {
+        let t = text.trim();
+        let lower = t.to_ascii_lowercase();
+        let malformed = || MoveError::Malformed {
+            text: t.to_string(),
+        };
+        if !lower.is_ascii() || lower.len() < 4 || lower.len() > 5 {
+            return Err(malformed());
+        }
+        let (Some(from), Some(to)) = (parse_square(&lower[0..2]), parse_square(&lower[2..4]))
+        else {
+            return Err(malformed());
+        };
+        if lower.len() == 5 {
+            return Err(if lower.as_bytes()[4].is_ascii_alphabetic() {
+                MoveError::Promotion {
+                    text: t.to_string(),
+                }
+            } else {
+                malformed()
+            });
+        }
+        let mv = Move { from, to };
+        let Some(man) = self.man_at(from).filter(|m| m.color == self.side) else {
+            return Err(MoveError::NoOwnMan {
+                color: self.side,
+                square: from,
+            });
+        };
+        let pseudo = g
+            .moves(man.letter, man.color)
+            .is_some_and(|pm| self.targets(from, pm) & bit(to) != 0);
+        if !pseudo {
+            let reason = match self.man_at(to) {
+                Some(t) if t.color == self.side && to != from => {
+                    format!(
+                        "the {} cannot capture its own {}",
+                        man.name_on(),
+                        t.name_on()
+                    )
+                }
+                _ => format!("the {} does not move to {}", man.name_on(), square_name(to)),
+            };
+            return Err(MoveError::Illegal { mv, reason });
+        }
+        let exposer = self.with_attackers(g, self.side.flip(), |att| self.exposer(att, mv));
+        if let Some(sq) = exposer {
+            let own = self.royal(self.side);
+            let mut royal = self.man_at(own).copied();
+            if let Some(r) = royal.as_mut() {
+                if mv.from == own {
+                    r.square = mv.to;
+                }
+            }
+            let reason = match (royal, self.man_at(sq)) {
+                (Some(r), Some(a)) => {
+                    format!("it leaves {} capturable by {}", r.describe(), a.describe())
+                }
+                _ => "it leaves the royal capturable".to_string(),
+            };
+            return Err(MoveError::Illegal { mv, reason });
+        }
+        Ok(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Sym;
+    use crate::piece::{PieceSet, PieceType, Step, StepMode};
+
+    /// Every image of a step under the 8 board symmetries.
+    fn sym8(dx: i8, dy: i8, range: u8, mode: StepMode) -> Vec<Step> {
+        Sym::all()
+            .map(|s| {
+                Step {
+                    dx,
+                    dy,
+                    range,
+                    mode,
+                }
+                .transformed(s)
+            })
+            .collect()
+    }
+
+    /// A hand-built piece set: K Q R B N A C F E W M H, plus X (captures like a ferz, moves
+    /// like a wazir) and O (a pawn without promotion or double step: asymmetric).
+    fn test_set() -> PieceSet {
+        use StepMode::*;
+        let p = |l: char, parts: Vec<Vec<Step>>| PieceType::new(l, parts.concat());
+        PieceSet::new(vec![
+            p('K', vec![sym8(1, 0, 1, Both), sym8(1, 1, 1, Both)]),
+            p('M', vec![sym8(1, 0, 1, Both), sym8(1, 1, 1, Both)]),
+            p('Q', vec![sym8(1, 0, 0, Both), sym8(1, 1, 0, Both)]),
+            p('R', vec![sym8(1, 0, 0, Both)]),
+            p('B', vec![sym8(1, 1, 0, Both)]),
+            p('N', vec![sym8(1, 2, 1, Both)]),
+            p('A', vec![sym8(1, 2, 1, Both), sym8(1, 1, 0, Both)]),
+            p('C', vec![sym8(1, 2, 1, Both), sym8(1, 0, 0, Both)]),
+            p('F', vec![sym8(1, 1, 1, Both)]),
+            p('E', vec![sym8(2, 2, 1, Both)]),
+            p('W', vec![sym8(1, 0, 1, Both)]),
+            p('H', vec![sym8(1, 2, 0, Both)]),
+            p(
+                'X',
+                vec![sym8(1, 1, 1, CaptureOnly), sym8(1, 0, 1, MoveOnly)],
+            ),
+            p(
+                'O',
+                vec![vec![
+                    Step {
+                        dx: 0,
+                        dy: 1,
+                        range: 1,
+                        mode: MoveOnly,
+                    },
+                    Step {
+                        dx: 1,
+                        dy: 1,
+                        range: 1,
+                        mode: CaptureOnly,
+                    },
+                    Step {
+                        dx: -1,
+                        dy: 1,
+                        range: 1,
+                        mode: CaptureOnly,
+                    },
+                ]],
+            ),
+        ])
+    }
+
+    fn geo() -> Geometry {
+        Geometry::new(&test_set())
+    }
+
+    fn pos(fen: &str, g: &Geometry) -> Position {
+        Position::new(&Setup::from_fen(fen).unwrap(), g, ['K', 'K']).unwrap()
+    }
+
+    fn texts(moves: &[Move]) -> Vec<String> {
+        moves.iter().map(|m| m.text()).collect()
+    }
+
+    #[test]
+    fn kq_k_counts() {
+        let g = geo();
+        // King a1: a2 b1 b2 (3); queen d4: file 7, rank 7, diagonals 2+4 and 3+3 (26).
+        let p = pos("8/7k/8/8/3Q4/8/8/K7 w", &g);
+        let moves = p.legal_moves(&g);
+        assert_eq!(moves.len(), 29, "{:?}", texts(&moves));
+        assert!(!p.in_check(&g));
+        assert!(moves.windows(2).all(|w| w[0] < w[1]));
+        // Black to move, in check along the long diagonal: Kg8 and Kh7 only.
+        let p = pos("7k/8/8/8/3Q4/8/8/K7 b", &g);
+        assert!(p.in_check(&g));
+        assert_eq!(texts(&p.legal_moves(&g)), ["h8h7", "h8g8"]);
+    }
+
+    #[test]
+    fn knight_in_corner() {
+        let g = geo();
+        let p = pos("7k/8/8/8/8/8/8/N6K w", &g);
+        assert_eq!(
+            texts(&p.legal_moves(&g)),
+            ["a1c2", "a1b3", "h1g1", "h1g2", "h1h2"]
+        );
+    }
+
+    #[test]
+    fn nightrider() {
+        let g = geo();
+        let p = pos("7k/8/8/8/8/8/8/H6K w", &g);
+        // (1,2): b3 c5 d7; (2,1): c2 e3 g4; king 3.
+        assert_eq!(p.legal_moves(&g).len(), 9);
+        // A black knight on c5 stops the first ride there (capture).
+        let p = pos("7k/8/8/2n5/8/8/8/H6K w", &g);
+        let moves = texts(&p.legal_moves(&g));
+        assert_eq!(
+            moves,
+            ["a1c2", "a1b3", "a1e3", "a1g4", "a1c5", "h1g1", "h1g2", "h1h2"]
+        );
+        let c5 = p.captured(Move { from: 0, to: 34 }).unwrap();
+        assert_eq!((c5.color, c5.letter, c5.royal), (Color::Black, 'N', false));
+    }
+
+    #[test]
+    fn capture_only_and_move_only() {
+        let g = geo();
+        // X on d4: moves (not captures) orthogonally, captures (only) diagonally.
+        // d5 holds a black ferz: blocked, not capturable; c5 black knight: capturable.
+        let p = pos("7k/8/8/2nf4/3X4/8/8/K7 w", &g);
+        let x: Vec<_> = p
+            .legal_moves(&g)
+            .into_iter()
+            .filter(|m| m.from == 27)
+            .collect();
+        assert_eq!(texts(&x), ["d4d3", "d4c4", "d4e4", "d4c5"]);
+        assert_eq!(p.legal_moves(&g).len(), 7);
+        // Black's O moves down the board; captures diagonally downwards only.
+        let p = pos("7k/8/8/3o4/4N3/8/8/K7 b", &g);
+        assert_eq!(
+            texts(&p.legal_moves(&g)),
+            ["d5d4", "d5e4", "h8g7", "h8h7", "h8g8"]
+        );
+    }
+
+    #[test]
+    fn overlapping_steps_give_each_move_once() {
+        use StepMode::*;
+        // T: wazir rider of range 2 plus dabbaba leap (both reach c1 from a1).
+        let mut set = test_set();
+        set.insert(PieceType::new(
+            'T',
+            [sym8(1, 0, 2, Both), sym8(2, 0, 1, Both)].concat(),
+        ));
+        // V: non-capturing bishop rider plus capture-only alfil leap.
+        set.insert(PieceType::new(
+            'V',
+            [sym8(1, 1, 0, MoveOnly), sym8(2, 2, 1, CaptureOnly)].concat(),
+        ));
+        let g = Geometry::new(&set);
+        let p = pos("7k/8/8/8/8/8/8/T6K w", &g);
+        let t: Vec<_> = p
+            .legal_moves(&g)
+            .into_iter()
+            .filter(|m| m.from == 0)
+            .collect();
+        assert_eq!(texts(&t), ["a1b1", "a1c1", "a1a2", "a1a3"]);
+        // V on a1: b2 c3 ... g7 by the rider (h8 holds the king: no capture by the rider),
+        // c3 again by the leap but only as a capture: a black man on c3 stops the rider there
+        // and is captured by the leap.
+        let p = pos("7k/8/8/8/8/2n5/8/V6K w", &g);
+        let v: Vec<_> = p
+            .legal_moves(&g)
+            .into_iter()
+            .filter(|m| m.from == 0)
+            .collect();
+        assert_eq!(texts(&v), ["a1b2", "a1c3"]);
+        let p = pos("8/7k/8/8/8/8/8/V6K w", &g);
+        let v: Vec<_> = p
+            .legal_moves(&g)
+            .into_iter()
+            .filter(|m| m.from == 0)
+            .collect();
+        assert_eq!(
+            texts(&v),
+            ["a1b2", "a1c3", "a1d4", "a1e5", "a1f6", "a1g7", "a1h8"]
+        );
+    }
+
+    #[test]
+    fn pinned_rook() {
+        let g = geo();
+        let p = pos("k3r3/8/8/8/8/8/4R3/4K3 w", &g);
+        let moves = texts(&p.legal_moves(&g));
+        assert_eq!(
+            moves,
+            ["e1d1", "e1f1", "e1d2", "e1f2", "e2e3", "e2e4", "e2e5", "e2e6", "e2e7", "e2e8"]
+        );
+        let err = p.parse_move("e2d2", &g).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "illegal move e2d2: it leaves White's king on e1 capturable by Black's rook on e8"
+        );
+    }
+
+    #[test]
+    fn mate_and_stalemate() {
+        let g = geo();
+        let mate = pos("7k/6Q1/6K1/8/8/8/8/8 b", &g);
+        assert!(mate.in_check(&g));
+        assert!(mate.legal_moves(&g).is_empty());
+        let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b", &g);
+        assert!(!stalemate.in_check(&g));
+        assert!(stalemate.legal_moves(&g).is_empty());
+    }
+
+    #[test]
+    fn position_errors() {
+        let g = geo();
+        let new = |fen: &str, royals: [char; 2]| {
+            Position::new(&Setup::from_fen(fen).unwrap(), &g, royals).unwrap_err()
+        };
+        assert_eq!(
+            new("8/8/8/8/8/8/8/8 w", ['K', 'K']),
+            PositionError::EmptyBoard
+        );
+        let e = new("7k/8/8/8/4Z3/8/8/K7 w", ['K', 'K']);
+        assert_eq!(
+            e,
+            PositionError::UnknownLetter {
+                letter: 'Z',
+                color: Color::White,
+                square: 28
+            }
+        );
+        assert!(e.to_string().contains("'Z'") && e.to_string().contains("e4"));
+        let e = new("8/8/8/8/8/8/8/K7 w", ['K', 'K']);
+        assert_eq!(
+            e.to_string(),
+            "Black has no king (its royal piece, letter K)"
+        );
+        let e = new("7k/8/8/8/8/8/8/KK6 w", ['K', 'K']);
+        assert_eq!(
+            e,
+            PositionError::TwoRoyals {
+                color: Color::White,
+                letter: 'K',
+                first: 0,
+                second: 1
+            }
+        );
+        let e = new("4k3/8/8/8/8/8/8/K3Q3 w", ['K', 'K']);
+        assert_eq!(
+            e.to_string(),
+            "Black's king on e8 can be captured by White's queen on e1, and White is to move"
+        );
+        // The same with Black to move is fine (Black is in check).
+        assert!(Position::new(
+            &Setup::from_fen("4k3/8/8/8/8/8/8/K3Q3 b").unwrap(),
+            &g,
+            ['K', 'K']
+        )
+        .is_ok());
+        // A royal that is not a king: in NKQ.KQ White's royal is the knight.
+        let setup = Setup::from_fen("4k3/8/8/8/8/8/8/NK1Q4 w").unwrap();
+        let p = Position::new(&setup, &g, ['N', 'K']).unwrap();
+        assert_eq!(p.royal(Color::White), 0);
+        assert_eq!(p.royal(Color::Black), 60);
+        assert_eq!(p.to_setup(), setup);
+        let e = new("3qk3/8/8/8/8/8/1N6/NK6 w", ['n', 'k']);
+        assert!(
+            e.to_string()
+                .contains("more than one knight (on a1 and b2)"),
+            "{e}"
+        );
+        let e = new("4k3/8/8/8/8/1n6/8/NK6 b", ['N', 'K']);
+        assert_eq!(
+            e.to_string(),
+            "White's royal knight on a1 can be captured by Black's knight on b3, and Black is to move"
+        );
+    }
+
+    #[test]
+    fn play_and_parse() {
+        let g = geo();
+        let p = pos("k3r3/8/8/8/8/8/4R3/4K3 w", &g);
+        let mv = p.parse_move(" E2E8 ", &g).unwrap();
+        assert_eq!(mv, Move { from: 12, to: 60 });
+        assert_eq!(mv.to_string(), "e2e8");
+        assert_eq!(p.captured(mv).map(|m| m.letter), Some('R'));
+        let q = p.play(mv);
+        assert_eq!(q.side_to_move(), Color::Black);
+        assert_eq!(q.to_setup().to_fen(), "k3R3/8/8/8/8/8/8/4K3 b - - 0 1");
+        assert_eq!(q.men().len(), 3);
+        assert_eq!(Position::new(&q.to_setup(), &g, ['K', 'K']), Ok(q.clone()));
+        let r = q.play(q.parse_move("a8b7", &g).unwrap());
+        assert_eq!(r.royal(Color::Black), 49);
+        assert_eq!(r.side_to_move(), Color::White);
+        assert_eq!(p.captured(Move { from: 4, to: 3 }), None);
+
+        let err = |t: &str| p.parse_move(t, &g).unwrap_err().to_string();
+        assert_eq!(
+            err("e2"),
+            "malformed move 'e2': expected coordinate notation such as d1d8"
+        );
+        assert_eq!(
+            err("e2e9"),
+            "malformed move 'e2e9': expected coordinate notation such as d1d8"
+        );
+        assert_eq!(
+            err("e2é8"),
+            "malformed move 'e2é8': expected coordinate notation such as d1d8"
+        );
+        assert_eq!(
+            err("e2e8x1"),
+            "malformed move 'e2e8x1': expected coordinate notation such as d1d8"
+        );
+        assert_eq!(
+            err("e2e71"),
+            "malformed move 'e2e71': expected coordinate notation such as d1d8"
+        );
+        assert_eq!(
+            err("e2e8q"),
+            "move 'e2e8q' has a promotion letter, but there is no promotion here"
+        );
+        assert_eq!(err("d4d5"), "White has no man on d4");
+        assert_eq!(err("e8e7"), "White has no man on e8");
+        assert_eq!(
+            err("e2f3"),
+            "illegal move e2f3: the rook on e2 does not move to f3"
+        );
+        assert_eq!(
+            err("e2e2"),
+            "illegal move e2e2: the rook on e2 does not move to e2"
+        );
+        assert_eq!(
+            err("e1e2"),
+            "illegal move e1e2: the king on e1 cannot capture its own rook on e2"
+        );
+        let p = pos("k7/8/8/8/8/8/4r3/4K3 w", &g);
+        assert_eq!(
+            p.parse_move("e1d2", &g).unwrap_err().to_string(),
+            "illegal move e1d2: it leaves White's king on d2 capturable by Black's rook on e2"
+        );
+        assert_eq!(p.parse_move("e1e2", &g), Ok(Move { from: 4, to: 12 }));
+        // play never panics on nonsense.
+        let _ = p.play(Move { from: 40, to: 41 });
+        let _ = p.play(Move { from: 4, to: 4 });
+        let _ = p.play(Move { from: 4, to: 0 });
+    }
+}

@@ -1,0 +1,190 @@
+//! Command-line options → [`Command`].
+
+use crate::egt::table::Metric;
+use lexopt::prelude::*;
+use std::path::PathBuf;
+
+/// What the user asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Build the tables and print their statistics.
+    Build { common: Common, json: bool },
+    /// Build, then value a position and show every move and the perfect line.
+    Probe { common: Common, fen: String },
+    /// Print the usage text.
+    Help,
+    /// Print the version.
+    Version,
+}
+
+/// Options every command takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Common {
+    /// The endgame, e.g. `KQ.KR`; `None`: the one of `engine.ini`.
+    pub endgame: Option<String>,
+    /// `--config FILE`; `None`: `engine.ini` in the working directory, if there is one.
+    pub config: Option<PathBuf>,
+    /// `--pieces FILE`, overriding `engine.ini`.
+    pub pieces: Option<PathBuf>,
+    /// `--metric dtm|dtc`, overriding `engine.ini`.
+    pub metric: Option<Metric>,
+    /// `--threads N` (0 = all cores), overriding `engine.ini`.
+    pub threads: Option<usize>,
+    /// `--no-symmetry`: index every placement, to check the symmetry folding.
+    pub no_symmetry: bool,
+}
+
+/// The usage text.
+pub const USAGE: &str = "\
+usage: fairy-egt build [ENDGAME] [--json] [OPTIONS]
+       fairy-egt probe [ENDGAME] --fen FEN [OPTIONS]
+
+  build    build the endgame table (and every smaller one reachable by captures) and
+           print its statistics; --json prints one JSON object instead
+  probe    build, then print the value of the FEN's position, every legal move with the
+           value it leaves (best marked *), and the perfect-play line
+
+ENDGAME is White's men, '.', Black's men, e.g. KQ.KR, KBN.KN, KA.KR (KQvKR also works);
+the first letter of a side is its royal piece. Default: the endgame of engine.ini.
+
+options:
+  --metric dtm|dtc   distance to mate (default) or to conversion
+  --threads N        worker threads, 0 = all cores (default)
+  --pieces FILE      piece definitions (default: engine.ini's, else piecedef.ini)
+  --config FILE      settings file (default: engine.ini in the working directory)
+  --no-symmetry      do not fold the table by the pieces' symmetry (slower; for checking)
+  -h, --help         this text
+  -V, --version      the version
+";
+
+/// A command-line error: the message says what was expected.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CliError(String);
+
+impl From<lexopt::Error> for CliError {
+    fn from(e: lexopt::Error) -> CliError {
+        CliError(e.to_string())
+    }
+}
+
+/// Parses the arguments (without the program name).
+pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, CliError> {
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut sub: Option<String> = None;
+    let mut common = Common::default();
+    let mut json = false;
+    let mut fen: Option<String> = None;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => return Ok(Command::Help),
+            Short('V') | Long("version") => return Ok(Command::Version),
+            Long("json") => json = true,
+            Long("no-symmetry") => common.no_symmetry = true,
+            Long("fen") => fen = Some(parser.value()?.string()?),
+            Long("config") => common.config = Some(parser.value()?.into()),
+            Long("pieces") => common.pieces = Some(parser.value()?.into()),
+            Long("metric") => {
+                let v = parser.value()?.string()?;
+                common.metric = Some(
+                    v.parse()
+                        .map_err(|e: String| CliError(format!("--metric: {e}")))?,
+                );
+            }
+            Long("threads") => {
+                let v = parser.value()?.string()?;
+                common.threads = Some(v.parse().map_err(|_| {
+                    CliError(format!("--threads: expected a whole number, found '{v}'"))
+                })?);
+            }
+            Value(v) => {
+                let v = v.string()?;
+                if sub.is_none() {
+                    sub = Some(v);
+                } else if common.endgame.is_none() {
+                    common.endgame = Some(v);
+                } else {
+                    return Err(CliError(format!(
+                        "unexpected argument '{v}' (one endgame only)"
+                    )));
+                }
+            }
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    match sub.as_deref() {
+        Some("build") => Ok(Command::Build { common, json }),
+        Some("probe") => {
+            let fen = fen.ok_or_else(|| CliError("probe needs --fen FEN".into()))?;
+            Ok(Command::Probe { common, fen })
+        }
+        Some(other) => Err(CliError(format!(
+            "unknown command '{other}' (expected build or probe)"
+        ))),
+        None => Ok(Command::Help),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Command, CliError> {
+        parse_args(args.iter().map(std::ffi::OsString::from))
+    }
+
+    #[test]
+    fn build_with_options() {
+        let c = parse(&[
+            "build",
+            "KC.KR",
+            "--metric",
+            "dtc",
+            "--threads",
+            "2",
+            "--json",
+        ])
+        .unwrap();
+        let Command::Build { common, json } = c else {
+            panic!("not build: {c:?}")
+        };
+        assert!(json);
+        assert_eq!(common.endgame.as_deref(), Some("KC.KR"));
+        assert_eq!(common.metric, Some(Metric::Dtc));
+        assert_eq!(common.threads, Some(2));
+    }
+
+    #[test]
+    fn probe_needs_a_fen() {
+        assert!(parse(&["probe", "KQ.KR"])
+            .unwrap_err()
+            .to_string()
+            .contains("--fen"));
+        let c = parse(&["probe", "KQ.KR", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]).unwrap();
+        assert!(matches!(c, Command::Probe { .. }));
+    }
+
+    #[test]
+    fn bad_options_are_named() {
+        assert!(parse(&["build", "--metric", "dtz"])
+            .unwrap_err()
+            .to_string()
+            .contains("dtz"));
+        assert!(parse(&["build", "--threads", "x"])
+            .unwrap_err()
+            .to_string()
+            .contains("'x'"));
+        assert!(parse(&["build", "--frobnicate"])
+            .unwrap_err()
+            .to_string()
+            .contains("frobnicate"));
+        assert!(parse(&["launch"])
+            .unwrap_err()
+            .to_string()
+            .contains("launch"));
+        assert!(parse(&["build", "KQ.K", "KR.K"])
+            .unwrap_err()
+            .to_string()
+            .contains("KR.K"));
+    }
+}

@@ -1,0 +1,99 @@
+//! `fairy-egt build`: build an endgame and print its statistics (text or JSON).
+
+use super::{build_tables, settings, start_threads, UserError};
+use crate::cli::Common;
+use crate::egt::stats::{table_stats, SideStats, TableStats};
+use std::fmt::Write as _;
+
+/// Runs the command; the statistics go to stdout.
+pub fn run(common: &Common, json: bool) -> Result<(), UserError> {
+    let s = settings(common)?;
+    let threads = start_threads(s.config.threads);
+    let (tables, took) = build_tables(&s)?;
+    let table = tables
+        .get(&s.material)
+        .expect("the requested table was built");
+    let stats = table_stats(table, tables.geometry());
+    let seconds = (took.as_secs_f64() * 1000.0).round() / 1000.0;
+    if json {
+        let mut v = serde_json::to_value(&stats).expect("statistics serialise");
+        let obj = v.as_object_mut().expect("statistics are an object");
+        obj.insert("threads".into(), threads.into());
+        obj.insert("seconds".into(), seconds.into());
+        obj.insert("table_bytes".into(), table.bytes().into());
+        println!("{v}");
+    } else {
+        print!("{}", render(&stats, threads, seconds, table.bytes()));
+    }
+    Ok(())
+}
+
+/// The statistics as a readable table.
+pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}  metric {}  symmetry {}-fold  {} threads  built in {:.2} s  table {:.1} MB",
+        s.endgame,
+        s.metric,
+        s.symmetry,
+        threads,
+        seconds,
+        bytes as f64 / 1e6
+    );
+    let _ = writeln!(
+        out,
+        "{:<14}{:>16}{:>16}",
+        "", "white to move", "black to move"
+    );
+    let rows: [(&str, fn(&SideStats) -> u64); 8] = [
+        ("placements", |x| x.placements),
+        ("illegal", |x| x.illegal),
+        ("legal", |x| x.legal),
+        ("won", |x| x.won),
+        ("drawn", |x| x.drawn),
+        ("lost", |x| x.lost),
+        ("checkmates", |x| x.checkmates),
+        ("stalemates", |x| x.stalemates),
+    ];
+    for (name, f) in rows {
+        let _ = writeln!(out, "{:<14}{:>16}{:>16}", name, f(&s.wtm), f(&s.btm));
+    }
+    let _ = writeln!(
+        out,
+        "{:<14}{:>16}{:>16}",
+        "longest win", s.wtm.longest_win, s.btm.longest_win
+    );
+    let _ = writeln!(
+        out,
+        "{:<14}{:>16}{:>16}",
+        "longest loss", s.wtm.longest_loss, s.btm.longest_loss
+    );
+    let _ = writeln!(
+        out,
+        "\n{:<10}{:>14}{:>14}{:>14}{:>14}",
+        "distance", "wtm won", "wtm lost", "btm won", "btm lost"
+    );
+    let top = [
+        s.wtm.longest_win,
+        s.wtm.longest_loss,
+        s.btm.longest_win,
+        s.btm.longest_loss,
+    ]
+    .into_iter()
+    .max()
+    .unwrap_or(0);
+    let get = |m: &std::collections::BTreeMap<u16, u64>, d: u16| m.get(&d).copied().unwrap_or(0);
+    for d in 0..=top {
+        let _ = writeln!(
+            out,
+            "{:<10}{:>14}{:>14}{:>14}{:>14}",
+            d,
+            get(&s.wtm.wins, d),
+            get(&s.wtm.losses, d),
+            get(&s.btm.wins, d),
+            get(&s.btm.losses, d)
+        );
+    }
+    out
+}

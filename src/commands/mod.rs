@@ -1,0 +1,189 @@
+//! The command-line commands, and the start-up they share: settings, pieces, threads.
+
+pub mod build;
+pub mod probe;
+
+use crate::cli::Common;
+use crate::config::{load_config, EngineConfig, NullMove};
+use crate::egt::material::Material;
+use crate::egt::progress::{BuildEvent, Progress};
+use crate::egt::tables::TableSet;
+use crate::piece::parse::load_piece_file;
+use crate::piece::PieceSet;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// A failure caused by the user's input (files, endgame, FEN, options): exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UserError(pub String);
+
+impl UserError {
+    /// An error from any displayable cause.
+    pub fn from_display(e: impl std::fmt::Display) -> UserError {
+        UserError(e.to_string())
+    }
+}
+
+/// Settings after `engine.ini` and the command line (which wins) are combined.
+pub struct Settings {
+    /// The combined settings.
+    pub config: EngineConfig,
+    /// The piece definitions.
+    pub pieces: PieceSet,
+    /// The endgame to build.
+    pub material: Material,
+    /// Whether tables are folded by symmetry.
+    pub fold: bool,
+}
+
+/// Reads `engine.ini` (the given one, else the working directory's if present) and the
+/// piece file, applies the command-line overrides, and parses the endgame.
+pub fn settings(common: &Common) -> Result<Settings, UserError> {
+    let mut config = match &common.config {
+        Some(path) => load_config(path).map_err(UserError::from_display)?,
+        None if Path::new("engine.ini").exists() => {
+            load_config(Path::new("engine.ini")).map_err(UserError::from_display)?
+        }
+        None => EngineConfig::default(),
+    };
+    reject_unimplemented_rules(&config)?;
+    if let Some(m) = common.metric {
+        config.metric = m;
+    }
+    if let Some(t) = common.threads {
+        config.threads = t;
+    }
+    if let Some(e) = &common.endgame {
+        config.endgame = e.clone();
+    }
+    let pieces = match &common.pieces {
+        Some(path) => load_piece_file(path).map_err(UserError::from_display)?,
+        None => pieces_of(&config.pieces)?,
+    };
+    if let Some(p) = &common.pieces {
+        config.pieces = p.clone();
+    }
+    let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
+    Ok(Settings {
+        config,
+        pieces,
+        material,
+        fold: !common.no_symmetry,
+    })
+}
+
+/// The piece file named by the settings; the shipped definitions when the default file
+/// `piecedef.ini` is not there.
+fn pieces_of(path: &PathBuf) -> Result<PieceSet, UserError> {
+    if !path.exists() && path.file_name() == Some("piecedef.ini".as_ref()) {
+        log::info!(
+            "{} not found: using the shipped piece definitions",
+            path.display()
+        );
+        return Ok(PieceSet::standard());
+    }
+    load_piece_file(path).map_err(UserError::from_display)
+}
+
+/// The rule options of `engine.ini` that the builder does not implement yet are refused
+/// rather than ignored.
+fn reject_unimplemented_rules(config: &EngineConfig) -> Result<(), UserError> {
+    let set: Vec<&str> = [
+        (config.null_move != NullMove::None, "null-move"),
+        (config.stalemate_wins, "stalemate-wins"),
+        (config.bare_king_loses, "bare-king-loses"),
+        (config.seed.is_some(), "seed"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    if set.is_empty() {
+        Ok(())
+    } else {
+        Err(UserError(format!(
+            "engine.ini: {} not supported yet (leave at the default)",
+            set.join(", ")
+        )))
+    }
+}
+
+/// Sets the size of rayon's global pool (0 = one thread per core); returns the size.
+pub fn start_threads(threads: usize) -> usize {
+    // Only the first call sets the pool; later calls keep it.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global();
+    rayon::current_num_threads()
+}
+
+/// Builds the settings' endgame into a new table set, showing progress on stderr.
+pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
+    let mut tables = TableSet::new(s.pieces.clone(), s.config.metric);
+    if !s.fold {
+        tables = tables.without_symmetry();
+    }
+    let progress = StderrProgress::new();
+    let start = Instant::now();
+    tables
+        .build(&s.material, &progress)
+        .map_err(UserError::from_display)?;
+    progress.finish();
+    Ok((tables, start.elapsed()))
+}
+
+/// Shows build progress on stderr: one line rewritten in place on a terminal, else a line
+/// at most every second.
+pub struct StderrProgress {
+    last: Mutex<Option<Instant>>,
+    terminal: bool,
+}
+
+impl StderrProgress {
+    /// A progress display for this process's stderr.
+    pub fn new() -> StderrProgress {
+        StderrProgress {
+            last: Mutex::new(None),
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Ends the in-place line.
+    pub fn finish(&self) {
+        if self.terminal {
+            eprintln!();
+        }
+    }
+}
+
+impl Default for StderrProgress {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Progress for StderrProgress {
+    fn report(&self, event: &BuildEvent) {
+        let Ok(mut last) = self.last.lock() else {
+            return;
+        };
+        let gap = if self.terminal {
+            Duration::from_millis(100)
+        } else {
+            Duration::from_secs(1)
+        };
+        if last.is_some_and(|t| t.elapsed() < gap) {
+            return;
+        }
+        *last = Some(Instant::now());
+        let mut err = std::io::stderr().lock();
+        let _ = if self.terminal {
+            write!(err, "\r\x1b[K{event}")
+        } else {
+            writeln!(err, "{event}")
+        };
+        let _ = err.flush();
+    }
+}

@@ -1,0 +1,103 @@
+//! `fairy-egt probe`: the value of a position, every move's value, and the perfect line.
+
+use super::{build_tables, settings, start_threads, UserError};
+use crate::board::{Color, Position, Setup};
+use crate::cli::Common;
+use crate::egt::probe::material_of;
+use crate::egt::tables::TableSet;
+use crate::egt::value::Value;
+use std::fmt::Write as _;
+
+/// Longest line printed, in plies.
+const LINE_LIMIT: usize = 600;
+
+/// Runs the command; the report goes to stdout.
+pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
+    let s = settings(common)?;
+    start_threads(s.config.threads);
+    let setup = Setup::from_fen(fen).map_err(|e| UserError(format!("--fen: {e}")))?;
+    let (tables, _) = build_tables(&s)?;
+    let pos = Position::new(&setup, tables.geometry(), s.material.royals())
+        .map_err(|e| UserError(format!("--fen: {e}")))?;
+    let (material, _) = material_of(&pos);
+    if tables.get(&material).is_none() {
+        return Err(UserError(format!(
+            "--fen: the position is {material}, which is neither {} nor reachable from it by captures",
+            s.material
+        )));
+    }
+    print!(
+        "{}",
+        report(&tables, &pos).map_err(UserError::from_display)?
+    );
+    Ok(())
+}
+
+/// The probe report of a position whose tables are built.
+pub fn report(tables: &TableSet, pos: &Position) -> Result<String, crate::egt::probe::ProbeError> {
+    let mut out = String::new();
+    let (material, _) = material_of(pos);
+    let value = tables.probe(pos)?;
+    let _ = writeln!(
+        out,
+        "{}  ({}, {})",
+        pos.to_setup().to_fen(),
+        material,
+        tables.metric().name()
+    );
+    let _ = writeln!(out, "{} to move: {}", pos.side_to_move().name(), value);
+    let moves = tables.scored_moves(pos)?;
+    let best = crate::egt::probe::best_of(&moves);
+    for m in &moves {
+        let mark = if Some(*m) == best { '*' } else { ' ' };
+        let _ = writeln!(out, "{mark} {:<6} {}", m.mv.text(), m.value);
+    }
+    let line = tables.principal_line(pos, LINE_LIMIT)?;
+    let _ = writeln!(
+        out,
+        "line: {}",
+        numbered(pos, &line, &end_of_line(tables, pos, &line))
+    );
+    let pv: Vec<String> = line.iter().map(|m| m.text()).collect();
+    let _ = writeln!(out, "pv {}", pv.join(" "));
+    Ok(out)
+}
+
+/// How a principal line ends.
+fn end_of_line(tables: &TableSet, start: &Position, line: &[crate::board::Move]) -> String {
+    let end = line.iter().fold(start.clone(), |p, &m| p.play(m));
+    let g = tables.geometry();
+    if end.legal_moves(g).is_empty() {
+        if end.in_check(g) {
+            format!("checkmate, {} wins", end.side_to_move().flip().name())
+        } else {
+            "stalemate".to_string()
+        }
+    } else if matches!(tables.probe(&end), Ok(Value::Draw)) {
+        "draw".to_string()
+    } else {
+        format!("line cut after {} plies", line.len())
+    }
+}
+
+/// `1. a1b1 c4c3 2. …` with move numbers, then the ending in braces.
+fn numbered(start: &Position, line: &[crate::board::Move], ending: &str) -> String {
+    let mut text = String::new();
+    let mut number = 1;
+    let mut side = start.side_to_move();
+    if side == Color::Black && !line.is_empty() {
+        text.push_str("1... ");
+    }
+    for m in line {
+        if side == Color::White {
+            let _ = write!(text, "{number}. ");
+        }
+        let _ = write!(text, "{} ", m.text());
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.flip();
+    }
+    let _ = write!(text, "{{{ending}}}");
+    text
+}

@@ -1,0 +1,379 @@
+//! `Position::legal_moves`, `in_check`, `play`, `captured`, `parse_move` and `Position::new`'s
+//! verdict checked against a deliberately slow, obviously-correct reference generator that walks
+//! the pieces' `Step` lists directly on a 64-square array (it does not use `board::geometry`),
+//! on random placements of 3-5 men: from a hand-built set that exercises range limits,
+//! capture-only/move-only steps and asymmetric pieces, and from the shipped `piecedef.ini`.
+
+use fairy_egt::board::geometry::Geometry;
+use fairy_egt::board::{Color, Move, Position, PositionError, Setup};
+use fairy_egt::piece::{PieceSet, PieceType, Step, StepMode};
+use proptest::prelude::*;
+use proptest::sample::subsequence;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+// ---------------------------------------------------------------------------------------------
+// The piece set, built from step lists.
+
+/// The step and its images under the 8 symmetries of the square (x ↔ -x, y ↔ -y, x ↔ y).
+fn all8(dx: i8, dy: i8, range: u8, mode: StepMode) -> Vec<Step> {
+    let mut out = Vec::new();
+    for (a, b) in [(dx, dy), (dy, dx)] {
+        for sa in [1, -1] {
+            for sb in [1, -1] {
+                out.push(Step {
+                    dx: a * sa,
+                    dy: b * sb,
+                    range,
+                    mode,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn one(dx: i8, dy: i8, range: u8, mode: StepMode) -> Vec<Step> {
+    vec![Step {
+        dx,
+        dy,
+        range,
+        mode,
+    }]
+}
+
+/// The shipped `piecedef.ini` letters (K Q R B N A C F E W M H I J Y X Z) and a few others that
+/// exercise range limits, move/capture rights and asymmetric (colour-dependent) steps (D is
+/// a range-3 dabbaba rider here, not the shipped leaper).
+fn piece_set() -> PieceSet {
+    use StepMode::*;
+    let p = |l: char, parts: Vec<Vec<Step>>| PieceType::new(l, parts.concat());
+    PieceSet::new(vec![
+        p('K', vec![all8(1, 0, 1, Both), all8(1, 1, 1, Both)]),
+        p('M', vec![all8(1, 0, 1, Both), all8(1, 1, 1, Both)]),
+        p('Q', vec![all8(1, 0, 0, Both), all8(1, 1, 0, Both)]),
+        p('R', vec![all8(1, 0, 0, Both)]),
+        p('B', vec![all8(1, 1, 0, Both)]),
+        p('N', vec![all8(1, 2, 1, Both)]),
+        p('A', vec![all8(1, 2, 1, Both), all8(1, 1, 0, Both)]),
+        p('C', vec![all8(1, 2, 1, Both), all8(1, 0, 0, Both)]),
+        p('F', vec![all8(1, 1, 1, Both)]),
+        p('E', vec![all8(2, 2, 1, Both)]),
+        p('W', vec![all8(1, 0, 1, Both)]),
+        p('H', vec![all8(1, 2, 0, Both)]),
+        p('I', vec![all8(1, 1, 0, Both), all8(1, 0, 1, Both)]),
+        p('J', vec![all8(1, 0, 0, Both), all8(1, 1, 1, Both)]),
+        p(
+            'Y',
+            vec![
+                all8(1, 0, 0, Both),
+                all8(1, 1, 0, Both),
+                all8(1, 2, 1, Both),
+            ],
+        ),
+        // Camel.
+        p('X', vec![all8(1, 3, 1, Both)]),
+        // Captures like a ferz, moves like a wazir.
+        p(
+            'S',
+            vec![all8(1, 1, 1, CaptureOnly), all8(1, 0, 1, MoveOnly)],
+        ),
+        // Rook of range 2; dabbaba rider of range 3.
+        p('L', vec![all8(1, 0, 2, Both)]),
+        p('D', vec![all8(2, 0, 3, Both)]),
+        // Overlapping steps reaching the same squares, with different rights: a range-2 rook
+        // and a dabbaba leap; a non-capturing bishop rider and a capture-only alfil leap.
+        p(
+            'T',
+            vec![
+                all8(1, 0, 2, Both),
+                all8(2, 0, 1, Both),
+                all8(1, 1, 0, MoveOnly),
+                all8(2, 2, 1, CaptureOnly),
+            ],
+        ),
+        // Zebra (long leap near the edges).
+        p('Z', vec![all8(2, 3, 1, Both)]),
+        // A pawn without promotion: forward move, diagonal forward captures.
+        p(
+            'O',
+            vec![
+                one(0, 1, 1, MoveOnly),
+                one(1, 1, 1, CaptureOnly),
+                one(-1, 1, 1, CaptureOnly),
+            ],
+        ),
+        // Lopsided: forward knight-rider, forward-up-to-3 non-capturing file moves,
+        // backward-left capture-only bishop ride, and a sideways leap.
+        p(
+            'U',
+            vec![
+                one(1, 2, 0, Both),
+                one(0, 1, 3, MoveOnly),
+                one(-1, -1, 0, CaptureOnly),
+                one(3, 0, 1, Both),
+            ],
+        ),
+    ])
+}
+
+/// The hand-built piece set, its move tables and its letters, built once.
+fn hand_built() -> &'static (PieceSet, Geometry, Vec<char>) {
+    static TABLES: OnceLock<(PieceSet, Geometry, Vec<char>)> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let set = piece_set();
+        let g = Geometry::new(&set);
+        let letters = set.letters().chars().collect();
+        (set, g, letters)
+    })
+}
+
+/// The shipped `piecedef.ini` (`PieceSet::standard()`), its move tables and its letters.
+fn standard() -> &'static (PieceSet, Geometry, Vec<char>) {
+    static TABLES: OnceLock<(PieceSet, Geometry, Vec<char>)> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let set = PieceSet::standard();
+        let g = Geometry::new(&set);
+        let letters = set.letters().chars().collect();
+        (set, g, letters)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference generator.
+
+/// (colour, letter, royal) per square.
+type Board = [Option<(Color, char, bool)>; 64];
+
+/// Every square a man on `sq` can go to, as the steps say: for each step in the man's
+/// orientation (Black's rank steps negated), repeat up to its range, stop at an occupied square,
+/// which is a capture if it holds an enemy and the step may capture.
+fn reference_targets(set: &PieceSet, board: &Board, sq: usize) -> Vec<usize> {
+    let Some((color, letter, _)) = board[sq] else {
+        return Vec::new();
+    };
+    let piece = set.get(letter).expect("reference: known letter");
+    let (f0, r0) = ((sq % 8) as i32, (sq / 8) as i32);
+    let mut out = Vec::new();
+    for step in &piece.steps {
+        let dx = step.dx as i32;
+        let dy = if color == Color::White {
+            step.dy as i32
+        } else {
+            -(step.dy as i32)
+        };
+        let may_move = step.mode != StepMode::CaptureOnly;
+        let may_capture = step.mode != StepMode::MoveOnly;
+        let mut n = 1;
+        loop {
+            if step.range != 0 && n > step.range as i32 {
+                break;
+            }
+            let (f, r) = (f0 + n * dx, r0 + n * dy);
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                break;
+            }
+            let t = (r * 8 + f) as usize;
+            match board[t] {
+                None => {
+                    if may_move {
+                        out.push(t);
+                    }
+                }
+                Some((c, _, _)) => {
+                    if c != color && may_capture {
+                        out.push(t);
+                    }
+                    break;
+                }
+            }
+            n += 1;
+        }
+    }
+    out
+}
+
+fn royal_square(board: &Board, color: Color) -> Option<usize> {
+    (0..64).find(|&s| matches!(board[s], Some((c, _, true)) if c == color))
+}
+
+/// Whether some man of `by` can go to (capture on) `color`'s royal square.
+fn royal_attacked(set: &PieceSet, board: &Board, color: Color, by: Color) -> bool {
+    let Some(royal) = royal_square(board, color) else {
+        return false;
+    };
+    (0..64)
+        .filter(|&s| matches!(board[s], Some((c, _, _)) if c == by))
+        .any(|s| reference_targets(set, board, s).contains(&royal))
+}
+
+/// Legal moves: every move of the steps after which no enemy man can capture the mover's royal.
+fn reference_legal(set: &PieceSet, board: &Board, side: Color) -> BTreeSet<(u8, u8)> {
+    let mut out = BTreeSet::new();
+    for from in 0..64 {
+        if !matches!(board[from], Some((c, _, _)) if c == side) {
+            continue;
+        }
+        for to in reference_targets(set, board, from) {
+            let mut after = *board;
+            after[to] = after[from].take();
+            if !royal_attacked(set, &after, side, side.flip()) {
+                out.insert((from as u8, to as u8));
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random placements.
+
+#[derive(Debug, Clone)]
+struct Placement {
+    royals: [char; 2],
+    /// (square, colour, letter); the first two are White's and Black's royals.
+    men: Vec<(u8, Color, char)>,
+    side: Color,
+}
+
+fn placement(letters: &[char]) -> impl Strategy<Value = Placement> {
+    let letter = || proptest::sample::select(letters.to_vec());
+    let royal_letter = || prop_oneof![3 => Just('K'), 1 => letter()];
+    (
+        3usize..=5,
+        subsequence((0u8..64).collect::<Vec<_>>(), 5).prop_shuffle(),
+        [royal_letter(), royal_letter()],
+        proptest::collection::vec((letter(), any::<bool>()), 3),
+        any::<bool>(),
+    )
+        .prop_map(|(n, squares, royals, extra, black)| {
+            let mut men = vec![
+                (squares[0], Color::White, royals[0]),
+                (squares[1], Color::Black, royals[1]),
+            ];
+            for (i, &(l, b)) in extra.iter().take(n - 2).enumerate() {
+                men.push((
+                    squares[2 + i],
+                    if b { Color::Black } else { Color::White },
+                    l,
+                ));
+            }
+            Placement {
+                royals,
+                men,
+                side: if black { Color::Black } else { Color::White },
+            }
+        })
+}
+
+/// Checks one placement against the reference: `Position::new`'s verdict, `in_check`,
+/// `legal_moves` (set and order), `play`, `captured` and `parse_move`.
+fn check(set: &PieceSet, g: &Geometry, pl: &Placement) -> Result<(), TestCaseError> {
+    let mut setup = Setup::empty(pl.side);
+    let mut board: Board = [None; 64];
+    for (i, &(sq, c, l)) in pl.men.iter().enumerate() {
+        // Lower-case letters for Black, as a FEN would give them.
+        let stored = if c == Color::Black {
+            l.to_ascii_lowercase()
+        } else {
+            l
+        };
+        setup.board[sq as usize] = Some((c, stored));
+        board[sq as usize] = Some((c, l, i < 2));
+    }
+    let result = Position::new(&setup, g, pl.royals);
+    let duplicate = pl.men[2..]
+        .iter()
+        .any(|&(_, c, l)| l == pl.royals[c.index()]);
+    if duplicate {
+        prop_assert!(
+            matches!(result, Err(PositionError::TwoRoyals { .. })),
+            "{:?}",
+            result
+        );
+        return Ok(());
+    }
+    if royal_attacked(set, &board, pl.side.flip(), pl.side) {
+        prop_assert!(
+            matches!(result, Err(PositionError::RoyalCapturable { .. })),
+            "{:?}",
+            result
+        );
+        return Ok(());
+    }
+    let pos = match result {
+        Ok(p) => p,
+        Err(e) => return Err(TestCaseError::fail(format!("unexpected error: {e}"))),
+    };
+    prop_assert_eq!(pos.side_to_move(), pl.side);
+    prop_assert_eq!(pos.royal(Color::White), pl.men[0].0);
+    prop_assert_eq!(pos.royal(Color::Black), pl.men[1].0);
+    prop_assert_eq!(
+        pos.in_check(g),
+        royal_attacked(set, &board, pl.side, pl.side.flip())
+    );
+
+    let moves = pos.legal_moves(g);
+    prop_assert!(
+        moves.windows(2).all(|w| w[0] < w[1]),
+        "not sorted: {:?}",
+        moves
+    );
+    let got: BTreeSet<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+    let want = reference_legal(set, &board, pl.side);
+    prop_assert_eq!(&got, &want, "position {}", setup.to_fen());
+
+    // Every legal move gives a legal position (the mover's royal is safe), which is the
+    // position the reference board reaches, and parse_move accepts its text.
+    for mv in moves {
+        let after = pos.play(mv);
+        prop_assert_eq!(
+            Position::new(&after.to_setup(), g, pl.royals),
+            Ok(after.clone())
+        );
+        let mut b = board;
+        let captured = b[mv.to as usize];
+        b[mv.to as usize] = b[mv.from as usize].take();
+        prop_assert_eq!(
+            pos.captured(mv).map(|m| (m.color, m.letter, m.royal)),
+            captured
+        );
+        for s in 0..64u8 {
+            let man = after.men().iter().find(|m| m.square == s);
+            prop_assert_eq!(man.map(|m| (m.color, m.letter, m.royal)), b[s as usize]);
+        }
+        prop_assert_eq!(pos.parse_move(&mv.text(), g), Ok(mv));
+    }
+    // And every other from/to pair of an own man is refused.
+    for m in pos.men().iter().filter(|m| m.color == pl.side) {
+        for to in 0..64u8 {
+            let mv = Move { from: m.square, to };
+            if !want.contains(&(mv.from, mv.to)) {
+                prop_assert!(pos.parse_move(&mv.text(), g).is_err());
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+
+    /// The hand-built set: range limits, capture-only/move-only steps, asymmetric pieces.
+    #[test]
+    fn hand_built_set_matches_reference(pl in placement(&hand_built().2)) {
+        let (set, g, _) = hand_built();
+        check(set, g, &pl)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
+
+    /// The shipped piece definitions, every letter.
+    #[test]
+    fn standard_set_matches_reference(pl in placement(&standard().2)) {
+        let (set, g, _) = standard();
+        check(set, g, &pl)?;
+    }
+}
