@@ -11,6 +11,8 @@ pub enum Command {
     Build { common: Common, json: bool },
     /// Build, then value a position and show every move and the perfect line.
     Probe { common: Common, fen: String },
+    /// Build, then print the value of each FEN read from a file (`-`: stdin), one a line.
+    ProbeMany { common: Common, fens: PathBuf },
     /// Print the usage text.
     Help,
     /// Print the version.
@@ -38,11 +40,14 @@ pub struct Common {
 pub const USAGE: &str = "\
 usage: fairy-egt build [ENDGAME] [--json] [OPTIONS]
        fairy-egt probe [ENDGAME] --fen FEN [OPTIONS]
+       fairy-egt probe [ENDGAME] --fens FILE [OPTIONS]
 
   build    build the endgame table (and every smaller one reachable by captures) and
            print its statistics; --json prints one JSON object instead
   probe    build, then print the value of the FEN's position, every legal move with the
-           value it leaves (best marked *), and the perfect-play line
+           value it leaves (best marked *), and the perfect-play line; with --fens,
+           the value of each FEN of FILE (one a line, - for stdin): win in 35, draw,
+           loss in 4, or error: ... for a position that is not usable
 
 ENDGAME is White's men, '.', Black's men, e.g. KQ.KR, KBN.KN, KA.KR (KQvKR also works);
 the first letter of a side is its royal piece. Default: the endgame of engine.ini.
@@ -75,6 +80,7 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
     let mut common = Common::default();
     let mut json = false;
     let mut fen: Option<String> = None;
+    let mut fens: Option<PathBuf> = None;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => return Ok(Command::Help),
@@ -82,6 +88,7 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
             Long("json") => json = true,
             Long("no-symmetry") => common.no_symmetry = true,
             Long("fen") => fen = Some(parser.value()?.string()?),
+            Long("fens") => fens = Some(parser.value()?.into()),
             Long("config") => common.config = Some(parser.value()?.into()),
             Long("pieces") => common.pieces = Some(parser.value()?.into()),
             Long("metric") => {
@@ -114,10 +121,13 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
     }
     match sub.as_deref() {
         Some("build") => Ok(Command::Build { common, json }),
-        Some("probe") => {
-            let fen = fen.ok_or_else(|| CliError("probe needs --fen FEN".into()))?;
-            Ok(Command::Probe { common, fen })
-        }
+        Some("probe") => match (fen, fens) {
+            (Some(fen), None) => Ok(Command::Probe { common, fen }),
+            (None, Some(fens)) => Ok(Command::ProbeMany { common, fens }),
+            _ => Err(CliError(
+                "probe needs either --fen FEN or --fens FILE".into(),
+            )),
+        },
         Some(other) => Err(CliError(format!(
             "unknown command '{other}' (expected build or probe)"
         ))),

@@ -19,6 +19,7 @@ fn main() {
         }
         Ok(Command::Build { common, json }) => build::run(&common, json),
         Ok(Command::Probe { common, fen }) => probe::run(&common, &fen),
+        Ok(Command::ProbeMany { common, fens }) => probe::run_many(&common, &fens),
     };
     if let Err(e) = result {
         eprintln!("fairy-egt: {e}");

@@ -3,34 +3,63 @@
 use super::{build_tables, settings, start_threads, UserError};
 use crate::board::{Color, Position, Setup};
 use crate::cli::Common;
+use crate::egt::material::Material;
 use crate::egt::probe::material_of;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
 
 /// Longest line printed, in plies.
 const LINE_LIMIT: usize = 600;
 
-/// Runs the command; the report goes to stdout.
+/// Runs the command for one FEN; the report goes to stdout.
 pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
     let s = settings(common)?;
     start_threads(s.config.threads);
-    let setup = Setup::from_fen(fen).map_err(|e| UserError(format!("--fen: {e}")))?;
+    Setup::from_fen(fen).map_err(|e| UserError(format!("--fen: {e}")))?;
     let (tables, _) = build_tables(&s)?;
-    let pos = Position::new(&setup, tables.geometry(), s.material.royals())
-        .map_err(|e| UserError(format!("--fen: {e}")))?;
-    let (material, _) = material_of(&pos);
-    if tables.get(&material).is_none() {
-        return Err(UserError(format!(
-            "--fen: the position is {material}, which is neither {} nor reachable from it by captures",
-            s.material
-        )));
-    }
+    let pos = position(&tables, &s.material, fen).map_err(|e| UserError(format!("--fen: {e}")))?;
     print!(
         "{}",
         report(&tables, &pos).map_err(UserError::from_display)?
     );
     Ok(())
+}
+
+/// Runs the command for a file of FENs (`-`: stdin): one value a line on stdout, or
+/// `error: …` for a line that is not a usable position of the built tables.
+pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
+    let s = settings(common)?;
+    start_threads(s.config.threads);
+    let text = if file == Path::new("-") {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| UserError(format!("stdin: {e}")))?
+    } else {
+        std::fs::read_to_string(file).map_err(|e| UserError(format!("{}: {e}", file.display())))?
+    };
+    let (tables, _) = build_tables(&s)?;
+    let mut out = std::io::stdout().lock();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let answer = position(&tables, &s.material, line.trim())
+            .and_then(|pos| tables.probe(&pos).map_err(|e| e.to_string()))
+            .map_or_else(|e| format!("error: {e}"), |v| v.to_string());
+        writeln!(out, "{answer}").map_err(|e| UserError(format!("stdout: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The checked position of a FEN whose material is built (the royals are those of `spec`).
+fn position(tables: &TableSet, spec: &Material, fen: &str) -> Result<Position, String> {
+    let setup = Setup::from_fen(fen).map_err(|e| e.to_string())?;
+    let pos = Position::new(&setup, tables.geometry(), spec.royals()).map_err(|e| e.to_string())?;
+    let (material, _) = material_of(&pos);
+    if tables.get(&material).is_none() {
+        return Err(format!(
+            "the position is {material}, which is neither {spec} nor reachable from it by captures"
+        ));
+    }
+    Ok(pos)
 }
 
 /// The probe report of a position whose tables are built.

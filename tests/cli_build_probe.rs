@@ -1,0 +1,208 @@
+//! The command line through the binary: `build` (text, JSON), `probe` (one FEN, many FENs)
+//! and the errors: one line naming the culprit, exit code 2.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
+        .args(args)
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn build_json_is_one_object_with_the_published_counts() {
+    let o = run(&["build", "KQ.K", "--json", "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.trim().lines().count(), 1, "one line: {text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["endgame"], "KQ.K");
+    assert_eq!(v["metric"], "dtm");
+    assert_eq!(v["symmetry"], 8);
+    assert_eq!(v["threads"], 2);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(v["table_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(v["wtm"]["longest_win"], 10);
+    assert_eq!(v["btm"]["drawn"], 23_048);
+    assert_eq!(v["wtm"]["wins"]["10"].as_u64().map(|n| n > 0), Some(true));
+    assert_eq!(v["btm"]["losses"]["0"], v["btm"]["checkmates"]);
+    for side in ["wtm", "btm"] {
+        let s = &v[side];
+        for key in [
+            "placements",
+            "illegal",
+            "legal",
+            "won",
+            "drawn",
+            "lost",
+            "checkmates",
+            "stalemates",
+            "longest_win",
+            "longest_loss",
+            "wins",
+            "losses",
+        ] {
+            assert!(!s[key].is_null(), "{side}.{key} missing");
+        }
+    }
+}
+
+#[test]
+fn build_text_shows_the_statistics_table() {
+    let o = run(&["build", "KC.KR", "--metric", "dtc"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("KC.KR  metric dtc  symmetry 8-fold"),
+        "{text}"
+    );
+    for row in [
+        "placements",
+        "illegal",
+        "legal",
+        "won",
+        "drawn",
+        "lost",
+        "checkmates",
+        "stalemates",
+        "longest win",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(row)),
+            "no row {row}: {text}"
+        );
+    }
+}
+
+#[test]
+fn probe_kqkr_is_a_win_in_35_with_the_line_to_mate() {
+    let o = run(&["probe", "KQ.KR", "--fen", "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("White to move: win in 35"), "{text}");
+    let best: Vec<&str> = text.lines().filter(|l| l.starts_with('*')).collect();
+    assert_eq!(best.len(), 1, "{text}");
+    assert!(best[0].ends_with("win in 35"), "{}", best[0]);
+    let line = text.lines().find(|l| l.starts_with("line: ")).unwrap();
+    assert!(line.ends_with("{checkmate, White wins}"), "{line}");
+    let pv = text.lines().find(|l| l.starts_with("pv ")).unwrap();
+    assert_eq!(pv.split_whitespace().count() - 1, 35 + 34, "{pv}");
+}
+
+#[test]
+fn probe_many_fens_answers_line_by_line() {
+    let dir = std::env::temp_dir().join(format!("fairy-egt-fens-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fens.txt");
+    std::fs::write(
+        &file,
+        "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\n8/8/8/8/8/8/2k5/K6Q b - - 0 1\nnot a fen\n8/8/8/8/8/8/8/K1k5 w - - 0 1\n",
+    )
+    .unwrap();
+    let o = run(&["probe", "KQ.KR", "--fens", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines[0], "win in 35");
+    assert_eq!(lines[1], "loss in 7");
+    assert!(lines[2].starts_with("error: "), "{}", lines[2]);
+    assert_eq!(lines[3], "draw");
+    assert_eq!(lines.len(), 4);
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected {needle:?} in {err:?}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_input_is_named_with_exit_code_2() {
+    fails_with(&["build", "KQ.KT"], "unknown piece letter 'T'");
+    fails_with(&["build", "KQQQQ.K"], "6 men");
+    fails_with(&["build", "KQKR"], "expected White's men");
+    fails_with(&["build", "KQ."], "Black has no men");
+    fails_with(&["build", "KQ.K", "--metric", "dtz"], "dtz");
+    fails_with(&["build", "KQ.K", "--threads", "many"], "many");
+    fails_with(&["probe", "KQ.KR", "--fen", "8/8/8/8/8/8/8/K6k"], "side");
+    fails_with(
+        &["probe", "KQ.KR", "--fen", "8/8/8/8/8/8/2k5/K5BQ w - - 0 1"],
+        "KBQ.K",
+    );
+    fails_with(
+        &["probe", "KQ.KR", "--fen", "8/8/8/8/8/8/1k6/K6Q w - - 0 1"],
+        "can be captured",
+    );
+    fails_with(
+        &["build", "KQ.K", "--pieces", "/nonexistent/pieces.ini"],
+        "/nonexistent/pieces.ini",
+    );
+    fails_with(
+        &["build", "KQ.K", "--config", "/nonexistent/engine.ini"],
+        "/nonexistent/engine.ini",
+    );
+}
+
+#[test]
+fn malformed_files_name_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("fairy-egt-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pieces = dir.join("pieces.ini");
+    std::fs::write(&pieces, "K: 1,0,* 1,1,*\nQ: 1,0,s* 1,1,x\n").unwrap();
+    fails_with(
+        &["build", "KQ.K", "--pieces", pieces.to_str().unwrap()],
+        "pieces.ini:2:",
+    );
+    let config = dir.join("engine.ini");
+    std::fs::write(&config, "endgame = KQ.K\nmetric = fast\n").unwrap();
+    fails_with(
+        &["build", "--config", config.to_str().unwrap()],
+        "engine.ini:2:",
+    );
+    std::fs::write(&config, "endgame = KQ.K\ncolour = blue\n").unwrap();
+    fails_with(
+        &["build", "--config", config.to_str().unwrap()],
+        "engine.ini:2:",
+    );
+}
+
+#[test]
+fn engine_ini_supplies_defaults_and_the_command_line_wins() {
+    let dir = std::env::temp_dir().join(format!("fairy-egt-ini-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("engine.ini");
+    std::fs::write(&config, "endgame = KR.K\nmetric = dtc\nthreads = 1\n").unwrap();
+    let c = config.to_str().unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&run(&["build", "--config", c, "--json"]).stdout).unwrap();
+    assert_eq!(
+        (
+            v["endgame"].as_str(),
+            v["metric"].as_str(),
+            v["threads"].as_u64()
+        ),
+        (Some("KR.K"), Some("dtc"), Some(1))
+    );
+    let v: serde_json::Value = serde_json::from_slice(
+        &run(&["build", "KQ.K", "--config", c, "--metric", "dtm", "--json"]).stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        (v["endgame"].as_str(), v["metric"].as_str()),
+        (Some("KQ.K"), Some("dtm"))
+    );
+}
