@@ -7,89 +7,11 @@
 //! Relative paths (`pieces`, `seed`, `report`, given or default) are taken relative to the
 //! directory of the ini file. The shipped `engine.ini` documents every key.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
-
-use crate::board::Color;
 
 pub use crate::egt::table::Metric;
 
-/// Which side may pass (make a null move) when it is not stalemated.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum NullMove {
-    /// Nobody passes (normal chess).
-    #[default]
-    None,
-    /// White may pass.
-    White,
-    /// Black may pass.
-    Black,
-    /// Both sides may pass.
-    Both,
-}
-
-impl NullMove {
-    /// `"none"`, `"white"`, `"black"` or `"both"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            NullMove::None => "none",
-            NullMove::White => "white",
-            NullMove::Black => "black",
-            NullMove::Both => "both",
-        }
-    }
-
-    /// Whether `side` may pass.
-    pub fn allows(self, side: Color) -> bool {
-        match self {
-            NullMove::None => false,
-            NullMove::White => side == Color::White,
-            NullMove::Black => side == Color::Black,
-            NullMove::Both => true,
-        }
-    }
-}
-
-impl fmt::Display for NullMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for NullMove {
-    type Err = ValueError;
-
-    /// `none`, `white`, `black` or `both`, in any case.
-    fn from_str(s: &str) -> Result<NullMove, ValueError> {
-        match s.to_ascii_lowercase().as_str() {
-            "none" => Ok(NullMove::None),
-            "white" => Ok(NullMove::White),
-            "black" => Ok(NullMove::Black),
-            "both" => Ok(NullMove::Both),
-            _ => Err(ValueError::new("none, white, black or both", s)),
-        }
-    }
-}
-
-/// A value that is not one of those allowed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("expected {expected}, found '{found}'")]
-pub struct ValueError {
-    /// What would have been accepted.
-    pub expected: &'static str,
-    /// What was given.
-    pub found: String,
-}
-
-impl ValueError {
-    fn new(expected: &'static str, found: &str) -> ValueError {
-        ValueError {
-            expected,
-            found: found.to_string(),
-        }
-    }
-}
+pub use crate::egt::rules::NullMove;
 
 /// Everything `engine.ini` sets. [`Default`] gives the documented defaults, with paths
 /// relative to the current directory.
@@ -363,6 +285,7 @@ fn parse_bool(value: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Color;
 
     fn parse(text: &str) -> Result<EngineConfig, ConfigError> {
         parse_config(text, Path::new("engine.ini"))

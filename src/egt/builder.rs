@@ -16,16 +16,19 @@
 //! is harmless, and never write different values into one slot within a step.
 
 use crate::board::geometry::Geometry;
-use crate::board::{Color, Square};
+use crate::board::Color;
 use crate::egt::index::{Indexer, Squares};
 use crate::egt::material::Material;
+use crate::egt::memory;
 use crate::egt::men::{Men, Occupancy};
 use crate::egt::progress::Phase;
+use crate::egt::rules::Rules;
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{loss_byte, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN};
 use crate::piece::PieceSet;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 use thiserror::Error;
 
 /// A table that cannot be built.
@@ -41,7 +44,9 @@ struct Bitmap(Vec<AtomicU64>);
 
 impl Bitmap {
     fn new(bits: u64) -> Bitmap {
-        Bitmap((0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        Bitmap(memory::filled(bits.div_ceil(64) as usize, || {
+            AtomicU64::new(0)
+        }))
     }
     #[inline]
     fn set(&self, i: u64) {
@@ -120,6 +125,7 @@ impl Waiting {
 struct Build<'a> {
     name: String,
     metric: Metric,
+    rules: Rules,
     ix: &'a Indexer,
     men: Men<'a>,
     data: &'a [Vec<AtomicU8>; 2],
@@ -140,6 +146,7 @@ pub fn build_table<'t>(
     pieces: &PieceSet,
     geometry: &Geometry,
     metric: Metric,
+    rules: Rules,
     fold: bool,
     sub_table: &dyn Fn(&Material) -> Option<&'t Table>,
     report: &(dyn Fn(Phase, f64) + Sync),
@@ -147,12 +154,7 @@ pub fn build_table<'t>(
     report(Phase::Setup, 0.0);
     let indexer = Indexer::new(material, geometry, pieces, fold);
     let size = indexer.size();
-    let data = [0, 1].map(|_| {
-        (0..size)
-            .into_par_iter()
-            .map(|_| AtomicU8::new(UNKNOWN))
-            .collect()
-    });
+    let data = [0, 1].map(|_| memory::filled(size as usize, || AtomicU8::new(UNKNOWN)));
     let subs = (0..material.len())
         .map(|j| {
             (j >= 2).then(|| sub_table(&material.without(j)).expect("sub-tables are built first"))
@@ -161,6 +163,7 @@ pub fn build_table<'t>(
     let build = Build {
         name: material.name(),
         metric,
+        rules,
         ix: &indexer,
         men: Men::new(material, geometry),
         data: &data,
@@ -183,7 +186,10 @@ pub fn build_table<'t>(
 
 impl<'a> Build<'a> {
     fn run(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> Result<(), BuildError> {
+        let start = Instant::now();
         let legal = self.captures_pass(report);
+        let captures = start.elapsed();
+        let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
         let mut decided = 0u64;
         for c in Color::BOTH {
             self.collect(c, loss_byte(0), &self.lost[c.index()]);
@@ -204,8 +210,12 @@ impl<'a> Build<'a> {
                 Phase::Iteration(n),
                 0.5 + 0.5 * (decided as f64 / legal.max(1) as f64),
             );
+            let t = Instant::now();
             self.win_step(n);
+            wins += t.elapsed();
+            let t = Instant::now();
             self.loss_step(n);
+            losses += t.elapsed();
             decided += (0..2)
                 .map(|c| self.won[c].count() + self.lost[c].count())
                 .sum::<u64>();
@@ -214,26 +224,16 @@ impl<'a> Build<'a> {
             }
             n += 1;
         }
+        log::debug!(
+            "{}: captures and mates {:.3} s, wins {:.3} s, losses {:.3} s, {} distances",
+            self.name,
+            captures.as_secs_f64(),
+            wins.as_secs_f64(),
+            losses.as_secs_f64(),
+            n - 1
+        );
         report(Phase::Done, 1.0);
         Ok(())
-    }
-
-    /// Index of `sq` (slot `index`, `plain` as `Indexer::is_plain`) after man `i` moves to
-    /// `to`, given the new placement `moved`; `None` if it has no slot (illegal).
-    #[inline]
-    fn index_after(
-        &self,
-        index: u64,
-        plain: bool,
-        sq: &Squares,
-        i: usize,
-        to: Square,
-        moved: &Squares,
-    ) -> Option<u64> {
-        match plain.then(|| self.ix.shifted(index, sq, i, to)).flatten() {
-            Some(shifted) => Some(shifted),
-            None => self.ix.index(moved),
-        }
     }
 
     #[inline]
@@ -258,15 +258,14 @@ impl<'a> Build<'a> {
 
     /// Phase 1 over every slot; returns the number of legal positions.
     fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
-        let per_pair = self.ix.slots_per_pair();
         let pairs = self.ix.pair_count() as u64;
         let done = AtomicU64::new(0);
         (0..pairs)
             .into_par_iter()
             .map(|p| {
-                let legal: u64 = (p * per_pair..(p + 1) * per_pair)
-                    .map(|i| self.setup_slot(i))
-                    .sum();
+                let mut legal = 0;
+                self.ix
+                    .for_each_slot_of_pair(p as usize, |i, sq| legal += self.setup_slot(i, sq));
                 let d = done.fetch_add(1, Relaxed) + 1;
                 if d % 16 == 0 {
                     report(Phase::Captures, 0.5 * d as f64 / pairs as f64);
@@ -277,8 +276,8 @@ impl<'a> Build<'a> {
     }
 
     /// Sets up both sides' bytes of one slot; returns how many of them are legal positions.
-    fn setup_slot(&self, index: u64) -> u64 {
-        let Some(sq) = self.ix.decode(index) else {
+    fn setup_slot(&self, index: u64, sq: Option<&Squares>) -> u64 {
+        let Some(sq) = sq else {
             for c in Color::BOTH {
                 self.cell(c, index).store(ILLEGAL, Relaxed);
             }
@@ -301,6 +300,13 @@ impl<'a> Build<'a> {
 
     /// The byte phase 1 gives a legal position with `c` to move.
     fn initial_byte(&self, sq: &Squares, occ: Occupancy, c: Color, in_check: bool) -> u8 {
+        if self.rules.bare_royal_loses
+            && self.men.of(c).len() == 1
+            && self.men.of(c.flip()).len() > 1
+        {
+            self.losses_waiting.add(c, 0);
+            return loss_byte(0);
+        }
         let (mut best_win, mut draw, mut worst_loss) = (None::<u16>, false, None::<u16>);
         self.men.for_each_capture(sq, occ, c, |i, j| {
             match self.capture_value(sq, i, j, c).map(Value::for_mover) {
@@ -318,13 +324,26 @@ impl<'a> Build<'a> {
             self.wins_waiting.add(c, d);
             return win_byte(d);
         }
-        if draw || !(in_check || worst_loss.is_some()) || self.men.has_quiet_move(sq, occ, c) {
+        let may_be_stuck = in_check || worst_loss.is_some() || self.rules.stalemate_wins;
+        if draw || !may_be_stuck || self.men.has_quiet_move(sq, occ, c) {
             return UNKNOWN;
         }
-        // Checkmated, or every legal move is a losing capture.
-        let d = worst_loss.unwrap_or(0);
+        let d = match worst_loss {
+            // Every legal move is a losing capture; a pass, where allowed, is decided later.
+            Some(_) if self.may_pass(c, in_check) => return UNKNOWN,
+            Some(d) => d,
+            None if in_check || self.rules.stalemate_wins => 0,
+            // Stalemate: a draw.
+            None => return UNKNOWN,
+        };
         self.losses_waiting.add(c, d);
         loss_byte(d)
+    }
+
+    /// Whether side `c` may pass in a position where it has a legal move.
+    #[inline]
+    fn may_pass(&self, c: Color, in_check: bool) -> bool {
+        !in_check && self.rules.null_move.allows(c)
     }
 
     /// Marks in `into` every slot of side `c` whose byte is `byte`, if any is waiting.
@@ -355,66 +374,43 @@ impl<'a> Build<'a> {
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
     /// moves is won in n.
     fn win_step(&self, n: u16) {
+        self.gather(&self.lost, &self.won);
         for c in Color::BOTH {
-            self.won[c.index()].clear();
-        }
-        for s in Color::BOTH {
-            let mover = s.flip();
-            let target = win_byte(n);
-            self.lost[s.index()].for_each(|z| {
-                let sq = self.ix.decode(z).expect("frontier slots are positions");
-                let plain = self.ix.is_plain(&sq);
-                self.men
-                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, o, pred| {
-                        let Some(p) = self.index_after(z, plain, &sq, i, o, pred) else {
-                            return;
-                        };
-                        let cell = self.cell(mover, p);
-                        let b = cell.load(Relaxed);
-                        if b == UNKNOWN || win_of(b).is_some_and(|d| d > n) {
-                            cell.store(target, Relaxed);
-                            self.won[mover.index()].set(p);
-                        }
-                    });
+            let passes = self.rules.null_move.allows(c);
+            self.won[c.index()].filter(|p| {
+                let cell = self.cell(c, p);
+                let b = cell.load(Relaxed);
+                let mut improves = b == UNKNOWN || win_of(b).is_some_and(|d| d > n);
+                if improves && passes {
+                    // Reached by un-passing: a stalemated side may not pass.
+                    let sq = self.ix.decode(p).expect("candidates are positions");
+                    improves = self.men.has_legal_move(&sq, self.men.occupancy(&sq), c);
+                }
+                if improves {
+                    cell.store(win_byte(n), Relaxed);
+                }
+                improves
             });
-        }
-        for c in Color::BOTH {
             self.collect(c, win_byte(n), &self.won[c.index()]);
         }
     }
 
     /// Distance n: every undecided predecessor of a position won in n whose moves all reach
     /// positions won for the opponent in at most n is lost (in n, or later when a capture
-    /// reaches a longer win, in which case it waits for that distance). Candidates are first
-    /// gathered in the loss bitmaps, so each is checked once however many of its successors
-    /// were won in n; the check then filters the bitmaps in place.
+    /// reaches a longer win, in which case it waits for that distance). Each candidate is
+    /// checked once however many of its successors were won in n.
     fn loss_step(&self, n: u16) {
-        for c in Color::BOTH {
-            self.lost[c.index()].clear();
-        }
-        for s in Color::BOTH {
-            let mover = s.flip();
-            self.won[s.index()].for_each(|z| {
-                let sq = self.ix.decode(z).expect("frontier slots are positions");
-                let plain = self.ix.is_plain(&sq);
-                self.men
-                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, o, pred| {
-                        let Some(p) = self.index_after(z, plain, &sq, i, o, pred) else {
-                            return;
-                        };
-                        if self.cell(mover, p).load(Relaxed) == UNKNOWN {
-                            self.lost[mover.index()].set(p);
-                        }
-                    });
-            });
-        }
+        self.gather(&self.won, &self.lost);
         for c in Color::BOTH {
             self.lost[c.index()].filter(|p| {
+                let cell = self.cell(c, p);
+                if cell.load(Relaxed) != UNKNOWN {
+                    return false;
+                }
                 let sq = self.ix.decode(p).expect("candidates are positions");
                 let Some(d) = self.all_moves_lose(p, &sq, c, n) else {
                     return false;
                 };
-                let cell = self.cell(c, p);
                 if d > MAX_LOSS {
                     self.too_long.store(true, Relaxed);
                     false
@@ -431,28 +427,54 @@ impl<'a> Build<'a> {
         }
     }
 
-    /// If every legal move of side `c` reaches a position won for the opponent, in at most
-    /// `n` moves for positions of this table, the longest such win.
+    /// Clears `into` and sets in it every predecessor of the positions in `from`: for a
+    /// position with side s to move, the positions before the other side's last move. Only
+    /// bits are set here, at random; the table is then read in index order by the caller's
+    /// filter, which keeps the big table's accesses local.
+    fn gather(&self, from: &[Bitmap; 2], into: &[Bitmap; 2]) {
+        for c in Color::BOTH {
+            into[c.index()].clear();
+        }
+        for s in Color::BOTH {
+            let mover = s.flip();
+            let unpass = self.rules.null_move.allows(mover);
+            from[s.index()].for_each(|z| {
+                let sq = self.ix.decode(z).expect("frontier slots are positions");
+                if unpass {
+                    // The same placement with the mover to move, before it passed.
+                    into[mover.index()].set(z);
+                }
+                let plain = self.ix.is_plain(&sq);
+                self.men
+                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
+                        if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
+                            into[mover.index()].set(p);
+                        }
+                    });
+            });
+        }
+    }
+
+    /// If every legal move of side `c` (and its pass, where allowed) reaches a position won
+    /// for the opponent, in at most `n` moves for positions of this table, the longest such
+    /// win. `None` also when `c` has no legal move: mate and stalemate were settled in the
+    /// first pass (a stalemated side may not pass).
     fn all_moves_lose(&self, index: u64, sq: &Squares, c: Color, n: u16) -> Option<u16> {
         let occ = self.men.occupancy(sq);
         let plain = self.ix.is_plain(sq);
         let opponent = c.flip();
         let mut longest = 0u16;
+        let mut moves = 0u32;
         let quiet_ok = self.men.for_each_quiet(sq, occ, c, |i, t| {
             let mut s2 = *sq;
             s2[i] = t;
-            let Some(next) = self.index_after(index, plain, sq, i, t, &s2) else {
-                return true;
-            };
-            match self.cell(opponent, next).load(Relaxed) {
-                ILLEGAL => true,
-                b => match win_of(b) {
-                    Some(d) if d <= n => {
-                        longest = longest.max(d);
-                        true
-                    }
-                    _ => false,
-                },
+            let next = self.ix.after_move(index, plain, sq, i, &s2);
+            match next.and_then(|x| self.won_within(opponent, x, n)) {
+                None => true,
+                Some(won) => {
+                    moves += 1;
+                    won.inspect(|&d| longest = longest.max(d)).is_some()
+                }
             }
         });
         if !quiet_ok {
@@ -462,9 +484,30 @@ impl<'a> Build<'a> {
         self.men
             .for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c) {
                 None => {}
-                Some(Value::Win(d)) => longest = longest.max(d),
+                Some(Value::Win(d)) => {
+                    moves += 1;
+                    longest = longest.max(d);
+                }
                 Some(_) => all_lose = false,
             });
-        all_lose.then_some(longest)
+        if !all_lose || moves == 0 {
+            return None;
+        }
+        if self.may_pass(c, self.men.royal_attacked(sq, occ.all(), c)) {
+            let d = self.won_within(opponent, index, n).flatten()?;
+            longest = longest.max(d);
+        }
+        Some(longest)
+    }
+
+    /// For a slot of this table reached by a move or a pass of the opponent's opponent:
+    /// `None` if the position is illegal (the move was not legal), `Some(Some(d))` if it is
+    /// won for `opponent` in d ≤ n moves, `Some(None)` otherwise.
+    #[inline]
+    fn won_within(&self, opponent: Color, next: u64, n: u16) -> Option<Option<u16>> {
+        match self.cell(opponent, next).load(Relaxed) {
+            ILLEGAL => None,
+            b => Some(win_of(b).filter(|&d| d <= n)),
+        }
     }
 }

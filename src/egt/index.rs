@@ -41,6 +41,8 @@ pub struct Indexer {
     pair_slot: Vec<(u32, u8)>,
     groups: Vec<Group>,
     rest: u64,
+    /// log2(rest) when rest is a power of two (no identical men), for cheap division.
+    rest_shift: Option<u32>,
     /// Per man: index step of one square for a man alone in its group (0 otherwise).
     strides: [u64; MAX_MEN],
 }
@@ -144,7 +146,7 @@ impl Indexer {
             });
             i += len;
         }
-        let rest = groups.iter().map(|g| g.size).product();
+        let rest: u64 = groups.iter().map(|g| g.size).product();
         let mut strides = [0; MAX_MEN];
         let mut stride = 1;
         for g in groups.iter().rev() {
@@ -153,6 +155,7 @@ impl Indexer {
             }
             stride *= g.size;
         }
+        let rest_shift = rest.is_power_of_two().then(|| rest.trailing_zeros());
         Indexer {
             men: men.len(),
             syms,
@@ -161,6 +164,7 @@ impl Indexer {
             pair_slot,
             groups,
             rest,
+            rest_shift,
             strides,
         }
     }
@@ -198,12 +202,44 @@ impl Indexer {
         self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize].1 == 1
     }
 
-    /// Index of `sq` (whose index is `index`) with man `i` moved to `to`, when `sq` is plain
-    /// and man `i` is not royal and alone in its group; `None` otherwise.
+    /// Index after man `i` of the placement `sq` (slot `index`, `plain` as `is_plain`)
+    /// moves, given the new placement `moved`; `None` if the new placement has no slot.
+    /// Cheap when `sq` is plain: a man alone in its group shifts the index by a stride, and a
+    /// royal landing on another plain pair keeps the rest of the index.
     #[inline]
-    pub fn shifted(&self, index: u64, sq: &Squares, i: usize, to: Square) -> Option<u64> {
-        let stride = self.strides[i];
-        (stride != 0).then(|| (index as i64 + (to as i64 - sq[i] as i64) * stride as i64) as u64)
+    pub fn after_move(
+        &self,
+        index: u64,
+        plain: bool,
+        sq: &Squares,
+        i: usize,
+        moved: &Squares,
+    ) -> Option<u64> {
+        if plain {
+            if i < 2 {
+                let (pair, mask) =
+                    self.pair_slot[moved[0] as usize * BOARD_SQUARES + moved[1] as usize];
+                if pair == NO_PAIR {
+                    return None;
+                }
+                if mask == 1 {
+                    return Some(pair as u64 * self.rest + self.split(index).1);
+                }
+            } else if self.strides[i] != 0 {
+                let step = (moved[i] as i64 - sq[i] as i64) * self.strides[i] as i64;
+                return Some((index as i64 + step) as u64);
+            }
+        }
+        self.index(moved)
+    }
+
+    /// (pair number, rest) of an index.
+    #[inline]
+    fn split(&self, index: u64) -> (u64, u64) {
+        match self.rest_shift {
+            Some(shift) => (index >> shift, index & (self.rest - 1)),
+            None => (index / self.rest, index % self.rest),
+        }
     }
 
     /// Index of a placement (men on distinct squares, canonical man order), or `None` when
@@ -268,10 +304,9 @@ impl Indexer {
     /// that is not the canonical one of its symmetry class).
     #[inline]
     pub fn decode(&self, index: u64) -> Option<Squares> {
-        let pair = (index / self.rest) as usize;
-        let mut r = index % self.rest;
+        let (pair, mut r) = self.split(index);
         let mut sq = [0; MAX_MEN];
-        (sq[0], sq[1]) = self.pairs[pair];
+        (sq[0], sq[1]) = self.pairs[pair as usize];
         for g in self.groups.iter().rev() {
             if g.len == 1 {
                 sq[g.start] = (r % 64) as Square;
@@ -294,6 +329,44 @@ impl Indexer {
             return None;
         }
         Some(sq)
+    }
+
+    /// Calls `f(index, placement)` for every slot of one royal pair in order, `None` for
+    /// holes: the same as `decode` on each slot, without the divisions.
+    pub fn for_each_slot_of_pair(&self, pair: usize, mut f: impl FnMut(u64, Option<&Squares>)) {
+        let base = pair as u64 * self.rest;
+        let mut sq = [0; MAX_MEN];
+        (sq[0], sq[1]) = self.pairs[pair];
+        let plain = self.is_plain(&sq);
+        let mut ranks = [0u64; MAX_MEN];
+        for g in &self.groups {
+            self.place(g, 0, &mut sq);
+        }
+        for r in 0..self.rest {
+            let occupied = sq[..self.men].iter().fold(0u64, |o, &s| o | 1 << s);
+            let valid = occupied.count_ones() as usize == self.men
+                && (plain || self.index(&sq) == Some(base + r));
+            f(base + r, valid.then_some(&sq));
+            for (k, g) in self.groups.iter().enumerate().rev() {
+                ranks[k] += 1;
+                if ranks[k] < g.size {
+                    self.place(g, ranks[k], &mut sq);
+                    break;
+                }
+                ranks[k] = 0;
+                self.place(g, 0, &mut sq);
+            }
+        }
+    }
+
+    /// Puts the squares of rank `rank` of group `g` into `sq`.
+    #[inline]
+    fn place(&self, g: &Group, rank: u64, sq: &mut Squares) {
+        if g.len == 1 {
+            sq[g.start] = rank as Square;
+        } else {
+            sq[g.start..g.start + g.len].copy_from_slice(&g.unrank[rank as usize][..g.len]);
+        }
     }
 
     /// Number of distinct placements (identical men unordered) in the symmetry class of a
@@ -385,6 +458,9 @@ mod tests {
                     assert_eq!(ix.index(&sq), Some(i));
                     covered += ix.orbit_size(&sq);
                 }
+            }
+            for p in 0..ix.pair_count() {
+                ix.for_each_slot_of_pair(p, |i, sq| assert_eq!(sq.copied(), ix.decode(i)));
             }
             // Every placement without adjacent kings is covered exactly once.
             let adjacent_pairs = 420u64; // ordered pairs of adjacent squares on 8x8

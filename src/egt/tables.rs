@@ -4,6 +4,7 @@ use crate::board::geometry::Geometry;
 use crate::egt::builder::{build_table, BuildError};
 use crate::egt::material::Material;
 use crate::egt::progress::{BuildEvent, Progress};
+use crate::egt::rules::Rules;
 use crate::egt::table::{Metric, Table};
 use crate::piece::PieceSet;
 use std::collections::HashMap;
@@ -14,6 +15,7 @@ pub struct TableSet {
     pieces: PieceSet,
     geometry: Geometry,
     metric: Metric,
+    rules: Rules,
     fold: bool,
     tables: HashMap<Material, Table>,
 }
@@ -26,9 +28,25 @@ impl TableSet {
             pieces,
             geometry,
             metric,
+            rules: Rules::default(),
             fold: true,
             tables: HashMap::new(),
         }
+    }
+
+    /// The same set (still empty), building its tables under `rules`.
+    pub fn with_rules(mut self, rules: Rules) -> TableSet {
+        assert!(
+            self.tables.is_empty(),
+            "rules are chosen before any table is built"
+        );
+        self.rules = rules;
+        self
+    }
+
+    /// The rules the tables are built under.
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
 
     /// The same, but tables built from now on use no symmetry (for checking the folding).
@@ -55,6 +73,16 @@ impl TableSet {
     /// The built table of a material.
     pub fn get(&self, material: &Material) -> Option<&Table> {
         self.tables.get(material)
+    }
+
+    /// Bytes of table data held (every built table, both sides to move).
+    pub fn bytes(&self) -> u64 {
+        self.tables.values().map(Table::bytes).sum()
+    }
+
+    /// Drops the built tables whose material `keep` refuses (to free memory).
+    pub fn retain(&mut self, mut keep: impl FnMut(&Material) -> bool) {
+        self.tables.retain(|m, _| keep(m));
     }
 
     /// Builds `material` and every smaller material reachable by captures that is not built
@@ -87,6 +115,7 @@ impl TableSet {
                 &self.pieces,
                 &self.geometry,
                 self.metric,
+                self.rules,
                 self.fold,
                 &|sub: &Material| self.tables.get(sub),
                 &report,

@@ -1,0 +1,197 @@
+//! Rule variants (null move, stalemate wins, bare royal loses): each changes the tables as
+//! expected, and every position of the changed tables agrees with one ply of forward search
+//! that applies the rule itself.
+
+use fairy_egt::board::{Color, Position, Setup};
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::progress::Silent;
+use fairy_egt::egt::rules::{NullMove, Rules};
+use fairy_egt::egt::stats::{table_stats, TableStats};
+use fairy_egt::egt::table::Metric;
+use fairy_egt::egt::tables::TableSet;
+use fairy_egt::egt::value::Value;
+use fairy_egt::piece::PieceSet;
+use rayon::prelude::*;
+
+fn built(spec: &str, rules: Rules) -> (TableSet, TableStats) {
+    let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm).with_rules(rules);
+    let m = Material::parse(spec, set.pieces()).unwrap();
+    set.build(&m, &Silent).unwrap();
+    let stats = table_stats(set.get(&m).unwrap(), set.geometry());
+    (set, stats)
+}
+
+/// The value of `pos` from its successors under `rules`, written out independently of the
+/// builder.
+fn derived(set: &TableSet, pos: &Position, rules: Rules) -> Value {
+    let g = set.geometry();
+    let stm = pos.side_to_move();
+    let count = |c: Color| pos.men().iter().filter(|m| m.color == c).count();
+    if rules.bare_royal_loses && count(stm) == 1 && count(stm.flip()) > 1 {
+        return Value::Loss(0);
+    }
+    let moves = pos.legal_moves(g);
+    let in_check = pos.in_check(g);
+    if moves.is_empty() {
+        return if in_check || rules.stalemate_wins {
+            Value::Loss(0)
+        } else {
+            Value::Draw
+        };
+    }
+    let mut successors: Vec<Position> = moves.iter().map(|&m| pos.play(m)).collect();
+    if rules.null_move.allows(stm) && !in_check {
+        let mut setup = pos.to_setup();
+        setup.side_to_move = stm.flip();
+        successors.push(Position::new(&setup, g, royals(pos)).unwrap());
+    }
+    let values: Vec<Value> = successors.iter().map(|p| set.probe(p).unwrap()).collect();
+    let best_win = values
+        .iter()
+        .filter_map(|v| {
+            if let Value::Loss(d) = v {
+                Some(d + 1)
+            } else {
+                None
+            }
+        })
+        .min();
+    if let Some(d) = best_win {
+        return Value::Win(d);
+    }
+    if values.contains(&Value::Draw) {
+        return Value::Draw;
+    }
+    Value::Loss(
+        values
+            .iter()
+            .map(|v| if let Value::Win(d) = v { *d } else { 0 })
+            .max()
+            .unwrap(),
+    )
+}
+
+fn royals(pos: &Position) -> [char; 2] {
+    [Color::White, Color::Black].map(|c| {
+        pos.men()
+            .iter()
+            .find(|m| m.color == c && m.royal)
+            .unwrap()
+            .letter
+    })
+}
+
+/// Checks every placement of `spec`'s men on the whole board (3 men) against `derived`.
+fn check_all(set: &TableSet, spec: &str, rules: Rules) {
+    let material = Material::parse(spec, set.pieces()).unwrap();
+    let men: Vec<(Color, char)> = material.men().iter().map(|m| (m.color, m.letter)).collect();
+    assert_eq!(men.len(), 3, "whole-board check is for 3 men");
+    let checked: u64 = (0..64u8)
+        .into_par_iter()
+        .map(|a| {
+            let mut n = 0;
+            for b in 0..64u8 {
+                for c in 0..64u8 {
+                    if a == b || b == c || a == c {
+                        continue;
+                    }
+                    for stm in Color::BOTH {
+                        let mut setup = Setup::empty(stm);
+                        for (&(color, letter), sq) in men.iter().zip([a, b, c]) {
+                            setup.board[sq as usize] = Some((color, letter));
+                        }
+                        let Ok(pos) = Position::new(&setup, set.geometry(), material.royals())
+                        else {
+                            continue;
+                        };
+                        assert_eq!(
+                            set.probe(&pos).unwrap(),
+                            derived(set, &pos, rules),
+                            "{}",
+                            setup.to_fen()
+                        );
+                        n += 1;
+                    }
+                }
+            }
+            n
+        })
+        .sum();
+    assert!(checked > 100_000);
+}
+
+#[test]
+fn null_move_for_black_makes_krk_no_general_win() {
+    let (_, orthodox) = built("KR.K", Rules::default());
+    let rules = Rules {
+        null_move: NullMove::Black,
+        ..Rules::default()
+    };
+    let (set, passing) = built("KR.K", rules);
+    assert_eq!(orthodox.wtm.drawn, orthodox.wtm.legal - orthodox.wtm.won);
+    assert!(
+        passing.wtm.won < orthodox.wtm.won,
+        "fewer wins when Black may pass"
+    );
+    assert!(passing.wtm.drawn > orthodox.wtm.drawn);
+    check_all(&set, "KR.K", rules);
+    // White may pass too: the tables still agree with the forward search.
+    let both = Rules {
+        null_move: NullMove::Both,
+        ..Rules::default()
+    };
+    let (set, _) = built("KQ.K", both);
+    check_all(&set, "KQ.K", both);
+}
+
+#[test]
+fn stalemate_wins_turns_kqk_stalemates_into_wins() {
+    let (_, orthodox) = built("KQ.K", Rules::default());
+    let rules = Rules {
+        stalemate_wins: true,
+        ..Rules::default()
+    };
+    let (set, rule) = built("KQ.K", rules);
+    assert!(orthodox.btm.stalemates > 0);
+    // The stalemated positions are now lost for Black at once, not drawn.
+    assert_eq!(
+        rule.btm.losses[&0],
+        orthodox.btm.checkmates + orthodox.btm.stalemates
+    );
+    assert!(rule.btm.drawn <= orthodox.btm.drawn - orthodox.btm.stalemates);
+    assert!(
+        rule.wtm.longest_win < orthodox.wtm.longest_win,
+        "{} vs {}",
+        rule.wtm.longest_win,
+        orthodox.wtm.longest_win
+    );
+    check_all(&set, "KQ.K", rules);
+}
+
+#[test]
+fn bare_royal_loses_makes_the_baring_capture_win() {
+    let rules = Rules {
+        bare_royal_loses: true,
+        ..Rules::default()
+    };
+    // White's knight takes Black's last man: a draw in chess, a win under the rule.
+    let fen = "7k/8/8/8/8/3n4/1N6/K7 w - - 0 1";
+    for (rules, value) in [(Rules::default(), Value::Draw), (rules, Value::Win(1))] {
+        let (set, _) = built("KN.KN", rules);
+        let pos =
+            Position::new(&Setup::from_fen(fen).unwrap(), set.geometry(), ['K', 'K']).unwrap();
+        assert_eq!(set.probe(&pos).unwrap(), value, "{rules:?}");
+        if value == Value::Win(1) {
+            assert_eq!(set.best_move(&pos).unwrap().unwrap().mv.text(), "b2d3");
+        }
+    }
+    // A bare royal to move has lost; the other side wins with any move.
+    let (set, stats) = built("KN.K", rules);
+    assert_eq!(stats.btm.lost, stats.btm.legal);
+    assert_eq!(
+        stats.btm.losses.keys().copied().collect::<Vec<_>>(),
+        vec![0]
+    );
+    assert_eq!(stats.wtm.longest_win, 1);
+    check_all(&set, "KN.K", rules);
+}
