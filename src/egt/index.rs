@@ -402,9 +402,25 @@ impl Indexer {
 fn rank_sorted(s: &[Square]) -> u64 {
     s.iter()
         .enumerate()
-        .map(|(i, &q)| binomial(q as u64, i as u64 + 1))
+        .map(|(i, &q)| BINOMIALS[q as usize][i + 1])
         .sum()
 }
+
+/// `BINOMIALS[n][k]` = C(n, k) for the squares of the board and group sizes up to MAX_MEN.
+const BINOMIALS: [[u64; MAX_MEN + 1]; BOARD_SQUARES + 1] = {
+    let mut t = [[0u64; MAX_MEN + 1]; BOARD_SQUARES + 1];
+    let mut n = 0;
+    while n <= BOARD_SQUARES {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_MEN && k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Independent oracle check of fairy-egt's DTM tables against Gaviota and Syzygy.
+
+Usage: check_tables.py FAIRY_EGT_BINARY ORACLE_DIR [--five-men] [--per-endgame=N]
+
+What is checked, for the 24 pawnless 3-/4-man endgames of the Gaviota set (kqk krk ... knkn):
+
+* a fixed-seed sample of random legal positions (python-chess `Board.is_valid()`, no castling
+  rights, either side to move, half of them with the colours of the Gaviota name and half
+  with the colours swapped, so that Black-strong material is built and probed too);
+* every value `fairy-egt probe ENDGAME --fens -` prints for them is compared with
+  - the exact Gaviota DTM (`probe_dtm`, plies, converted to our moves: `win in N` is
+    2N-1 plies, `loss in N` is 2N plies, a checkmated side is `loss in 0`), and
+  - the Syzygy WDL (cursed wins count as wins and blessed losses as losses: our tables have
+    no 50-move rule);
+* every pawnless position of `epd/endgame-dm-4.epd` against its `dm` (mate distance in
+  moves, negative: the side to move is mated).
+
+With `--five-men`, only the pawnless positions of `epd/endgame-dm-5.epd` are checked against
+their `dm` instead: they need eight 5-man builds, about 5 minutes on 2 cores.
+
+Why it is independent: the reference values come from third-party tables (Gaviota, Syzygy,
+python-chess's EPD test suite) probed through python-chess, whose move generator and
+tablebase code share nothing with fairy-egt; positions are generated here with python-chess.
+The only thing of ours that is exercised is the binary's `probe --fens` output. The binary runs
+in an empty temporary directory, so no `engine.ini` there changes its rules or pieces (the
+built-in standard chess pieces are used).
+
+Prints a summary per endgame and the first mismatches in full; exits 1 on any mismatch or
+error (including a missing oracle directory), 0 otherwise.
+"""
+
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import chess
+    import chess.gaviota
+    import chess.syzygy
+except ImportError as e:  # pragma: no cover - depends on the environment
+    sys.exit(f"check_tables.py: python-chess is missing ({e}); run scripts/test.sh")
+
+# The 24 pawnless endgames of the Gaviota set, in the order of its README.
+ENDGAMES = (
+    "kqk krk kbk knk kbbk kbnk knnk kqkr kqkb kqkn krkb krkn kqkq krkr kqqk krrk "
+    "kqrk kqbk kqnk krbk krnk kbkb kbkn knkn"
+).split()
+
+# Random positions per endgame (split evenly between the two colour orientations).
+DEFAULT_PER_ENDGAME = 1500
+# Mismatches shown in full (per source of reference values).
+SHOW = 10
+PIECE_ORDER = "KQRBN"
+
+
+def sides_of(name):
+    """'kqkr' -> ('KQ', 'KR'): White's and Black's men of a Gaviota endgame name."""
+    second = name.index("k", 1)
+    return name[:second].upper(), name[second:].upper()
+
+
+def canonical(men):
+    return "".join(sorted(men, key=PIECE_ORDER.index))
+
+
+def material_of(board):
+    """('KQ', 'KR') for a board's men."""
+    sides = []
+    for color in (chess.WHITE, chess.BLACK):
+        men = [p.symbol().upper() for p in board.piece_map().values() if p.color == color]
+        sides.append(canonical(men))
+    return tuple(sides)
+
+
+def covers(build, material):
+    """Whether building `build` builds `material` too (it is reachable by captures)."""
+    for big, small in zip(build, material):
+        rest = list(big)
+        for m in small:
+            if m not in rest:
+                return False
+            rest.remove(m)
+    return True
+
+
+def random_positions(white, black, count, rng):
+    """`count` random legal positions with these men, either side to move."""
+    out = []
+    symbols = list(white) + list(black.lower())
+    while len(out) < count:
+        board = chess.Board(None)
+        for symbol, square in zip(symbols, rng.sample(chess.SQUARES, len(symbols))):
+            board.set_piece_at(square, chess.Piece.from_symbol(symbol))
+        board.turn = rng.random() < 0.5
+        if board.is_valid():
+            out.append(board)
+    return out
+
+
+def ours_from_dtm(dtm, wdl):
+    """Our answer for a Gaviota DTM (plies) and, when it is 0, Gaviota's WDL."""
+    if dtm > 0:
+        # A win ends with the winner's move: an odd number of plies.
+        return f"win in {(dtm + 1) // 2}" if dtm % 2 else f"(even?) win in {dtm} plies"
+    if dtm < 0:
+        return f"loss in {-dtm // 2}" if dtm % 2 == 0 else f"(odd?) loss in {-dtm} plies"
+    return "loss in 0" if wdl < 0 else "draw"
+
+
+def outcome(answer):
+    """'win' / 'loss' / 'draw' of one of our answers (None for an error line)."""
+    for word in ("win", "loss", "draw"):
+        if answer.startswith(word):
+            return word
+    return None
+
+
+def syzygy_outcome(wdl):
+    return "win" if wdl > 0 else "loss" if wdl < 0 else "draw"
+
+
+def spec(material):
+    return f"{material[0]}.{material[1]}"
+
+
+class Job:
+    """One run of the binary: an endgame to build and the positions probed with it."""
+
+    def __init__(self, material):
+        self.material = material
+        # (group name, board, expected answer or None, extra reference text)
+        self.items = []
+
+
+def plan(positions, epd_items):
+    """Groups the positions into as few builds as possible: one job per largest material."""
+    materials = {material_of(b) for _, b in positions} | {
+        material_of(b) for _, b, _ in epd_items
+    }
+    builds = []
+    # Largest first (then by name, so that runs are reproducible).
+    for m in sorted(materials, key=lambda m: (-len(m[0]) - len(m[1]), m)):
+        if not any(covers(b, m) for b in builds):
+            builds.append(m)
+    jobs = {b: Job(b) for b in builds}
+
+    def job_of(board):
+        m = material_of(board)
+        return next(jobs[b] for b in builds if covers(b, m))
+
+    return jobs, job_of
+
+
+def start(binary, job, workdir):
+    """Starts `fairy-egt probe` on the job's positions; returns the process and its stderr."""
+    # A file, not a pipe: build progress on stderr must not block the binary while `finish`
+    # reads its stdout.
+    err = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen(
+        [binary, "probe", spec(job.material), "--metric", "dtm", "--fens", "-"],
+        cwd=workdir,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=err,
+        text=True,
+    )
+    try:
+        proc.stdin.write("".join(board.fen() + "\n" for _, board, _, _ in job.items))
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass  # The binary stopped early: `finish` reports its exit status and stderr.
+    return proc, err
+
+
+def finish(started, job):
+    """The binary's answers, one per position of the job."""
+    proc, err_file = started
+    out = proc.stdout.read()
+    proc.wait()
+    err_file.seek(0)
+    err = err_file.read()
+    err_file.close()
+    lines = out.splitlines()
+    if proc.returncode != 0 or len(lines) != len(job.items):
+        raise RuntimeError(
+            f"fairy-egt probe {spec(job.material)} exited with {proc.returncode} and printed "
+            f"{len(lines)} lines for {len(job.items)} positions; stderr:\n{err[-3000:]}"
+        )
+    return [line.strip() for line in lines]
+
+
+def main(argv):
+    args = [a for a in argv if not a.startswith("--")]
+    # --five-men: every pawnless 5-man EPD position; --five-men=KRRR.K,KNN.KN: those of the
+    # listed endgames only.
+    five_men = None
+    for a in argv:
+        if a == "--five-men":
+            five_men = "all"
+        elif a.startswith("--five-men="):
+            five_men = set(a.split("=", 1)[1].split(","))
+    per_endgame = DEFAULT_PER_ENDGAME
+    for a in argv:
+        if a.startswith("--per-endgame="):
+            per_endgame = int(a.split("=", 1)[1])
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    binary, oracle = args
+    began = time.monotonic()
+    for sub in ("gaviota", "syzygy", "epd"):
+        if not os.path.isdir(os.path.join(oracle, sub)):
+            print(
+                f"check_tables.py: oracle data not found: {os.path.join(oracle, sub)} is not a "
+                "directory (expected shared/oracle-data beside the crate, or set "
+                "FAIRY_EGT_ORACLE_DIR)",
+                file=sys.stderr,
+            )
+            return 1
+    gaviota = chess.gaviota.open_tablebase(os.path.join(oracle, "gaviota"))
+    syzygy = chess.syzygy.open_tablebase(os.path.join(oracle, "syzygy"))
+
+    # The positions: (group, board) for random ones, (group, board, dm) for EPD ones.
+    positions = []
+    for name in [] if five_men is not None else ENDGAMES:
+        white, black = sides_of(name)
+        rng = random.Random(f"fairy-egt oracle {name}")
+        half = per_endgame // 2
+        positions += [(name, b) for b in random_positions(white, black, per_endgame - half, rng)]
+        positions += [(name, b) for b in random_positions(black, white, half, rng)]
+    epd_items = []
+    epd_files = ["endgame-dm-5.epd"] if five_men is not None else ["endgame-dm-4.epd"]
+    for file in epd_files:
+        with open(os.path.join(oracle, "epd", file)) as f:
+            for line in f:
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                board, ops = chess.Board.from_epd(line)
+                if board.pawns:
+                    continue
+                if isinstance(five_men, set) and spec(material_of(board)) not in five_men:
+                    continue
+                epd_items.append((file, board, int(ops["dm"])))
+
+    jobs, job_of = plan(positions, epd_items)
+    for group, board in positions:
+        job_of(board).items.append((group, board, None, None))
+    for group, board, dm in epd_items:
+        if dm > 0:
+            expected = f"win in {dm}"
+        elif dm < 0:
+            expected = f"loss in {-dm}"
+        else:
+            expected = "loss in 0" if board.is_checkmate() else "draw"
+        job_of(board).items.append((group, board, expected, f"dm {dm}"))
+
+    stats = {}  # group -> [compared, DTM mismatches, WDL mismatches]
+    longest = {}  # group -> longest win compared, in moves
+    shown = []
+    errors = []
+    with tempfile.TemporaryDirectory(prefix="fairy-egt-oracle-") as workdir:
+        for job in jobs.values():
+            t0 = time.monotonic()
+            proc = start(binary, job, workdir)
+            # Probe the references while the binary builds.
+            refs = []
+            for group, board, expected, note in job.items:
+                if expected is not None:
+                    refs.append((expected, note, None))
+                    continue
+                dtm = gaviota.probe_dtm(board)
+                wdl = gaviota.probe_wdl(board) if dtm == 0 else None
+                syz = syzygy.probe_wdl(board)
+                refs.append((ours_from_dtm(dtm, wdl), f"Gaviota dtm {dtm} plies", syz))
+            try:
+                answers = finish(proc, job)
+            except RuntimeError as e:
+                errors.append(str(e))
+                continue
+            for (group, board, _, _), (expected, note, syz), ours in zip(job.items, refs, answers):
+                s = stats.setdefault(group, [0, 0, 0])
+                s[0] += 1
+                if ours.startswith("win in "):
+                    longest[group] = max(longest.get(group, 0), int(ours[7:]))
+                dtm_bad = ours != expected
+                wdl_bad = syz is not None and outcome(ours) != syzygy_outcome(syz)
+                s[1] += dtm_bad
+                s[2] += wdl_bad
+                if (dtm_bad or wdl_bad) and len(shown) < SHOW:
+                    syz_text = "" if syz is None else f"; Syzygy WDL {syz}"
+                    shown.append(
+                        f"  {board.fen()}  [{group}, built as {spec(job.material)}]\n"
+                        f"    ours: {ours}; expected: {expected} ({note}){syz_text}"
+                    )
+            print(
+                f"built {spec(job.material):7} {len(job.items):5} positions "
+                f"{time.monotonic() - t0:5.1f} s",
+                flush=True,
+            )
+
+    print()
+    header = ("endgame", "compared", "DTM/dm diff", "WDL diff", "longest win")
+    print(f"{header[0]:18} {header[1]:>8} {header[2]:>11} {header[3]:>8} {header[4]:>11}")
+    total = [0, 0, 0]
+    for group in ENDGAMES + epd_files:
+        if group not in stats:
+            continue
+        s = stats[group]
+        total = [a + b for a, b in zip(total, s)]
+        wdl = "-" if group.endswith(".epd") else str(s[2])
+        print(f"{group:18} {s[0]:8} {s[1]:11} {wdl:>8} {longest.get(group, 0):11}")
+    print(f"{'total':18} {total[0]:8} {total[1]:11} {total[2]:8}")
+    print(f"time {time.monotonic() - began:.1f} s, {len(jobs)} builds")
+    if shown:
+        print(f"\nfirst mismatches (of {total[1] + total[2]} differences):")
+        print("\n".join(shown))
+    for e in errors:
+        print(f"\nerror: {e}")
+    if errors or total[1] or total[2]:
+        return 1
+    if total[0] == 0:
+        print("error: nothing was compared")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
