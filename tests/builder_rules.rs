@@ -195,3 +195,73 @@ fn bare_royal_loses_makes_the_baring_capture_win() {
     assert_eq!(stats.wtm.longest_win, 1);
     check_all(&set, "KN.K", rules);
 }
+
+/// Seeds: a mate seeded as a draw is a draw, and its predecessor that had only that mate in 1
+/// now wins later (or not at all); every other value still agrees with forward search.
+#[test]
+fn a_mate_seeded_as_a_draw_changes_its_predecessors() {
+    use fairy_egt::board::square::square_name;
+    use fairy_egt::egt::seed::parse_seeds;
+    let (orthodox, _) = built("KQ.K", Rules::default());
+    // A White-to-move mate in 1 with exactly one mating move.
+    let g = orthodox.geometry();
+    let (before, mate) = (0..64u8)
+        .flat_map(|k| (0..64u8).flat_map(move |q| (0..64u8).map(move |b| (k, q, b))))
+        .filter_map(|(k, q, b)| {
+            let mut setup = Setup::empty(Color::White);
+            if k == q || q == b || k == b {
+                return None;
+            }
+            setup.board[k as usize] = Some((Color::White, 'K'));
+            setup.board[q as usize] = Some((Color::White, 'Q'));
+            setup.board[b as usize] = Some((Color::Black, 'K'));
+            let pos = Position::new(&setup, g, ['K', 'K']).ok()?;
+            let moves = orthodox.scored_moves(&pos).ok()?;
+            let mates: Vec<_> = moves.iter().filter(|m| m.value == Value::Win(1)).collect();
+            (mates.len() == 1).then(|| (pos.clone(), pos.play(mates[0].mv)))
+        })
+        .next()
+        .expect("some mate in 1 has a single mating move");
+    let square = |c: Color, royal: bool| {
+        square_name(
+            mate.men()
+                .iter()
+                .find(|m| m.color == c && m.royal == royal)
+                .unwrap()
+                .square,
+        )
+    };
+    let line = format!(
+        "{}{}{} draw   # the mate after {}\n",
+        square(Color::White, true),
+        square(Color::White, false),
+        square(Color::Black, true),
+        Setup::to_fen(&before.to_setup())
+    );
+    let seeds = parse_seeds(
+        &line,
+        "seeds.txt",
+        "KQ.K",
+        orthodox.pieces(),
+        g,
+        Metric::Dtm,
+    )
+    .unwrap();
+    assert_eq!(seeds.len(), 1);
+    let material = Material::parse("KQ.K", orthodox.pieces()).unwrap();
+    let mut seeded =
+        TableSet::new(PieceSet::standard(), Metric::Dtm).with_seeds(material.clone(), seeds);
+    seeded.build(&material, &Silent).unwrap();
+    assert_eq!(orthodox.probe(&mate).unwrap(), Value::Loss(0));
+    assert_eq!(seeded.probe(&mate).unwrap(), Value::Draw, "the seeded mate");
+    assert_eq!(orthodox.probe(&before).unwrap(), Value::Win(1));
+    let now = seeded.probe(&before).unwrap();
+    assert!(
+        matches!(now, Value::Win(d) if d > 1) || now == Value::Draw,
+        "predecessor is {now:?}"
+    );
+    assert_ne!(
+        seeded.best_move(&before).unwrap().unwrap().mv,
+        orthodox.best_move(&before).unwrap().unwrap().mv
+    );
+}

@@ -23,6 +23,7 @@ use crate::egt::memory;
 use crate::egt::men::{Men, Occupancy};
 use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
+use crate::egt::seed::{Seed, SeedValue};
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{loss_byte, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN};
 use crate::piece::PieceSet;
@@ -47,6 +48,10 @@ impl Bitmap {
         Bitmap(memory::filled(bits.div_ceil(64) as usize, || {
             AtomicU64::new(0)
         }))
+    }
+    #[inline]
+    fn get(&self, i: u64) -> bool {
+        self.0[(i / 64) as usize].load(Relaxed) & (1 << (i % 64)) != 0
     }
     #[inline]
     fn set(&self, i: u64) {
@@ -136,6 +141,8 @@ struct Build<'a> {
     wins_waiting: Waiting,
     losses_waiting: Waiting,
     too_long: AtomicBool,
+    /// Seeded positions, whose values the iterations leave alone (only with seeds).
+    fixed: Option<[Bitmap; 2]>,
 }
 
 /// Builds the table of `material` (folded by the pieces' symmetry if `fold`); `sub_table(m)` must give the built table of every smaller
@@ -147,6 +154,7 @@ pub fn build_table<'t>(
     geometry: &Geometry,
     metric: Metric,
     rules: Rules,
+    seeds: &[Seed],
     fold: bool,
     sub_table: &dyn Fn(&Material) -> Option<&'t Table>,
     report: &(dyn Fn(Phase, f64) + Sync),
@@ -173,8 +181,9 @@ pub fn build_table<'t>(
         wins_waiting: Waiting::new(),
         losses_waiting: Waiting::new(),
         too_long: AtomicBool::new(false),
+        fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
     };
-    build.run(report)?;
+    build.run(seeds, report)?;
     drop(build);
     Ok(Table {
         material: material.clone(),
@@ -185,9 +194,10 @@ pub fn build_table<'t>(
 }
 
 impl<'a> Build<'a> {
-    fn run(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> Result<(), BuildError> {
+    fn run(&self, seeds: &[Seed], report: &(dyn Fn(Phase, f64) + Sync)) -> Result<(), BuildError> {
         let start = Instant::now();
         let legal = self.captures_pass(report);
+        self.apply_seeds(seeds)?;
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
         let mut decided = 0u64;
@@ -346,6 +356,55 @@ impl<'a> Build<'a> {
         !in_check && self.rules.null_move.allows(c)
     }
 
+    /// Fixes the seeded values (after mates are known, before the iterations).
+    fn apply_seeds(&self, seeds: &[Seed]) -> Result<(), BuildError> {
+        for seed in seeds {
+            let index = self
+                .ix
+                .index(&seed.squares)
+                .expect("seeds are legal positions");
+            let c = seed.side;
+            let (byte, fixed) = match seed.value {
+                SeedValue::Draw => (UNKNOWN, true),
+                SeedValue::Undecided => (UNKNOWN, false),
+                SeedValue::Stalemate if self.rules.stalemate_wins => {
+                    self.losses_waiting.add(c, 0);
+                    (loss_byte(0), true)
+                }
+                SeedValue::Stalemate => (UNKNOWN, true),
+                SeedValue::Win(d) if d > MAX_WIN => {
+                    return Err(BuildError::TooLong(self.name.clone()))
+                }
+                SeedValue::Win(d) => {
+                    self.wins_waiting.add(c, d);
+                    (win_byte(d), true)
+                }
+                SeedValue::Loss(d) if d > MAX_LOSS => {
+                    return Err(BuildError::TooLong(self.name.clone()))
+                }
+                SeedValue::Loss(d) => {
+                    self.losses_waiting.add(c, d);
+                    (loss_byte(d), true)
+                }
+            };
+            self.cell(c, index).store(byte, Relaxed);
+            if let Some(bits) = &self.fixed {
+                if fixed {
+                    bits[c.index()].set(index);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a slot was seeded with a fixed value.
+    #[inline]
+    fn is_fixed(&self, c: Color, index: u64) -> bool {
+        self.fixed
+            .as_ref()
+            .is_some_and(|bits| bits[c.index()].get(index))
+    }
+
     /// Marks in `into` every slot of side `c` whose byte is `byte`, if any is waiting.
     fn collect(&self, c: Color, byte: u8, into: &Bitmap) {
         let waiting = match (win_of(byte), crate::egt::value::loss_of(byte)) {
@@ -380,7 +439,8 @@ impl<'a> Build<'a> {
             self.won[c.index()].filter(|p| {
                 let cell = self.cell(c, p);
                 let b = cell.load(Relaxed);
-                let mut improves = b == UNKNOWN || win_of(b).is_some_and(|d| d > n);
+                let mut improves =
+                    (b == UNKNOWN || win_of(b).is_some_and(|d| d > n)) && !self.is_fixed(c, p);
                 if improves && passes {
                     // Reached by un-passing: a stalemated side may not pass.
                     let sq = self.ix.decode(p).expect("candidates are positions");
@@ -404,7 +464,7 @@ impl<'a> Build<'a> {
         for c in Color::BOTH {
             self.lost[c.index()].filter(|p| {
                 let cell = self.cell(c, p);
-                if cell.load(Relaxed) != UNKNOWN {
+                if cell.load(Relaxed) != UNKNOWN || self.is_fixed(c, p) {
                     return false;
                 }
                 let sq = self.ix.decode(p).expect("candidates are positions");

@@ -14,3 +14,4 @@ pub mod stats;
 pub mod table;
 pub mod tables;
 pub mod value;
+pub mod seed;

@@ -5,6 +5,7 @@ use crate::egt::builder::{build_table, BuildError};
 use crate::egt::material::Material;
 use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
+use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
 use crate::piece::PieceSet;
 use std::collections::HashMap;
@@ -16,6 +17,7 @@ pub struct TableSet {
     geometry: Geometry,
     metric: Metric,
     rules: Rules,
+    seeds: Option<(Material, Vec<Seed>)>,
     fold: bool,
     tables: HashMap<Material, Table>,
 }
@@ -29,6 +31,7 @@ impl TableSet {
             geometry,
             metric,
             rules: Rules::default(),
+            seeds: None,
             fold: true,
             tables: HashMap::new(),
         }
@@ -41,6 +44,17 @@ impl TableSet {
             "rules are chosen before any table is built"
         );
         self.rules = rules;
+        self
+    }
+
+    /// The same set (still empty), with values fixed for seeded positions of `material`
+    /// (see `seed`).
+    pub fn with_seeds(mut self, material: Material, seeds: Vec<Seed>) -> TableSet {
+        assert!(
+            self.tables.is_empty(),
+            "seeds are chosen before any table is built"
+        );
+        self.seeds = Some((material, seeds));
         self
     }
 
@@ -116,6 +130,10 @@ impl TableSet {
                 &self.geometry,
                 self.metric,
                 self.rules,
+                match &self.seeds {
+                    Some((seeded, seeds)) if *seeded == m => seeds,
+                    _ => &[],
+                },
                 self.fold,
                 &|sub: &Material| self.tables.get(sub),
                 &report,
