@@ -13,6 +13,10 @@ pub enum Command {
     Probe { common: Common, fen: String },
     /// Build, then print the value of each FEN read from a file (`-`: stdin), one a line.
     ProbeMany { common: Common, fens: PathBuf },
+    /// Build, then let the engine play itself from a position, printing every move.
+    Play { common: Common, fen: Option<String> },
+    /// Engine mode (no command given): speak the XBoard protocol on stdin/stdout.
+    Engine { common: Common },
     /// Print the usage text.
     Help,
     /// Print the version.
@@ -38,9 +42,19 @@ pub struct Common {
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: fairy-egt build [ENDGAME] [--json] [OPTIONS]
+usage: fairy-egt [ENDGAME] [OPTIONS]
+       fairy-egt play [ENDGAME] [--fen FEN] [OPTIONS]
+       fairy-egt build [ENDGAME] [--json] [OPTIONS]
        fairy-egt probe [ENDGAME] --fen FEN [OPTIONS]
        fairy-egt probe [ENDGAME] --fens FILE [OPTIONS]
+
+  (none)   engine mode: an XBoard/WinBoard engine on stdin/stdout that builds the endgame
+           at once and plays any position of it (or of another endgame of at most 5 men,
+           built on demand) perfectly, e.g.
+           xboard -fcp \"fairy-egt KQ.KR\" -fd DIR -initialMode EditPosition -variant fairy
+  play     build, then let the engine play itself from the FEN's position (default: a
+           position of the endgame's longest win for White), printing every move with
+           its value and the result
 
   build    build the endgame table (and every smaller one reachable by captures) and
            print its statistics; --json prints one JSON object instead
@@ -106,7 +120,9 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
             }
             Value(v) => {
                 let v = v.string()?;
-                if sub.is_none() {
+                if sub.is_none() && common.endgame.is_none() && looks_like_endgame(&v) {
+                    common.endgame = Some(v);
+                } else if sub.is_none() && common.endgame.is_none() {
                     sub = Some(v);
                 } else if common.endgame.is_none() {
                     common.endgame = Some(v);
@@ -128,11 +144,23 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
                 "probe needs either --fen FEN or --fens FILE".into(),
             )),
         },
+        Some("play") => Ok(Command::Play { common, fen }),
         Some(other) => Err(CliError(format!(
-            "unknown command '{other}' (expected build or probe)"
+            "unknown command '{other}' (expected build, probe, play, or an endgame such as \
+             KQ.KR for engine mode)"
         ))),
-        None => Ok(Command::Help),
+        None => Ok(Command::Engine { common }),
     }
+}
+
+/// Whether a first argument names an endgame (engine mode) rather than a command: it has a
+/// `.` (`KQ.KR`), or a `v` between two runs of upper-case letters (`KQvKR`).
+fn looks_like_endgame(arg: &str) -> bool {
+    let upper = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_uppercase());
+    arg.contains('.')
+        || arg
+            .split_once('v')
+            .is_some_and(|(w, b)| upper(w) && upper(b))
 }
 
 #[cfg(test)]
@@ -172,6 +200,32 @@ mod tests {
             .contains("--fen"));
         let c = parse(&["probe", "KQ.KR", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]).unwrap();
         assert!(matches!(c, Command::Probe { .. }));
+    }
+
+    #[test]
+    fn engine_mode_and_play() {
+        assert_eq!(
+            parse(&[]).unwrap(),
+            Command::Engine {
+                common: Common::default()
+            }
+        );
+        let Command::Engine { common } = parse(&["KQvKR", "--metric", "dtc"]).unwrap() else {
+            panic!("not engine mode")
+        };
+        assert_eq!(common.endgame.as_deref(), Some("KQvKR"));
+        assert_eq!(common.metric, Some(Metric::Dtc));
+        let c = parse(&["play", "KC.KR", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]).unwrap();
+        let Command::Play { common, fen } = c else {
+            panic!("not play: {c:?}")
+        };
+        assert_eq!(common.endgame.as_deref(), Some("KC.KR"));
+        assert!(fen.is_some());
+        assert!(matches!(
+            parse(&["play"]),
+            Ok(Command::Play { fen: None, .. })
+        ));
+        assert!(parse(&["KQ.KR", "KR.K"]).is_err());
     }
 
     #[test]

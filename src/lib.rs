@@ -5,4 +5,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod egt;
+pub mod engine;
 pub mod piece;
+pub mod protocol;
+pub mod session;

@@ -1,7 +1,9 @@
-//! fairy-egt: command line → settings → a command; errors → exit codes (2: bad input).
+//! fairy-egt: command line → settings → a command (engine mode without one); errors → exit
+//! codes (2: bad input).
 
 use fairy_egt::cli::{parse_args, Command, USAGE};
-use fairy_egt::commands::{build, probe, UserError};
+use fairy_egt::commands::{build, play, probe, UserError};
+use fairy_egt::session;
 
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -20,6 +22,8 @@ fn main() {
         Ok(Command::Build { common, json }) => build::run(&common, json),
         Ok(Command::Probe { common, fen }) => probe::run(&common, &fen),
         Ok(Command::ProbeMany { common, fens }) => probe::run_many(&common, &fens),
+        Ok(Command::Play { common, fen }) => play::run(&common, fen.as_deref()),
+        Ok(Command::Engine { common }) => session::run(&common),
     };
     if let Err(e) = result {
         eprintln!("fairy-egt: {e}");

@@ -1,6 +1,7 @@
 //! The command-line commands, and the start-up they share: settings, pieces, threads.
 
 pub mod build;
+pub mod play;
 pub mod probe;
 
 use crate::cli::Common;
@@ -121,10 +122,7 @@ pub fn start_threads(threads: usize) -> usize {
 
 /// Builds the settings' endgame into a new table set, showing progress on stderr.
 pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
-    let mut tables = TableSet::new(s.pieces.clone(), s.config.metric);
-    if !s.fold {
-        tables = tables.without_symmetry();
-    }
+    let mut tables = new_tables(s);
     let progress = StderrProgress::new();
     let start = Instant::now();
     tables
@@ -132,6 +130,17 @@ pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
         .map_err(UserError::from_display)?;
     progress.finish();
     Ok((tables, start.elapsed()))
+}
+
+/// An empty table set for the settings: their pieces and metric, folded by symmetry unless
+/// asked not to.
+pub fn new_tables(s: &Settings) -> TableSet {
+    let tables = TableSet::new(s.pieces.clone(), s.config.metric);
+    if s.fold {
+        tables
+    } else {
+        tables.without_symmetry()
+    }
 }
 
 /// Shows build progress on stderr: one line rewritten in place on a terminal, else a line

@@ -1,0 +1,190 @@
+//! What the engine is told ([`Command`]) and what it says ([`Event`]), free of protocol text:
+//! a protocol turns its lines into commands and renders events as its lines.
+
+use crate::board::{Color, Move, Setup, Square};
+use crate::config::Metric;
+use crate::egt::probe::ScoredMove;
+use crate::egt::value::Value;
+
+/// A request to the engine. Commands are carried out in the order given; one that needs the
+/// tables while a build runs waits, and every later command waits behind it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A new game from the standard start position; the engine plays Black, force mode ends.
+    NewGame,
+    /// Set up a position (a new game from it); the side the engine plays is unchanged.
+    SetPosition(Box<Setup>),
+    /// Put `Color` on move in the current setup; the engine plays the other side.
+    SetSideToMove(Color),
+    /// Start editing a copy of the current setup.
+    EditBegin,
+    /// Edit: empty the board.
+    EditClear,
+    /// Edit: put a man on a square.
+    EditPlace {
+        /// The square.
+        square: Square,
+        /// The man's side.
+        color: Color,
+        /// Its letter (any case).
+        letter: char,
+    },
+    /// Edit: empty a square.
+    EditEmpty(Square),
+    /// Edit: done; the edited setup becomes the position (side to move unchanged).
+    EditEnd,
+    /// The opponent's (or, in force mode, anyone's) move, in coordinate notation.
+    Move(String),
+    /// Take back this many moves (1: undo, 2: remove).
+    Undo(usize),
+    /// Play no side: moves are only recorded.
+    Force,
+    /// Play the side to move, and move now.
+    Go,
+    /// Play the side not on move.
+    PlayOther,
+    /// The game is over: play no side until a new position.
+    Result,
+    /// Show thinking output for the engine's moves (true) or not.
+    Post(bool),
+    /// Start (true) or stop (false) analysing: every position reached is valued and shown.
+    Analyze(bool),
+    /// While analysing: report the current analysis' status.
+    AnalysisStatus,
+    /// The best move for the side to move.
+    Hint,
+    /// Every legal move with its value.
+    Book,
+    /// The opponent offers a draw: accepted when the position is a draw.
+    DrawOffer,
+    /// Answer with [`Event::Synced`] once every earlier command is complete.
+    Sync(String),
+    /// The game's variant (the pieces the GUI uses).
+    Variant(Variant),
+    /// Distance metric of the tables: a change rebuilds them.
+    Metric(Metric),
+    /// Threads for the following builds (0: one per core).
+    Threads(usize),
+    /// Memory budget for the tables, in MB.
+    Memory(u64),
+    /// Say this event, in turn (a protocol's answer to a line that is not a command).
+    Notice(Event),
+}
+
+/// The variants the engine knows (XBoard's names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Orthodox chess letters.
+    Normal,
+    /// XBoard's catch-all 8×8 variant: fairy letters whose moves the engine describes.
+    Fairy,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// `winner` has checkmated.
+    Mate {
+        /// The side that mates.
+        winner: Color,
+    },
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Only the royals are left, and the tables call it a draw.
+    BareRoyals,
+}
+
+impl std::fmt::Display for GameEnd {
+    /// The PGN result with its reason, e.g. `1-0 {White mates}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GameEnd::Mate {
+                winner: Color::White,
+            } => "1-0 {White mates}",
+            GameEnd::Mate {
+                winner: Color::Black,
+            } => "0-1 {Black mates}",
+            GameEnd::Stalemate => "1/2-1/2 {Stalemate}",
+            GameEnd::BareRoyals => "1/2-1/2 {Insufficient material}",
+        })
+    }
+}
+
+/// The engine's analysis of a position: its value and the perfect line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thinking {
+    /// Value for the side to move.
+    pub value: Value,
+    /// The metric of the distance in `value`.
+    pub metric: Metric,
+    /// The perfect line (for a draw, only the first drawing move; empty without legal moves).
+    pub pv: Vec<Move>,
+    /// Table probes made.
+    pub nodes: u64,
+    /// Time taken, in centiseconds.
+    pub centis: u64,
+}
+
+/// Something the engine says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Thinking output before a move, or the analysis of the current position.
+    Thinking(Thinking),
+    /// The engine's move (already played on its board).
+    Move(Move),
+    /// The game is over, claimed after the engine's move or on its turn.
+    GameEnd(GameEnd),
+    /// A move that is not legal here (nothing changed).
+    IllegalMove {
+        /// The move as received.
+        text: String,
+        /// Why it is not legal.
+        reason: String,
+    },
+    /// The position cannot be played (pawns, too many men, unknown letter, no royal, …).
+    NotPlayable(String),
+    /// A command that is refused, or not understood (nothing changed).
+    Rejected {
+        /// What kind of refusal, e.g. `unknown command`.
+        kind: String,
+        /// The command or the detail.
+        detail: String,
+    },
+    /// Every command before the matching [`Command::Sync`] is complete.
+    Synced(String),
+    /// The best move for the side to move.
+    Hint(Move),
+    /// Every legal move with its value, best first.
+    Book(Vec<ScoredMove>),
+    /// The draw offer is accepted.
+    AcceptDraw,
+    /// A requested table build finished.
+    TableReady {
+        /// The endgame built.
+        material: String,
+        /// Time the build took.
+        took: std::time::Duration,
+    },
+    /// A requested table build failed.
+    BuildFailed {
+        /// The endgame.
+        material: String,
+        /// Why.
+        reason: String,
+    },
+    /// The variant was set.
+    Variant(Variant),
+    /// Status of the analysis in progress.
+    AnalysisStatus {
+        /// Time spent, in centiseconds.
+        centis: u64,
+        /// Probes made.
+        nodes: u64,
+        /// Plies of the line.
+        plies: usize,
+        /// Legal moves in the position.
+        moves: usize,
+    },
+    /// A remark for logs and debug output.
+    Note(String),
+}

@@ -1,0 +1,145 @@
+//! The game the engine follows: the position set up, the moves played since (for undo), or
+//! the set-up it cannot play and why.
+
+use crate::board::geometry::Geometry;
+use crate::board::{Move, Position, Setup};
+use crate::egt::material::MAX_MEN;
+
+/// FEN of the standard chess start position (what `new` sets up).
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+
+/// A playable game: its start and every position since.
+#[derive(Clone, Debug)]
+pub struct Game {
+    positions: Vec<Position>,
+}
+
+impl Game {
+    /// A game from a position.
+    pub fn new(start: Position) -> Game {
+        Game {
+            positions: vec![start],
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions
+            .last()
+            .expect("a game has its start position")
+    }
+
+    /// Plays a legal move.
+    pub fn play(&mut self, mv: Move) {
+        let next = self.position().play(mv);
+        self.positions.push(next);
+    }
+
+    /// Takes back `n` moves; false (and nothing changes) if fewer were played.
+    pub fn undo(&mut self, n: usize) -> bool {
+        if n >= self.positions.len() {
+            return false;
+        }
+        self.positions.truncate(self.positions.len() - n);
+        true
+    }
+}
+
+/// What the engine's board holds.
+#[derive(Clone, Debug)]
+pub enum Board {
+    /// A position it can play, with the game's history.
+    Playable(Game),
+    /// A set-up it cannot play.
+    Unplayable {
+        /// The set-up as given.
+        setup: Box<Setup>,
+        /// Why it cannot be played.
+        reason: String,
+    },
+}
+
+impl Board {
+    /// The board for a set-up: playable if [`check`] accepts it.
+    pub fn from_setup(setup: Setup, geometry: &Geometry, royals: [char; 2]) -> Board {
+        match check(&setup, geometry, royals) {
+            Ok(pos) => Board::Playable(Game::new(pos)),
+            Err(reason) => Board::Unplayable {
+                setup: Box::new(setup),
+                reason,
+            },
+        }
+    }
+
+    /// The current set-up.
+    pub fn setup(&self) -> Setup {
+        match self {
+            Board::Playable(game) => game.position().to_setup(),
+            Board::Unplayable { setup, .. } => (**setup).clone(),
+        }
+    }
+}
+
+/// The checked position of a set-up, or why the engine cannot play it: pawns, more men than
+/// any table holds, an unknown letter, a missing or doubled royal, or the side to move able to
+/// capture the enemy royal.
+pub fn check(setup: &Setup, geometry: &Geometry, royals: [char; 2]) -> Result<Position, String> {
+    let men = setup.men().count();
+    let pawns = setup
+        .men()
+        .filter(|&(_, color, l)| l.eq_ignore_ascii_case(&'P') && geometry.moves(l, color).is_none())
+        .count();
+    if pawns > 0 {
+        return Err(format!(
+            "the position has pawns ({pawns}); fairy-egt plays pawnless endgames of at most \
+             {MAX_MEN} men"
+        ));
+    }
+    if men > MAX_MEN {
+        return Err(format!(
+            "the position has {men} men; fairy-egt's tables hold at most {MAX_MEN}"
+        ));
+    }
+    Position::new(setup, geometry, royals).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::PieceSet;
+
+    fn board(fen: &str) -> Board {
+        let g = Geometry::new(&PieceSet::standard());
+        Board::from_setup(Setup::from_fen(fen).unwrap(), &g, ['K', 'K'])
+    }
+
+    fn reason(fen: &str) -> String {
+        match board(fen) {
+            Board::Unplayable { reason, .. } => reason,
+            Board::Playable(_) => panic!("{fen} is playable"),
+        }
+    }
+
+    #[test]
+    fn reasons_name_the_problem() {
+        assert!(reason(START_FEN).contains("pawns (16)"));
+        assert!(reason("8/8/8/8/8/8/8/KQRBNk2 w - - 0 1").contains("6 men"));
+        assert!(reason("8/8/8/8/8/8/8/KG5k w - - 0 1").contains("'G'"));
+        assert!(reason("8/8/8/8/8/8/8/KQ6 w - - 0 1").contains("Black has no king"));
+    }
+
+    #[test]
+    fn undo_keeps_the_start() {
+        let Board::Playable(mut game) = board("8/8/8/8/2r5/8/2k5/K6Q w - - 0 1") else {
+            panic!("KQ.KR is playable")
+        };
+        let g = Geometry::new(&PieceSet::standard());
+        let start = game.position().clone();
+        let mv = start.parse_move("h1h8", &g).unwrap();
+        game.play(mv);
+        assert!(!game.undo(2));
+        assert!(game.undo(1));
+        assert_eq!(game.position(), &start);
+        assert!(!game.undo(1));
+    }
+}

@@ -1,0 +1,534 @@
+//! The engine: a synchronous state machine over [`Command`]s that answers with [`Event`]s and
+//! asks for table builds. It keeps the position and the game's history (for undo), which side
+//! it plays (none in force mode), whether it analyses, and the tables; it never sees protocol
+//! text and never waits: a command that needs tables while a build runs is queued (with every
+//! later one, so answers keep their order) until [`Engine::built`] hands the tables back.
+//!
+//! The tables themselves travel: while a build runs, the [`TableSet`] is with the builder
+//! ([`BuildJob`]), so probing and building never share it.
+
+pub mod command;
+pub mod game;
+pub mod think;
+
+pub use command::{Command, Event, GameEnd, Thinking, Variant};
+
+use crate::board::geometry::Geometry;
+use crate::board::{Color, Setup};
+use crate::commands::{new_tables, Settings};
+use crate::egt::builder::BuildError;
+use crate::egt::index::Indexer;
+use crate::egt::material::Material;
+use crate::egt::probe::{material_of, ScoredMove};
+use crate::egt::tables::TableSet;
+use crate::egt::value::Value;
+use game::{Board, START_FEN};
+use std::collections::{HashMap, VecDeque};
+use std::time::Instant;
+
+/// A build the engine asks for: build `material` into `tables` (with `threads` threads,
+/// 0 = one per core), then give the set back with [`Engine::built`].
+pub struct BuildJob {
+    /// The engine's tables, lent to the builder.
+    pub tables: TableSet,
+    /// The endgame to build (with its sub-endgames).
+    pub material: Material,
+    /// Threads to use; 0 = one per core.
+    pub threads: usize,
+}
+
+/// What the engine asks its host to do.
+pub enum Action {
+    /// Say an event (the protocol renders it).
+    Say(Event),
+    /// Run a build.
+    Build(BuildJob),
+}
+
+/// The engine's state.
+pub struct Engine {
+    /// The start-up settings; the metric and threads follow the options.
+    settings: Settings,
+    geometry: Geometry,
+    royals: [char; 2],
+    /// Table memory budget in bytes (`None`: no limit).
+    memory: Option<u64>,
+    /// `None` while a build has them.
+    tables: Option<TableSet>,
+    /// The build running, and when it started.
+    building: Option<(Material, Instant)>,
+    /// Endgames whose build failed, and why.
+    failed: HashMap<Material, String>,
+    board: Board,
+    edit: Option<Setup>,
+    /// The side the engine plays; `None` in force mode.
+    side: Option<Color>,
+    post: bool,
+    analyzing: bool,
+    /// The last analysis shown and when it started (for status requests).
+    analysis: Option<(Thinking, Instant, usize)>,
+    queue: VecDeque<Command>,
+    out: Vec<Action>,
+}
+
+impl Engine {
+    /// An engine for these settings, set up as after `new`; the start-up build of the
+    /// settings' endgame is its first action.
+    pub fn new(settings: Settings) -> Engine {
+        let geometry = Geometry::new(&settings.pieces);
+        let royals = settings.material.royals();
+        let mut engine = Engine {
+            board: Board::from_setup(standard_start(), &geometry, royals),
+            tables: Some(new_tables(&settings)),
+            settings,
+            geometry,
+            royals,
+            memory: None,
+            building: None,
+            failed: HashMap::new(),
+            edit: None,
+            side: Some(Color::Black),
+            post: true,
+            analyzing: false,
+            analysis: None,
+            queue: VecDeque::new(),
+            out: Vec::new(),
+        };
+        engine.ensure_tables();
+        engine
+    }
+
+    /// The actions asked for since the last call, in order.
+    pub fn take_actions(&mut self) -> Vec<Action> {
+        std::mem::take(&mut self.out)
+    }
+
+    /// The endgame being built, if a build runs.
+    pub fn building(&self) -> Option<&Material> {
+        self.building.as_ref().map(|(m, _)| m)
+    }
+
+    /// Whether thinking output (and so build progress) is shown.
+    pub fn shows_thinking(&self) -> bool {
+        self.post || self.analyzing
+    }
+
+    /// Carries out a command now, or queues it behind a build.
+    pub fn command(&mut self, cmd: Command) {
+        if !self.queue.is_empty() || self.must_wait(&cmd) {
+            self.queue.push_back(cmd);
+        } else {
+            self.run(cmd);
+        }
+    }
+
+    /// A build asked for by [`Action::Build`] is over: the tables come back and the queued
+    /// commands go on.
+    pub fn built(&mut self, tables: TableSet, result: Result<(), BuildError>) {
+        self.tables = Some(tables);
+        if let Some((material, start)) = self.building.take() {
+            match result {
+                Ok(()) if self.shows_thinking() => self.say(Event::TableReady {
+                    material: material.name(),
+                    took: start.elapsed(),
+                }),
+                Ok(()) => {}
+                Err(e) => {
+                    let reason = e.to_string();
+                    self.say(Event::BuildFailed {
+                        material: material.name(),
+                        reason: reason.clone(),
+                    });
+                    self.failed.insert(material, reason);
+                }
+            }
+        }
+        if let (Some(budget), Some(t)) = (self.memory, &self.tables) {
+            if t.bytes() > budget {
+                let note = format!(
+                    "the tables in use take {} MB, more than the memory setting of {} MB",
+                    t.bytes() >> 20,
+                    budget >> 20
+                );
+                log::warn!("{note}");
+                self.say(Event::Note(note));
+            }
+        }
+        self.ensure_tables();
+        while let Some(cmd) = self.queue.front() {
+            if self.must_wait(cmd) {
+                break;
+            }
+            let cmd = self.queue.pop_front().expect("the queue has a front");
+            self.run(cmd);
+        }
+    }
+
+    /// Whether a command must wait for a running build.
+    fn must_wait(&self, cmd: &Command) -> bool {
+        if self.building.is_none() {
+            return false;
+        }
+        match cmd {
+            Command::Go
+            | Command::Hint
+            | Command::Book
+            | Command::DrawOffer
+            | Command::Sync(_)
+            | Command::Metric(_)
+            | Command::Analyze(true)
+            | Command::AnalysisStatus => true,
+            Command::Move(_) => self.analyzing || self.engine_replies(),
+            Command::NewGame
+            | Command::SetPosition(_)
+            | Command::SetSideToMove(_)
+            | Command::EditEnd
+            | Command::Undo(_) => self.analyzing,
+            _ => false,
+        }
+    }
+
+    /// Whether the engine answers a move of the side to move with a move of its own.
+    fn engine_replies(&self) -> bool {
+        match &self.board {
+            Board::Playable(game) => self.side == Some(game.position().side_to_move().flip()),
+            Board::Unplayable { .. } => false,
+        }
+    }
+
+    fn say(&mut self, event: Event) {
+        self.out.push(Action::Say(event));
+    }
+
+    fn reject(&mut self, kind: &str, detail: &str) {
+        self.say(Event::Rejected {
+            kind: kind.to_string(),
+            detail: detail.to_string(),
+        });
+    }
+
+    fn run(&mut self, cmd: Command) {
+        match cmd {
+            Command::NewGame => {
+                self.side = Some(Color::Black);
+                self.set_board(standard_start());
+            }
+            Command::SetPosition(setup) => self.set_board(*setup),
+            Command::SetSideToMove(color) => {
+                let mut setup = self.board.setup();
+                setup.side_to_move = color;
+                self.side = Some(color.flip());
+                self.set_board(setup);
+            }
+            Command::EditBegin => self.edit = Some(self.board.setup()),
+            Command::EditClear => {
+                if let Some(e) = &mut self.edit {
+                    e.board = Setup::empty(e.side_to_move).board;
+                }
+            }
+            Command::EditPlace {
+                square,
+                color,
+                letter,
+            } => {
+                if let Some(e) = &mut self.edit {
+                    e.board[square as usize] = Some((color, letter.to_ascii_uppercase()));
+                }
+            }
+            Command::EditEmpty(square) => {
+                if let Some(e) = &mut self.edit {
+                    e.board[square as usize] = None;
+                }
+            }
+            Command::EditEnd => {
+                if let Some(setup) = self.edit.take() {
+                    self.set_board(setup);
+                }
+            }
+            Command::Move(text) => self.opponent_move(&text),
+            Command::Undo(n) => self.undo(n),
+            Command::Force => self.side = None,
+            Command::Go => {
+                self.side = Some(self.board.setup().side_to_move);
+                self.engine_move();
+            }
+            Command::PlayOther => self.side = Some(self.board.setup().side_to_move.flip()),
+            Command::Result => self.side = None,
+            Command::Post(on) => self.post = on,
+            Command::Analyze(on) => {
+                self.analyzing = on;
+                if on {
+                    self.analyse();
+                }
+            }
+            Command::AnalysisStatus => self.analysis_status(),
+            Command::Hint => {
+                if let Some(best) = self.scored_moves().and_then(|m| m.first().copied()) {
+                    self.say(Event::Hint(best.mv));
+                }
+            }
+            Command::Book => {
+                let moves = self.scored_moves().unwrap_or_default();
+                self.say(Event::Book(moves));
+            }
+            Command::DrawOffer => {
+                if let (Board::Playable(game), Some(t)) = (&self.board, &self.tables) {
+                    if t.probe(game.position()) == Ok(Value::Draw) {
+                        self.say(Event::AcceptDraw);
+                    }
+                }
+            }
+            Command::Sync(token) => self.say(Event::Synced(token)),
+            Command::Variant(v) => self.say(Event::Variant(v)),
+            Command::Metric(m) => {
+                if m != self.settings.config.metric {
+                    self.settings.config.metric = m;
+                    self.tables = Some(new_tables(&self.settings));
+                    self.failed.clear();
+                    self.ensure_tables();
+                    self.reanalyse();
+                }
+            }
+            Command::Threads(n) => self.settings.config.threads = n,
+            Command::Memory(mb) => self.memory = Some(mb.saturating_mul(1 << 20)),
+            Command::Notice(event) => self.say(event),
+        }
+    }
+
+    /// A new board from a set-up; the tables it needs are built if missing.
+    fn set_board(&mut self, setup: Setup) {
+        self.board = Board::from_setup(setup, &self.geometry, self.royals);
+        if let Board::Unplayable { reason, .. } = &self.board {
+            log::info!("position not playable: {reason}");
+        }
+        self.ensure_tables();
+        self.reanalyse();
+    }
+
+    /// While analysing, shows the analysis of the new position (once its tables are there).
+    fn reanalyse(&mut self) {
+        if !self.analyzing {
+            return;
+        }
+        if self.building.is_some() {
+            self.queue.push_front(Command::Analyze(true));
+        } else {
+            self.analyse();
+        }
+    }
+
+    fn opponent_move(&mut self, text: &str) {
+        let Board::Playable(game) = &mut self.board else {
+            self.reject("no playable position", text);
+            return;
+        };
+        match game.position().parse_move(text, &self.geometry) {
+            Err(e) => {
+                self.say(Event::IllegalMove {
+                    text: text.to_string(),
+                    reason: e.to_string(),
+                });
+            }
+            Ok(mv) => {
+                game.play(mv);
+                let to_move = game.position().side_to_move();
+                if self.analyzing {
+                    self.analyse();
+                } else if self.side == Some(to_move) {
+                    self.engine_move();
+                }
+            }
+        }
+    }
+
+    fn undo(&mut self, n: usize) {
+        let name = if n == 1 { "undo" } else { "remove" };
+        let undone = match &mut self.board {
+            Board::Playable(game) => game.undo(n),
+            Board::Unplayable { .. } => false,
+        };
+        if undone {
+            self.reanalyse();
+        } else {
+            self.reject("command not legal now", name);
+        }
+    }
+
+    /// Why the current position cannot be played now, if it cannot.
+    fn unplayable_reason(&self) -> Option<String> {
+        let game = match &self.board {
+            Board::Unplayable { reason, .. } => return Some(reason.clone()),
+            Board::Playable(game) => game,
+        };
+        let Some(tables) = &self.tables else {
+            return Some("the tables are being built".to_string());
+        };
+        let (material, _) = material_of(game.position());
+        match self.failed.get(&material) {
+            Some(why) => Some(format!("the table of {material} could not be built: {why}")),
+            None if tables.get(&material).is_none() => {
+                Some(format!("the table of {material} is not built"))
+            }
+            None => None,
+        }
+    }
+
+    /// The tables and the playable game, or `None` after saying why there are none
+    /// ([`Event::NotPlayable`]).
+    fn playable(&mut self) -> Option<(&TableSet, &game::Game)> {
+        if let Some(reason) = self.unplayable_reason() {
+            self.say(Event::NotPlayable(reason));
+            return None;
+        }
+        match (&self.tables, &self.board) {
+            (Some(tables), Board::Playable(game)) => Some((tables, game)),
+            _ => None,
+        }
+    }
+
+    /// Plays the engine's move in the current position (or claims the game's end).
+    fn engine_move(&mut self) {
+        let started = Instant::now();
+        let post = self.post;
+        let Some((tables, game)) = self.playable() else {
+            return;
+        };
+        let pos = game.position().clone();
+        if let Some(end) = think::game_end(tables, &pos) {
+            self.side = None;
+            self.say(Event::GameEnd(end));
+            return;
+        }
+        let thinking = match think::think(tables, &pos, started) {
+            Ok(t) => t,
+            Err(e) => {
+                self.say(Event::NotPlayable(e.to_string()));
+                return;
+            }
+        };
+        let end_after = think::game_end(tables, &pos.play(thinking.pv[0]));
+        let mv = thinking.pv[0];
+        if post {
+            self.say(Event::Thinking(thinking));
+        }
+        if let Board::Playable(game) = &mut self.board {
+            game.play(mv);
+        }
+        self.say(Event::Move(mv));
+        if let Some(end) = end_after {
+            self.side = None;
+            self.say(Event::GameEnd(end));
+        }
+    }
+
+    /// Shows the analysis of the current position.
+    fn analyse(&mut self) {
+        let started = Instant::now();
+        let Some((tables, game)) = self.playable() else {
+            return;
+        };
+        let pos = game.position();
+        let moves = pos.legal_moves(tables.geometry()).len();
+        let thinking = if moves == 0 {
+            let value = if pos.in_check(tables.geometry()) {
+                Value::Loss(0)
+            } else {
+                Value::Draw
+            };
+            Ok(Thinking {
+                value,
+                metric: tables.metric(),
+                pv: Vec::new(),
+                nodes: 0,
+                centis: 0,
+            })
+        } else {
+            think::think(tables, pos, started)
+        };
+        match thinking {
+            Ok(t) => {
+                self.analysis = Some((t.clone(), started, moves));
+                self.say(Event::Thinking(t));
+            }
+            Err(e) => self.say(Event::NotPlayable(e.to_string())),
+        }
+    }
+
+    fn analysis_status(&mut self) {
+        if let (true, Some((t, started, moves))) = (self.analyzing, &self.analysis) {
+            let event = Event::AnalysisStatus {
+                centis: (started.elapsed().as_millis() / 10) as u64,
+                nodes: t.nodes,
+                plies: t.pv.len(),
+                moves: *moves,
+            };
+            self.say(event);
+        }
+    }
+
+    /// Every legal move of the current position with its value, best first (`None` if the
+    /// position cannot be played).
+    fn scored_moves(&mut self) -> Option<Vec<ScoredMove>> {
+        let (tables, game) = self.playable()?;
+        match tables.scored_moves(game.position()) {
+            Ok(mut moves) => {
+                // Stable: equally good moves keep ascending (from, to) order, as best_move.
+                moves.sort_by_key(|m| std::cmp::Reverse(m.value.rank()));
+                Some(moves)
+            }
+            Err(e) => {
+                self.say(Event::NotPlayable(e.to_string()));
+                None
+            }
+        }
+    }
+
+    /// Starts a build when the current position's endgame (or, without a playable position,
+    /// the start-up endgame) has no table, unless a build runs or that build failed before.
+    fn ensure_tables(&mut self) {
+        if self.building.is_some() {
+            return;
+        }
+        let target = match &self.board {
+            Board::Playable(game) => material_of(game.position()).0,
+            Board::Unplayable { .. } => self.settings.material.clone(),
+        };
+        let Some(tables) = &mut self.tables else {
+            return;
+        };
+        if tables.get(&target).is_some() || self.failed.contains_key(&target) {
+            return;
+        }
+        if let Some(budget) = self.memory {
+            let mut needed = target.sub_materials();
+            needed.push(target.clone());
+            let extra: u64 = needed
+                .iter()
+                .filter(|m| tables.get(m).is_none())
+                .map(|m| {
+                    let ix =
+                        Indexer::new(m, &self.geometry, &self.settings.pieces, self.settings.fold);
+                    2 * ix.size()
+                })
+                .sum();
+            if tables.bytes() + extra > budget {
+                tables.retain(|m| needed.contains(m));
+            }
+        }
+        let tables = self.tables.take().expect("checked above");
+        self.building = Some((target.clone(), Instant::now()));
+        self.out.push(Action::Build(BuildJob {
+            tables,
+            material: target,
+            threads: self.settings.config.threads,
+        }));
+    }
+}
+
+/// The standard start position.
+fn standard_start() -> Setup {
+    Setup::from_fen(START_FEN).expect("the start FEN is valid")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,53 @@
+//! Protocols: input lines → engine [`Command`]s, engine [`Event`]s → output lines. All protocol
+//! text lives here; the engine and the session see only commands and events.
+
+pub mod xboard;
+
+use crate::egt::progress::BuildEvent;
+use crate::engine::{Command, Event};
+
+/// What an input line asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A command for the engine (carried out in order with the others).
+    Engine(Command),
+    /// A line to write at once (handshake answers, which never wait).
+    Reply(String),
+    /// Leave at once.
+    Quit,
+}
+
+/// A protocol spoken on stdin/stdout.
+pub trait Protocol {
+    /// What one input line (without its line end) asks for.
+    fn read(&mut self, line: &str) -> Vec<Input>;
+    /// The output lines of an engine event (possibly none).
+    fn render(&self, event: &Event) -> Vec<String>;
+    /// The line that shows build progress, if the protocol shows it now.
+    fn progress(&self, event: &BuildEvent) -> Option<String>;
+}
+
+/// The protocols a session may speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// XBoard / WinBoard (CECP), the default.
+    XBoard,
+    /// UCI, recognised by a first command `uci`.
+    Uci,
+}
+
+impl Dialect {
+    /// The dialect announced by the first input line.
+    pub fn of_first_line(line: &str) -> Dialect {
+        if line.trim() == "uci" {
+            Dialect::Uci
+        } else {
+            Dialect::XBoard
+        }
+    }
+}
+
+/// The answer to `uci` until UCI is spoken.
+pub const UCI_NOT_YET: &str = "info string fairy-egt speaks only the XBoard protocol (CECP) in \
+     this version; UCI comes in a later version. Send 'xboard' and 'protover 2', or use an \
+     XBoard/WinBoard GUI";

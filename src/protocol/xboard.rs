@@ -1,0 +1,468 @@
+//! The XBoard / WinBoard protocol (CECP v2), as `../shared/PROTOCOL.md` describes what XBoard
+//! 4.9 and python-chess send and expect.
+//!
+//! Thinking output is `ply score time nodes pv`. Under the DTM metric the score of a win in N
+//! moves is `100000+N` and of a loss in N moves `-100000-N` (XBoard shows `#N`, python-chess
+//! `Mate(N)`); a draw is 0. Under DTC a distance counts moves to a conversion, not to mate, so
+//! the score is a plain number instead: `10000-N` for a win, `-(10000-N)` for a loss. Build
+//! progress is shown as thinking output whose pv is a comment in parentheses.
+
+use super::{Input, Protocol};
+use crate::board::square::parse_square;
+use crate::board::{Color, Setup};
+use crate::config::Metric;
+use crate::egt::progress::BuildEvent;
+use crate::egt::value::Value;
+use crate::engine::{Command, Event, Thinking, Variant};
+use crate::piece::betza::try_betza;
+use crate::piece::PieceSet;
+
+/// XBoard's letters of variant fairy that are not pawns or the King: the pieces whose moves
+/// the engine describes with `piece` commands.
+const FAIRY_LETTERS: &str = "NBRQFEACWMOHIJGDVLSU";
+
+/// Words that make XBoard switch a feature off when an `Error` line contains them.
+const ERROR_TRIGGERS: [&str; 5] = ["draw", "analyze", "protover", "time", "otim"];
+
+/// Most threads offered by the `Threads` option.
+const MAX_THREADS: usize = 256;
+
+/// The XBoard side of a session.
+pub struct XBoard {
+    pieces: PieceSet,
+    name: String,
+    metric: Metric,
+    threads: usize,
+    /// `Some(colour of the men placed)` in edit mode.
+    edit: Option<Color>,
+    /// The features were sent: thinking-style progress may follow.
+    handshake_done: bool,
+}
+
+impl XBoard {
+    /// The protocol for an engine of these pieces, named after its start-up endgame, with the
+    /// options' current values.
+    pub fn new(pieces: PieceSet, endgame: &str, metric: Metric, threads: usize) -> XBoard {
+        XBoard {
+            pieces,
+            name: format!("fairy-egt {} {endgame}", env!("CARGO_PKG_VERSION")),
+            metric,
+            threads,
+            edit: None,
+            handshake_done: false,
+        }
+    }
+
+    /// The `feature` lines answering `protover 2`, the last with `done=1`.
+    fn features(&self) -> Vec<String> {
+        let combo = |m: Metric| {
+            let star = if m == self.metric { "*" } else { "" };
+            format!("{star}{}", m.name())
+        };
+        vec![
+            "feature ping=1 setboard=1 usermove=1 playother=1 san=0 colors=0 sigint=0 \
+             sigterm=0 reuse=1 analyze=1 memory=1 smp=1 debug=1 draw=1"
+                .to_string(),
+            format!("feature myname=\"{}\" variants=\"normal,fairy\"", self.name),
+            format!(
+                "feature option=\"Metric -combo {} /// {}\"",
+                combo(Metric::Dtm),
+                combo(Metric::Dtc)
+            ),
+            format!(
+                "feature option=\"Threads -spin {} 0 {MAX_THREADS}\"",
+                self.threads
+            ),
+            "feature done=1".to_string(),
+        ]
+    }
+
+    /// A line in edit mode.
+    fn edit_line(&mut self, line: &str, color: Color) -> Vec<Input> {
+        let b = line.as_bytes();
+        let cmd = match line {
+            "#" => Command::EditClear,
+            "c" => {
+                self.edit = Some(color.flip());
+                return vec![];
+            }
+            "." => {
+                self.edit = None;
+                Command::EditEnd
+            }
+            "quit" => return vec![Input::Quit],
+            _ if b.len() == 3 && b[0] == b'x' && parse_square(&line[1..]).is_some() => {
+                Command::EditEmpty(parse_square(&line[1..]).expect("checked"))
+            }
+            _ if b.len() == 3 && b[0].is_ascii_uppercase() && parse_square(&line[1..]).is_some() => {
+                Command::EditPlace {
+                    square: parse_square(&line[1..]).expect("checked"),
+                    color,
+                    letter: b[0] as char,
+                }
+            }
+            _ => rejected(
+                "edit mode: expected #, c, ., a piece letter and square such as Ka1, or x and a square",
+                line,
+            ),
+        };
+        vec![Input::Engine(cmd)]
+    }
+
+    /// `option NAME=VALUE`.
+    fn option(&self, arg: &str) -> Command {
+        let Some((name, value)) = arg.split_once('=') else {
+            return rejected("bad option, expected NAME=VALUE", arg);
+        };
+        let value = value.trim();
+        match name.trim().to_ascii_lowercase().as_str() {
+            "metric" => match value.parse::<Metric>() {
+                Ok(m) => Command::Metric(m),
+                Err(e) => rejected("bad option value", &format!("{arg}: {e}")),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if n <= MAX_THREADS => Command::Threads(n),
+                _ => rejected(
+                    "bad option value",
+                    &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
+                ),
+            },
+            _ => rejected("unknown option", name),
+        }
+    }
+}
+
+/// A refusal said in turn.
+fn rejected(kind: &str, detail: &str) -> Command {
+    Command::Notice(Event::Rejected {
+        kind: kind.to_string(),
+        detail: detail.to_string(),
+    })
+}
+
+/// Whether a word looks like a move in coordinate notation (`e2e4`, `a7a8q`) or a drop
+/// (`Q@e4`): such words are moves, legal or not, never unknown commands.
+fn looks_like_move(word: &str) -> bool {
+    let b = word.as_bytes();
+    let coords = (4..=5).contains(&b.len())
+        && b[0].is_ascii_lowercase()
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_lowercase()
+        && b[3].is_ascii_digit()
+        && b.get(4).is_none_or(|c| c.is_ascii_alphabetic());
+    let drop = b.len() == 4 && b[1] == b'@' && b[0].is_ascii_alphabetic();
+    coords || drop
+}
+
+/// Whether an argument is a (possibly signed, possibly fractional) number.
+fn is_number(s: &str) -> bool {
+    s.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// Checks the arguments of the time-control commands, which are otherwise ignored (every
+/// move is instant).
+fn clock_args_ok(cmd: &str, arg: &str) -> bool {
+    let words: Vec<&str> = arg.split_whitespace().collect();
+    match cmd {
+        "level" => {
+            words.len() == 3
+                && words[0].parse::<u32>().is_ok()
+                && words[1].split(':').count() <= 2
+                && words[1].split(':').all(is_number)
+                && is_number(words[2])
+        }
+        "sd" => words.len() == 1 && words[0].parse::<u32>().is_ok(),
+        _ => words.len() == 1 && is_number(words[0]),
+    }
+}
+
+/// Text for an `Error` line that XBoard cannot mistake for "this feature is missing": every
+/// trigger word (any case) gets an underscore after its first letter.
+pub fn error_safe(text: &str) -> String {
+    let mut s: String = text
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    loop {
+        let lower = s.to_ascii_lowercase();
+        let Some(at) = ERROR_TRIGGERS.iter().filter_map(|w| lower.find(w)).min() else {
+            return s;
+        };
+        s.insert(at + 1, '_');
+    }
+}
+
+/// The score of a value in XBoard's convention (see the module doc).
+pub fn score(value: Value, metric: Metric) -> i64 {
+    let d = |d: u16| i64::from(d);
+    match (value, metric) {
+        (Value::Win(n), Metric::Dtm) => 100_000 + d(n),
+        (Value::Loss(n), Metric::Dtm) => -100_000 - d(n),
+        (Value::Win(n), Metric::Dtc) => 10_000 - d(n),
+        (Value::Loss(n), Metric::Dtc) => -(10_000 - d(n)),
+        (Value::Draw, _) => 0,
+    }
+}
+
+/// A thinking line.
+fn thinking_line(t: &Thinking) -> String {
+    let pv = if t.pv.is_empty() {
+        match t.value {
+            Value::Loss(0) => "(no legal move: checkmated)".to_string(),
+            _ => "(no legal move: stalemate)".to_string(),
+        }
+    } else {
+        let moves: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
+        moves.join(" ")
+    };
+    format!(
+        "{} {} {} {} {pv}",
+        t.pv.len(),
+        score(t.value, t.metric),
+        t.centis,
+        t.nodes
+    )
+}
+
+impl Protocol for XBoard {
+    fn read(&mut self, line: &str) -> Vec<Input> {
+        let line = line.trim();
+        if line.is_empty() {
+            return vec![];
+        }
+        if let Some(color) = self.edit {
+            return self.edit_line(line, color);
+        }
+        let (word, arg) = match line.split_once(char::is_whitespace) {
+            Some((w, a)) => (w, a.trim()),
+            None => (line, ""),
+        };
+        let cmd = match word {
+            "xboard" | "accepted" | "rejected" | "?" | "hard" | "easy" | "random" | "computer"
+            | "name" | "rating" | "ics" | "egtpath" | "nps" => return vec![],
+            "protover" => {
+                if arg.parse::<u32>().is_ok_and(|v| v >= 2) {
+                    self.handshake_done = true;
+                    return self.features().into_iter().map(Input::Reply).collect();
+                }
+                return vec![];
+            }
+            "quit" => return vec![Input::Quit],
+            "level" | "st" | "sd" | "time" | "otim" => {
+                if clock_args_ok(word, arg) {
+                    return vec![];
+                }
+                rejected("bad argument", line)
+            }
+            "new" => Command::NewGame,
+            "variant" => match arg {
+                "normal" => Command::Variant(Variant::Normal),
+                "fairy" => Command::Variant(Variant::Fairy),
+                _ => rejected("unsupported variant", arg),
+            },
+            "force" => Command::Force,
+            "go" => Command::Go,
+            "playother" => Command::PlayOther,
+            "white" => Command::SetSideToMove(Color::White),
+            "black" => Command::SetSideToMove(Color::Black),
+            "usermove" if !arg.is_empty() => Command::Move(arg.to_string()),
+            "usermove" => rejected("missing move", line),
+            "ping" => Command::Sync(arg.to_string()),
+            "draw" => Command::DrawOffer,
+            "result" => Command::Result,
+            "setboard" => match Setup::from_fen(arg) {
+                Ok(setup) => Command::SetPosition(Box::new(setup)),
+                Err(e) => Command::Notice(Event::NotPlayable(format!("bad FEN '{arg}': {e}"))),
+            },
+            "edit" => {
+                self.edit = Some(Color::White);
+                Command::EditBegin
+            }
+            "undo" => Command::Undo(1),
+            "remove" => Command::Undo(2),
+            "post" => Command::Post(true),
+            "nopost" => Command::Post(false),
+            "analyze" => Command::Analyze(true),
+            "exit" => Command::Analyze(false),
+            "." => Command::AnalysisStatus,
+            "hint" => Command::Hint,
+            "bk" => Command::Book,
+            "option" => self.option(arg),
+            "memory" => match arg.parse::<u64>() {
+                Ok(mb) => Command::Memory(mb),
+                Err(_) => rejected("bad argument, expected megabytes", line),
+            },
+            "cores" => match arg.parse::<usize>() {
+                Ok(n) => Command::Threads(n),
+                Err(_) => rejected("bad argument, expected a number of cores", line),
+            },
+            _ if arg.is_empty() && looks_like_move(word) => Command::Move(word.to_string()),
+            _ => rejected("unknown command", line),
+        };
+        vec![Input::Engine(cmd)]
+    }
+
+    fn render(&self, event: &Event) -> Vec<String> {
+        match event {
+            Event::Thinking(t) => vec![thinking_line(t)],
+            Event::Move(m) => vec![format!("move {}", m.text())],
+            Event::GameEnd(end) => vec![end.to_string()],
+            Event::IllegalMove { text, reason } => vec![
+                format!("Illegal move: {}", error_safe(text)),
+                format!("# {}", error_safe(reason)),
+            ],
+            Event::NotPlayable(reason) => vec![format!(
+                "tellusererror fairy-egt cannot play this position: {}",
+                reason.replace(['\n', '\r'], " ")
+            )],
+            Event::Rejected { kind, detail } => {
+                vec![format!(
+                    "Error ({}): {}",
+                    error_safe(kind),
+                    error_safe(detail)
+                )]
+            }
+            Event::Synced(token) => vec![format!("pong {token}")],
+            Event::Hint(m) => vec![format!("Hint: {}", m.text())],
+            Event::Book(moves) => moves
+                .iter()
+                .map(|m| format!("\t{} {}", m.mv.text(), m.value))
+                .chain(std::iter::once(String::new()))
+                .collect(),
+            Event::AcceptDraw => vec!["offer draw".to_string()],
+            Event::TableReady { material, took } if self.handshake_done => vec![format!(
+                "0 0 {} 0 ({material} ready: built in {:.1} s)",
+                took.as_millis() / 10,
+                took.as_secs_f64()
+            )],
+            Event::TableReady { .. } => vec![],
+            Event::BuildFailed { material, reason } => vec![format!(
+                "tellusererror fairy-egt could not build {material}: {reason}"
+            )],
+            Event::Variant(Variant::Fairy) => self
+                .pieces
+                .iter()
+                .filter(|p| FAIRY_LETTERS.contains(p.letter))
+                .filter_map(|p| Some((p.letter, try_betza(p).ok()?)))
+                // XBoard already knows the orthodox pieces.
+                .filter(|(l, b)| !("NBRQ".contains(*l) && b.len() == 1 && b.starts_with(*l)))
+                .map(|(l, b)| format!("piece {l}& {b}"))
+                .collect(),
+            Event::Variant(Variant::Normal) => vec![],
+            Event::AnalysisStatus {
+                centis,
+                nodes,
+                plies,
+                moves,
+            } => vec![format!("stat01: {centis} {nodes} {plies} 0 {moves}")],
+            Event::Note(text) => vec![format!("# {text}")],
+        }
+    }
+
+    fn progress(&self, event: &BuildEvent) -> Option<String> {
+        self.handshake_done
+            .then(|| format!("0 0 {} 0 ({event})", event.elapsed.as_millis() / 10))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xb() -> XBoard {
+        XBoard::new(PieceSet::standard(), "KQ.KR", Metric::Dtm, 0)
+    }
+
+    fn one(x: &mut XBoard, line: &str) -> Input {
+        let mut v = x.read(line);
+        assert_eq!(v.len(), 1, "{line}: {v:?}");
+        v.remove(0)
+    }
+
+    #[test]
+    fn error_text_never_names_a_feature() {
+        for text in [
+            "draw",
+            "xDRAWx",
+            "otime",
+            "Timeout analyze",
+            "protoverprotover",
+        ] {
+            let safe = error_safe(text).to_ascii_lowercase();
+            for w in ERROR_TRIGGERS {
+                assert!(!safe.contains(w), "{text} → {safe}");
+            }
+        }
+        assert_eq!(error_safe("undo"), "undo");
+        assert_eq!(error_safe("a\rb"), "a?b");
+    }
+
+    #[test]
+    fn scores_follow_the_mate_convention() {
+        assert_eq!(score(Value::Win(35), Metric::Dtm), 100_035);
+        assert_eq!(score(Value::Loss(34), Metric::Dtm), -100_034);
+        assert_eq!(score(Value::Draw, Metric::Dtm), 0);
+        assert_eq!(score(Value::Win(3), Metric::Dtc), 9_997);
+    }
+
+    #[test]
+    fn moves_and_unknown_words() {
+        let mut x = xb();
+        assert_eq!(
+            one(&mut x, "e2e4"),
+            Input::Engine(Command::Move("e2e4".into()))
+        );
+        assert_eq!(
+            one(&mut x, "usermove a7a8q"),
+            Input::Engine(Command::Move("a7a8q".into()))
+        );
+        let Input::Engine(Command::Notice(ev)) = one(&mut x, "fly me to the moon") else {
+            panic!("not refused")
+        };
+        assert_eq!(
+            x.render(&ev),
+            vec!["Error (unknown command): fly me to the moon".to_string()]
+        );
+    }
+
+    #[test]
+    fn edit_mode_lines() {
+        let mut x = xb();
+        assert_eq!(one(&mut x, "edit"), Input::Engine(Command::EditBegin));
+        assert_eq!(one(&mut x, "#"), Input::Engine(Command::EditClear));
+        assert!(x.read("c").is_empty());
+        assert_eq!(
+            one(&mut x, "Xa2"),
+            Input::Engine(Command::EditPlace {
+                square: 8,
+                color: Color::Black,
+                letter: 'X'
+            })
+        );
+        assert_eq!(one(&mut x, "xh8"), Input::Engine(Command::EditEmpty(63)));
+        assert_eq!(one(&mut x, "."), Input::Engine(Command::EditEnd));
+        assert_eq!(one(&mut x, "."), Input::Engine(Command::AnalysisStatus));
+    }
+
+    #[test]
+    fn features_end_with_done() {
+        let mut x = xb();
+        let lines = x.read("protover 2");
+        let Some(Input::Reply(last)) = lines.last() else {
+            panic!("{lines:?}")
+        };
+        assert_eq!(last, "feature done=1");
+        assert!(lines.iter().any(|l| matches!(l,
+            Input::Reply(s) if s.contains("option=\"Metric -combo *dtm /// dtc\""))));
+    }
+
+    #[test]
+    fn fairy_pieces_are_described() {
+        let lines = xb().render(&Event::Variant(Variant::Fairy));
+        assert!(lines.contains(&"piece C& RN".to_string()), "{lines:?}");
+        assert!(lines.contains(&"piece A& BN".to_string()));
+        assert!(!lines
+            .iter()
+            .any(|l| l.starts_with("piece Q") || l.starts_with("piece K")));
+    }
+}

@@ -1,0 +1,646 @@
+//! Engine mode through its pipes, speaking XBoard (CECP v2) as `../shared/PROTOCOL.md`
+//! describes: handshake timing during a build, ping ordering, every command of issue 3,
+//! illegal input, and a whole game played to mate by the engine on both sides.
+
+mod support;
+
+use std::time::{Duration, Instant};
+use support::{thinking, Engine, KQKR, PATIENCE};
+
+/// The KQ.KR position after White's best first move: Black to move, mated in 34.
+const KQKR_BTM: &str = "8/8/8/8/2r5/8/2k5/KQ6 b - - 0 1";
+
+const SHORT: Duration = Duration::from_secs(2);
+
+/// The thinking line and the move of the engine's next move (after `go`, a user move, …).
+fn next_move(e: &mut Engine) -> (i64, String) {
+    let lines = e.until(|l| l.starts_with("move "), PATIENCE);
+    let mv = lines.last().expect("a move line")["move ".len()..].to_string();
+    let score = lines
+        .iter()
+        .rev()
+        .find_map(|l| thinking(l).filter(|(_, _, pv)| pv.first() == Some(&mv)))
+        .map(|(_, s, _)| s)
+        .unwrap_or_else(|| panic!("no thinking line for {mv}:\n{}", e.transcript()));
+    (score, mv)
+}
+
+/// An engine of KQ.KR, handshake done, table built, in force mode at the KQ.KR position.
+fn kqkr_engine() -> Engine {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    e.send("force");
+    e.send(&format!("setboard {KQKR}"));
+    e.sync(1);
+    e
+}
+
+/// Lines between now and a `pong`: what the commands sent so far said.
+fn said(e: &mut Engine) -> Vec<String> {
+    e.sync(1000)
+}
+
+#[test]
+fn handshake_and_commands_are_answered_during_a_five_man_build() {
+    let started = Instant::now();
+    let mut e = Engine::start(&["KQ.KRN"]);
+    let features = e.handshake();
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "handshake took {:?}",
+        started.elapsed()
+    );
+    let all = features.join(" ");
+    for f in [
+        "ping=1",
+        "setboard=1",
+        "usermove=1",
+        "analyze=1",
+        "myname=",
+        "option=",
+    ] {
+        assert!(all.contains(f), "no {f}: {all}");
+    }
+    // Progress streams as thinking output with a comment pv, about twice a second.
+    let window = Duration::from_millis(3200);
+    let lines = e.drain(window);
+    let progress: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("0 0 ") && l.contains("(building KQ.KNR: "))
+        .collect();
+    assert!(
+        (3..=16).contains(&progress.len()),
+        "{} progress lines in {window:?}: {lines:?}",
+        progress.len()
+    );
+    assert!(progress.iter().all(|l| l.contains('%') && l.ends_with(')')));
+    // Commands that need no table are answered at once.
+    for (send, want) in [
+        ("frobnicate", "Error (unknown command): frobnicate"),
+        ("usermove h1h9", "Illegal move: h1h9"),
+        ("variant fairy", "piece A& BN"),
+    ] {
+        if send == "usermove h1h9" {
+            e.send("force");
+            e.send(&format!("setboard {KQKR}"));
+        }
+        e.send(send);
+        e.until(|l| l == want, SHORT);
+    }
+    // ping waits for the build …
+    e.send("ping 5");
+    let before = e.drain(Duration::from_secs(1));
+    assert!(!before.iter().any(|l| l.starts_with("pong")), "{before:?}");
+    // … but quit does not.
+    let quit = Instant::now();
+    e.send("quit");
+    assert!(
+        e.wait_exit(Duration::from_secs(2)).is_some(),
+        "still running 2 s after quit"
+    );
+    assert!(quit.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn end_of_input_ends_the_engine_mid_build() {
+    let mut e = Engine::xboard(&["KQ.KRN"]);
+    e.close_stdin();
+    assert!(
+        e.wait_exit(Duration::from_secs(2)).is_some(),
+        "still running 2 s after the end of input"
+    );
+}
+
+#[test]
+fn ping_is_answered_after_the_build_and_in_order() {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    let lines = e.sync(1);
+    let ready = lines
+        .iter()
+        .position(|l| l.contains("(KQ.KR ready: built in"))
+        .unwrap_or_else(|| panic!("no ready line before pong 1: {lines:?}"));
+    assert_eq!(ready, lines.len() - 1, "{lines:?}");
+    e.send("force");
+    e.send(&format!("setboard {KQKR}"));
+    e.send("go");
+    e.send("ping 2");
+    e.send("frobnicate");
+    let lines = e.until(|l| l.starts_with("Error"), PATIENCE);
+    let n = lines.len();
+    assert!(lines[n - 3].starts_with("move "), "{lines:?}");
+    assert_eq!(lines[n - 2], "pong 2");
+}
+
+#[test]
+fn the_engine_plays_both_sides_to_mate_in_35() {
+    let mut e = kqkr_engine();
+    let mut white_moves = 0u32;
+    let mut side_white = true;
+    loop {
+        e.send("force");
+        e.send("go");
+        let (score, mv) = next_move(&mut e);
+        if side_white {
+            white_moves += 1;
+            assert_eq!(score, 100_000 + 36 - white_moves as i64, "White move {mv}");
+        } else {
+            assert_eq!(
+                score,
+                -100_000 - (35 - white_moves as i64),
+                "Black move {mv}"
+            );
+        }
+        if side_white && white_moves == 35 {
+            break;
+        }
+        side_white = !side_white;
+    }
+    assert_eq!(e.next_line(SHORT).as_deref(), Some("1-0 {White mates}"));
+    let claims = e.log.iter().filter(|l| l.contains("mates}")).count();
+    assert_eq!(claims, 1, "{}", e.transcript());
+    // The game is over: go claims it again rather than move.
+    e.send("go");
+    assert!(said(&mut e).contains(&"1-0 {White mates}".to_string()));
+}
+
+#[test]
+fn either_colour_playother_white_and_black() {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    e.send("force");
+    e.send(&format!("setboard {KQKR_BTM}"));
+    e.send("go");
+    let (score, mv) = next_move(&mut e);
+    assert_eq!(score, -100_034);
+    assert!(mv.starts_with("c4") || mv.starts_with("c2"), "{mv}");
+    // playother: the engine takes the side not on move and answers the user's move.
+    e.send("force");
+    e.send(&format!("setboard {KQKR}"));
+    e.send("playother");
+    assert!(said(&mut e).is_empty());
+    e.send("usermove h1b1");
+    let (score, _) = next_move(&mut e);
+    assert_eq!(score, -100_034);
+    // white: White on move, the engine plays Black.
+    e.send("force");
+    e.send("setboard 8/8/8/8/2r5/8/2k5/K6Q b - - 0 1");
+    e.send("white");
+    e.send("usermove h1b1");
+    let (score, _) = next_move(&mut e);
+    assert_eq!(score, -100_034);
+    // black: Black on move, the engine plays White.
+    e.send("force");
+    e.send(&format!("setboard {KQKR}"));
+    e.send("black");
+    e.send("usermove c4c5");
+    let (score, mv) = next_move(&mut e);
+    assert!(score > 100_000, "{score}");
+    assert!(mv.starts_with('a') || mv.starts_with('h'), "{mv}");
+}
+
+#[test]
+fn illegal_moves_are_refused_and_change_nothing() {
+    let mut e = kqkr_engine();
+    for (send, refused) in [
+        ("usermove h1h9", "h1h9"),
+        ("usermove c4c5", "c4c5"),
+        ("usermove h1c5", "h1c5"),
+        ("usermove a1a1", "a1a1"),
+        ("e2e4", "e2e4"),
+        ("usermove Q@e4", "Q@e4"),
+        ("usermove h1h8q", "h1h8q"),
+    ] {
+        e.send(send);
+        let lines = said(&mut e);
+        assert_eq!(
+            lines.first().map(String::as_str),
+            Some(format!("Illegal move: {refused}").as_str()),
+            "{send}: {lines:?}"
+        );
+    }
+    e.send("usermove");
+    assert!(said(&mut e)[0].starts_with("Error (missing move)"));
+    e.send("go");
+    let (score, mv) = next_move(&mut e);
+    assert_eq!((score, mv.as_str()), (100_035, "h1b1"));
+}
+
+#[test]
+fn undo_and_remove() {
+    let mut e = kqkr_engine();
+    e.send("undo");
+    assert_eq!(said(&mut e), ["Error (command not legal now): undo"]);
+    e.send("usermove h1b1");
+    e.send("usermove c2c3");
+    e.send("undo");
+    e.send("go");
+    assert_eq!(next_move(&mut e).0, -100_034);
+    e.send("force");
+    e.send("remove");
+    e.send("go");
+    assert_eq!(next_move(&mut e), (100_035, "h1b1".to_string()));
+    e.send("force");
+    e.send("undo");
+    e.send("remove");
+    assert_eq!(said(&mut e), ["Error (command not legal now): remove"]);
+    e.send("go");
+    assert_eq!(next_move(&mut e).0, 100_035);
+}
+
+#[test]
+fn setboard_edit_and_unplayable_positions() {
+    let mut e = kqkr_engine();
+    // A malformed FEN is refused and changes nothing.
+    e.send("setboard 8/8/8 w - - 0 1");
+    let lines = said(&mut e);
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("tellusererror") && lines[0].contains("FEN"),
+        "{lines:?}"
+    );
+    // Positions the engine cannot play: the reason, and the engine goes on.
+    for (fen, reason) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "pawns",
+        ),
+        ("8/8/8/8/8/2k5/8/KQRBN3 w - - 0 1", "6 men"),
+        ("8/8/8/8/8/2k5/8/KG6 w - - 0 1", "'G'"),
+        ("8/8/8/8/8/8/8/KQ6 w - - 0 1", "Black has no king"),
+        ("8/8/8/8/8/8/1k6/KQ6 w - - 0 1", "can be captured"),
+    ] {
+        e.send(&format!("setboard {fen}"));
+        e.send("go");
+        let lines = said(&mut e);
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("tellusererror") && lines[0].contains(reason),
+            "{fen}: {lines:?}"
+        );
+        e.send("force");
+    }
+    // Edit mode, with XBoard's idiom for Black to move.
+    for line in [
+        "new", "black", "force", "edit", "#", "Ka1", "Qb1", "Nd4", "xd4", "c", "Kc2", "Rc4", "Zz9",
+        ".",
+    ] {
+        e.send(line);
+    }
+    let lines = said(&mut e);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("Error (edit mode"), "{lines:?}");
+    e.send("go");
+    assert_eq!(next_move(&mut e).0, -100_034);
+    // Edit starts from the current position; # clears it.
+    for line in [
+        "force", "white", "force", "edit", "#", "Ka1", "Qh1", "c", "Kc2", "Rc4", ".",
+    ] {
+        e.send(line);
+    }
+    e.send("go");
+    assert_eq!(next_move(&mut e), (100_035, "h1b1".to_string()));
+}
+
+#[test]
+fn captures_go_on_in_the_smaller_table_and_other_endgames_are_built() {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    // Black's rook takes the queen: K.KR, won for Black.
+    e.send("force");
+    e.send("setboard 8/8/8/8/8/8/2k5/KQr5 b - - 0 1");
+    e.send("go");
+    let (score, mv) = next_move(&mut e);
+    assert_eq!(mv, "c1b1");
+    assert!(score > 100_000, "{score}");
+    e.send("usermove a1a2");
+    let (next, _) = next_move(&mut e);
+    assert_eq!(next, score - 1);
+    // An endgame that was not built is built on demand, with progress.
+    e.send("force");
+    e.send("setboard 7k/8/8/8/8/1C6/8/3K1r2 w - - 0 1");
+    e.send("go");
+    let lines = e.until(|l| l.starts_with("move "), PATIENCE);
+    assert!(
+        lines.iter().any(|l| l.contains("(building KC.KR: ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("(KC.KR ready")),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| thinking(l).is_some_and(|(_, s, _)| s == 100_047)));
+}
+
+#[test]
+fn the_engine_claims_game_ends_that_are_true() {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    for (fen, claim) in [
+        ("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1", "1-0 {White mates}"),
+        ("8/7r/8/8/8/1k6/8/K7 b - - 0 1", "0-1 {Black mates}"),
+        ("k7/8/1Q6/8/8/8/8/K7 b - - 0 1", "1/2-1/2 {Stalemate}"),
+        (
+            "8/8/8/8/8/8/Kr6/7k w - - 0 1",
+            "1/2-1/2 {Insufficient material}",
+        ),
+    ] {
+        e.send("force");
+        e.send(&format!("setboard {fen}"));
+        e.send("go");
+        let lines = said(&mut e);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some(claim),
+            "{fen}: {lines:?}"
+        );
+        assert_eq!(lines.iter().filter(|l| l.contains('{')).count(), 1);
+    }
+    // The opponent mates the engine: it says so on its turn.
+    e.send("force");
+    e.send("setboard k7/8/1K6/8/8/8/8/6Q1 w - - 0 1");
+    e.send("playother");
+    e.send("usermove g1g8");
+    assert_eq!(said(&mut e), ["1-0 {White mates}"]);
+    // After result the engine does not move.
+    e.send("force");
+    e.send(&format!("setboard {KQKR}"));
+    e.send("playother");
+    e.send("result 1-0 {White resigns}");
+    e.send("usermove h1b1");
+    assert!(said(&mut e).is_empty());
+}
+
+#[test]
+fn thinking_analysis_hint_and_book() {
+    let mut e = kqkr_engine();
+    e.send("analyze");
+    let lines = said(&mut e);
+    let t = thinking(&lines[0]).unwrap_or_else(|| panic!("{lines:?}"));
+    assert_eq!((t.0, t.1, t.2.len()), (69, 100_035, 69));
+    e.send("usermove h1b1");
+    assert_eq!(thinking(&said(&mut e)[0]).map(|t| t.1), Some(-100_034));
+    e.send(".");
+    let status = said(&mut e);
+    assert!(status[0].starts_with("stat01: "), "{status:?}");
+    e.send("undo");
+    assert_eq!(thinking(&said(&mut e)[0]).map(|t| t.1), Some(100_035));
+    e.send(&format!("setboard {KQKR_BTM}"));
+    assert_eq!(thinking(&said(&mut e)[0]).map(|t| t.1), Some(-100_034));
+    e.send("exit");
+    e.send("usermove c4c5");
+    assert!(said(&mut e).iter().any(|l| l.starts_with("Illegal move")));
+    e.send("usermove c2c3");
+    assert!(said(&mut e).is_empty());
+    e.send("hint");
+    let hint = said(&mut e);
+    assert!(hint.len() == 1 && hint[0].starts_with("Hint: "), "{hint:?}");
+    e.send("bk");
+    let book = said(&mut e);
+    assert!(
+        book.len() > 2 && book.last() == Some(&String::new()),
+        "{book:?}"
+    );
+    assert!(book[..book.len() - 1].iter().all(|l| l.starts_with('\t')));
+    assert!(book[0].ends_with(" win in 34"), "{book:?}");
+    // nopost: the move comes without thinking output.
+    e.send("nopost");
+    e.send("go");
+    let lines = said(&mut e);
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("move "),
+        "{lines:?}"
+    );
+    e.send("post");
+}
+
+#[test]
+fn options_and_accepted_commands() {
+    let mut e = kqkr_engine();
+    for quiet in [
+        "memory 64",
+        "cores 1",
+        "option Threads=1",
+        "egtpath syzygy /nowhere",
+        "level 40 5 0",
+        "level 0 2:30 1.5",
+        "st 0.3",
+        "sd 5",
+        "time 30000",
+        "otim -150",
+        "hard",
+        "easy",
+        "random",
+        "computer",
+        "name Some Body",
+        "rating 2000 1500",
+        "accepted ping",
+        "rejected san",
+        "?",
+        "xboard",
+        "",
+        "   ",
+        "variant normal",
+    ] {
+        e.send(quiet);
+        assert!(said(&mut e).is_empty(), "{quiet}:\n{}", e.transcript());
+    }
+    for (bad, want) in [
+        ("option Metric=dtz", "Error (bad option value): Metric=dtz"),
+        ("option Colour=red", "Error (unknown option): Colour"),
+        (
+            "option Threads",
+            "Error (bad option, expected NAME=VALUE): Threads",
+        ),
+        ("cores many", "Error (bad argument"),
+        ("level 40 x 0", "Error (bad argument): level 40 x 0"),
+        ("variant shogi", "Error (unsupported variant): shogi"),
+    ] {
+        e.send(bad);
+        let lines = said(&mut e);
+        assert!(
+            lines.len() == 1 && lines[0].starts_with(want),
+            "{bad}: {lines:?}"
+        );
+    }
+    // Draw offers: accepted in a drawn position only.
+    e.send("draw");
+    assert!(said(&mut e).is_empty());
+    e.send("setboard 8/8/8/4k3/8/8/8/K7 w - - 0 1");
+    e.send("draw");
+    assert_eq!(said(&mut e), ["offer draw"]);
+    // The metric option rebuilds the tables; DTC scores are not mate scores.
+    e.send("option Metric=dtc");
+    e.send(&format!("setboard {KQKR}"));
+    e.send("go");
+    let (score, _) = next_move(&mut e);
+    assert!((9_000..10_000).contains(&score), "{score}");
+}
+
+#[test]
+fn variant_fairy_describes_the_pieces() {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    e.sync(1);
+    e.send("variant fairy");
+    let lines = said(&mut e);
+    for want in ["piece A& BN", "piece C& RN", "piece H& N0", "piece W& W"] {
+        assert!(lines.contains(&want.to_string()), "{want}: {lines:?}");
+    }
+    assert!(lines
+        .iter()
+        .all(|l| l.starts_with("piece ") && l.contains("& ")));
+}
+
+#[test]
+fn uci_is_answered_with_a_note_and_xboard_goes_on() {
+    let mut e = Engine::start(&["KQ.KR"]);
+    e.send("uci");
+    let line = e.next_line(SHORT).expect("an answer to uci");
+    assert!(
+        line.starts_with("info string") && line.contains("XBoard"),
+        "{line}"
+    );
+    e.handshake();
+    e.send("force");
+    e.send(&format!("setboard {KQKR}"));
+    e.send("go");
+    assert_eq!(next_move(&mut e).0, 100_035);
+}
+
+/// Characters of the random short lines.
+const ALPHABET: &[u8] = b" -=.@#/0123456789abcdefgh8KQRkqrxX\t\r";
+
+/// Lines that an `Error` reply must never contain (XBoard would switch a feature off).
+const TRIGGERS: [&str; 5] = ["draw", "analyze", "protover", "time", "otim"];
+
+#[test]
+fn unknown_commands_and_garbage_never_break_the_engine() {
+    let mut e = kqkr_engine();
+    for word in [
+        "drawx",
+        "reanalyze",
+        "protoverx",
+        "timeout 5",
+        "xotim",
+        "DRAWN",
+        "quitx",
+    ] {
+        e.send(word);
+        let lines = said(&mut e);
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("Error (unknown command): "),
+            "{word}: {lines:?}"
+        );
+        let lower = lines[0].to_ascii_lowercase();
+        assert!(!TRIGGERS.iter().any(|t| lower.contains(t)), "{lines:?}");
+    }
+    // Edit mode refuses what it does not know and stays usable.
+    for line in [
+        "edit",
+        "#",
+        "Ka1",
+        "hello there",
+        "Qh1",
+        "xz9",
+        "c",
+        "Kc2",
+        "Rc4",
+        ".",
+    ] {
+        e.send(line);
+    }
+    let lines = said(&mut e);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    // Random lines: command words with random arguments, random bytes, invalid UTF-8.
+    let words = [
+        "usermove",
+        "setboard",
+        "ping",
+        "go",
+        "force",
+        "undo",
+        "remove",
+        "new",
+        "white",
+        "black",
+        "playother",
+        "hint",
+        "bk",
+        "draw",
+        "result",
+        "level",
+        "st",
+        "sd",
+        "time",
+        "otim",
+        "memory",
+        "cores",
+        "option",
+        "variant",
+        "post",
+        "nopost",
+        "analyze",
+        "exit",
+        ".",
+        "?",
+        "accepted",
+        "rejected",
+        "protover",
+        "egtpath",
+        "name",
+        "rating",
+        "h1b1",
+        "c4c5",
+        "a1a2",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for i in 0..3000 {
+        let mut line: Vec<u8> = match rand(4) {
+            0 => (0..rand(40)).map(|_| rand(256) as u8).collect(),
+            1 => (0..rand(12))
+                .map(|_| ALPHABET[rand(ALPHABET.len())])
+                .collect(),
+            _ => {
+                let mut l = words[rand(words.len())].as_bytes().to_vec();
+                for _ in 0..rand(4) {
+                    l.push(b' ');
+                    let arg: Vec<u8> = match rand(3) {
+                        0 => words[rand(words.len())].as_bytes().to_vec(),
+                        1 => (0..rand(8))
+                            .map(|_| b"0123456789-:.=xyz/"[rand(18)])
+                            .collect(),
+                        _ => (0..rand(6)).map(|_| rand(256) as u8).collect(),
+                    };
+                    l.extend(arg);
+                }
+                l
+            }
+        };
+        line.retain(|&b| b != b'\n');
+        if i == 1500 {
+            line = vec![b'y'; 100_000];
+        }
+        line.push(b'\n');
+        e.send_bytes(&line);
+        if i % 500 == 0 {
+            e.drain(Duration::from_millis(10));
+        }
+    }
+    // Still answering, and still playing perfectly.
+    e.send("exit");
+    e.send("post");
+    e.sync(7);
+    let errors: Vec<&String> = e.log.iter().filter(|l| l.starts_with("< Error")).collect();
+    assert!(!errors.is_empty());
+    for line in errors {
+        let lower = line.to_ascii_lowercase();
+        assert!(!TRIGGERS.iter().any(|t| lower.contains(t)), "{line}");
+    }
+    e.send("force");
+    e.send(&format!("setboard {KQKR}"));
+    e.send("go");
+    assert_eq!(next_move(&mut e), (100_035, "h1b1".to_string()));
+    e.send("quit");
+    assert!(e.wait_exit(SHORT).is_some_and(|s| s.success()));
+}

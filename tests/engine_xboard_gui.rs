@@ -1,0 +1,104 @@
+//! Real XBoard under Xvfb (scripts/xboard-game.sh): one engine-against-engine game of
+//! `-variant fairy` from the Chancellor endgame's longest win, checking that the saved PGN ends
+//! in a win for the side the table says, in the table's number of moves. The PGN, XBoard's
+//! debug log and a screenshot of the board and Engine Output stay in <target>/xboard-gui/.
+//! Needs Xvfb, xboard, xdotool and ImageMagick (scripts/test.sh installs them).
+
+mod support;
+
+use fairy_egt::board::Color;
+use fairy_egt::config::Metric;
+use fairy_egt::egt::extremes::longest_win;
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::progress::Silent;
+use fairy_egt::egt::tables::TableSet;
+use fairy_egt::piece::PieceSet;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use support::{run_with_limit, target_dir, BIN};
+
+/// Fails with a clear message when a program the test needs is missing.
+fn require(program: &str, package: &str) {
+    let found = ["/usr/bin", "/usr/games", "/usr/local/bin", "/bin"]
+        .iter()
+        .any(|dir| Path::new(dir).join(program).exists());
+    assert!(
+        found,
+        "this test needs {program} (Debian package {package}): run scripts/test.sh, which \
+         installs xvfb, xboard, xdotool and imagemagick"
+    );
+}
+
+/// The number of White's moves in a PGN's movetext, and whether its last move mates.
+fn white_moves(pgn: &str) -> (usize, bool) {
+    let movetext: String = pgn
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut text = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let numbers = tokens
+        .iter()
+        .filter(|t| {
+            t.ends_with('.') && !t.ends_with("...") && t[..t.len() - 1].parse::<u32>().is_ok()
+        })
+        .count();
+    let last_move = tokens
+        .iter()
+        .rev()
+        .find(|t| !["1-0", "0-1", "1/2-1/2", "*"].contains(t))
+        .copied()
+        .unwrap_or("");
+    (numbers, last_move.ends_with('#'))
+}
+
+#[test]
+fn xboard_plays_a_chancellor_endgame_to_the_table_mate() {
+    for (program, package) in [
+        ("Xvfb", "xvfb"),
+        ("xboard", "xboard"),
+        ("xdotool", "xdotool"),
+        ("import", "imagemagick"),
+    ] {
+        require(program, package);
+    }
+    let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm);
+    let material = Material::parse("KC.KR", tables.pieces()).expect("KC.KR");
+    tables.build(&material, &Silent).expect("KC.KR builds");
+    let (start, distance) = longest_win(&tables, &material, Color::White).expect("a won position");
+    let fen = start.to_setup().to_fen();
+
+    let out = target_dir().join("xboard-gui");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([BIN, "KC.KR", &fen])
+            .arg(&out),
+        Duration::from_secs(200),
+    );
+    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
+        out.display()
+    );
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    assert_eq!(white_moves(&pgn), (distance as usize, true), "{pgn}");
+    let shot = std::fs::metadata(out.join("xboard.png"))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    assert!(shot > 10_000, "no screenshot in {}", out.display());
+}

@@ -1,0 +1,225 @@
+//! Shared by the engine-mode tests: the engine binary run through its pipes, with a timeout on
+//! every wait, and helpers to wait for child processes.
+
+#![allow(dead_code)] // each test crate uses a part
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_fairy-egt");
+
+/// The position of the issue: White mates in 35.
+pub const KQKR: &str = "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1";
+
+/// Longest any single answer may take (a 4-man build included, on a busy machine).
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The build directory (`target/` or `$CARGO_TARGET_DIR`), where test artifacts go.
+pub fn target_dir() -> PathBuf {
+    Path::new(BIN)
+        .ancestors()
+        .nth(2)
+        .expect("the binary lies in <target>/<profile>/")
+        .to_path_buf()
+}
+
+/// The engine in engine mode, driven through its pipes; killed when dropped.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything sent (`> `) and received (`< `), for failure messages.
+    pub log: Vec<String>,
+}
+
+impl Engine {
+    /// Starts `fairy-egt ARGS` (engine mode) in an empty directory, so no `engine.ini` applies.
+    pub fn start(args: &[&str]) -> Engine {
+        let dir = target_dir().join("engine-test-cwd");
+        std::fs::create_dir_all(&dir).expect("create the engine's directory");
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start the engine");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            log: Vec::new(),
+        }
+    }
+
+    /// Starts the engine and completes the XBoard handshake.
+    pub fn xboard(args: &[&str]) -> Engine {
+        let mut e = Engine::start(args);
+        e.handshake();
+        e
+    }
+
+    /// Sends `xboard` and `protover 2` and waits for `feature done=1`; returns the lines.
+    pub fn handshake(&mut self) -> Vec<String> {
+        self.send("xboard");
+        self.send("protover 2");
+        self.until(|l| l == "feature done=1", Duration::from_secs(5))
+    }
+
+    /// Sends one line (a line end is added).
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Sends raw bytes.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.log
+            .push(format!("> {}", String::from_utf8_lossy(bytes).trim_end()));
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("write to the engine");
+        stdin.flush().expect("flush to the engine");
+    }
+
+    /// Closes the engine's stdin.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, if one comes within `wait`.
+    pub fn next_line(&mut self, wait: Duration) -> Option<String> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                self.log.push(format!("< {line}"));
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first that satisfies `done`; fails after `wait`.
+    pub fn until(&mut self, done: impl Fn(&str) -> bool, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(line) => {
+                    let stop = done(&line);
+                    got.push(line);
+                    if stop {
+                        return got;
+                    }
+                }
+                None => panic!(
+                    "the expected line did not come within {wait:?}; conversation:\n{}",
+                    self.log.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Sends `ping N` and returns every line before `pong N`.
+    pub fn sync(&mut self, n: u32) -> Vec<String> {
+        self.send(&format!("ping {n}"));
+        let pong = format!("pong {n}");
+        let mut lines = self.until(|l| l == pong, PATIENCE);
+        lines.pop();
+        lines
+    }
+
+    /// Lines that come within `wait` (none expected to be missing).
+    pub fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut got = Vec::new();
+        while let Some(l) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            got.push(l);
+        }
+        got
+    }
+
+    /// Waits up to `wait` for the engine to exit.
+    pub fn wait_exit(&mut self, wait: Duration) -> Option<ExitStatus> {
+        wait_child(&mut self.child, wait)
+    }
+
+    /// The conversation so far, for failure messages.
+    pub fn transcript(&self) -> String {
+        self.log.join("\n")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits up to `wait` for a child to exit; `None` if it is still running.
+pub fn wait_child(child: &mut Child, wait: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + wait;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs a command to its end with a time limit; its status and output. The child is killed
+/// when the limit passes.
+pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>, String, String) {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let read = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let out = read(Box::new(child.stdout.take().expect("piped")));
+    let err = read(Box::new(child.stderr.take().expect("piped")));
+    let status = wait_child(&mut child, limit);
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    (
+        status,
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    )
+}
+
+/// Parses a thinking line `ply score time nodes pv…` → (ply, score, pv moves).
+pub fn thinking(line: &str) -> Option<(usize, i64, Vec<String>)> {
+    let mut w = line.split_whitespace();
+    let ply = w.next()?.parse().ok()?;
+    let score = w.next()?.parse().ok()?;
+    w.next()?.parse::<u64>().ok()?;
+    w.next()?.parse::<u64>().ok()?;
+    Some((ply, score, w.map(str::to_string).collect()))
+}
