@@ -25,7 +25,9 @@ use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
 use crate::egt::seed::{Seed, SeedValue};
 use crate::egt::table::{Metric, Table};
-use crate::egt::value::{loss_byte, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN};
+use crate::egt::value::{
+    loss_byte, loss_of, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN,
+};
 use crate::piece::PieceSet;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -60,19 +62,14 @@ impl Bitmap {
     fn clear(&self) {
         self.0.par_iter().for_each(|w| w.store(0, Relaxed));
     }
-    fn count(&self) -> u64 {
-        self.0
-            .par_iter()
-            .map(|w| w.load(Relaxed).count_ones() as u64)
-            .sum()
-    }
     /// Keeps the set bits for which `keep` says true; each word is owned by one thread.
-    fn filter(&self, keep: impl Fn(u64) -> bool + Sync) {
+    /// Returns the number of bits kept.
+    fn filter(&self, keep: impl Fn(u64) -> bool + Sync) -> u64 {
         self.0
             .par_iter()
             .enumerate()
             .with_min_len(64)
-            .for_each(|(w, word)| {
+            .map(|(w, word)| {
                 let bits = word.load(Relaxed);
                 let mut kept = bits;
                 let mut rest = bits;
@@ -86,7 +83,9 @@ impl Bitmap {
                 if kept != bits {
                     word.store(kept, Relaxed);
                 }
-            });
+                kept.count_ones() as u64
+            })
+            .sum()
     }
     fn for_each(&self, f: impl Fn(u64) + Sync) {
         self.0
@@ -111,7 +110,10 @@ impl Waiting {
         Waiting([0, 1].map(|_| (0..256).map(|_| AtomicU64::new(0)).collect()))
     }
     fn add(&self, c: Color, d: u16) {
-        self.0[c.index()][d as usize].fetch_add(1, Relaxed);
+        self.add_many(c, d, 1);
+    }
+    fn add_many(&self, c: Color, d: u16, n: u64) {
+        self.0[c.index()][d as usize].fetch_add(n, Relaxed);
     }
     fn at(&self, c: Color, d: u16) -> u64 {
         self.0[c.index()]
@@ -200,16 +202,18 @@ impl<'a> Build<'a> {
         self.apply_seeds(seeds)?;
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
-        let mut decided = 0u64;
-        for c in Color::BOTH {
-            self.collect(c, loss_byte(0), &self.lost[c.index()]);
-            decided += self.lost[c.index()].count();
-        }
+        let mut lost: u64 = Color::BOTH
+            .map(|c| {
+                self.collect(c, loss_byte(0), &self.lost[c.index()])
+                    .unwrap_or(0)
+            })
+            .iter()
+            .sum();
+        let mut decided = lost;
         let mut n: u16 = 1;
         loop {
-            let pending = (0..2).any(|c| self.lost[c].count() > 0)
-                || self.wins_waiting.beyond(n - 1)
-                || self.losses_waiting.beyond(n - 1);
+            let pending =
+                lost > 0 || self.wins_waiting.beyond(n - 1) || self.losses_waiting.beyond(n - 1);
             if !pending {
                 break;
             }
@@ -221,14 +225,12 @@ impl<'a> Build<'a> {
                 0.5 + 0.5 * (decided as f64 / legal.max(1) as f64),
             );
             let t = Instant::now();
-            self.win_step(n);
+            let won: u64 = self.win_step(n).iter().sum();
             wins += t.elapsed();
             let t = Instant::now();
-            self.loss_step(n);
+            lost = self.loss_step(n).iter().sum();
             losses += t.elapsed();
-            decided += (0..2)
-                .map(|c| self.won[c].count() + self.lost[c].count())
-                .sum::<u64>();
+            decided += won + lost;
             if self.too_long.load(Relaxed) {
                 return Err(BuildError::TooLong(self.name.clone()));
             }
@@ -273,9 +275,23 @@ impl<'a> Build<'a> {
         (0..pairs)
             .into_par_iter()
             .map(|p| {
+                // Bytes given, per side, counted here and added to the shared counters once
+                // per pair (one shared counter hit per position would make the threads fight
+                // over its cache line).
+                let mut bytes = [[0u64; 256]; 2];
                 let mut legal = 0;
-                self.ix
-                    .for_each_slot_of_pair(p as usize, |i, sq| legal += self.setup_slot(i, sq));
+                self.ix.for_each_slot_of_pair(p as usize, |i, sq| {
+                    legal += self.setup_slot(i, sq, &mut bytes)
+                });
+                for c in Color::BOTH {
+                    for (b, &n) in bytes[c.index()].iter().enumerate().filter(|(_, &n)| n > 0) {
+                        if let Some(d) = win_of(b as u8) {
+                            self.wins_waiting.add_many(c, d, n);
+                        } else if let Some(d) = loss_of(b as u8) {
+                            self.losses_waiting.add_many(c, d, n);
+                        }
+                    }
+                }
                 let d = done.fetch_add(1, Relaxed) + 1;
                 if d % 16 == 0 {
                     report(Phase::Captures, 0.5 * d as f64 / pairs as f64);
@@ -285,8 +301,9 @@ impl<'a> Build<'a> {
             .sum()
     }
 
-    /// Sets up both sides' bytes of one slot; returns how many of them are legal positions.
-    fn setup_slot(&self, index: u64, sq: Option<&Squares>) -> u64 {
+    /// Sets up both sides' bytes of one slot, counting them in `bytes`; returns how many of
+    /// them are legal positions.
+    fn setup_slot(&self, index: u64, sq: Option<&Squares>, bytes: &mut [[u64; 256]; 2]) -> u64 {
         let Some(sq) = sq else {
             for c in Color::BOTH {
                 self.cell(c, index).store(ILLEGAL, Relaxed);
@@ -302,19 +319,20 @@ impl<'a> Build<'a> {
                 continue;
             }
             legal += 1;
-            let byte = self.initial_byte(&sq, occ, c, attacked[c.index()]);
+            let byte = self.initial_byte(sq, occ, c, attacked[c.index()]);
+            bytes[c.index()][byte as usize] += 1;
             self.cell(c, index).store(byte, Relaxed);
         }
         legal
     }
 
-    /// The byte phase 1 gives a legal position with `c` to move.
+    /// The byte phase 1 gives a legal position with `c` to move (a provisional win or a
+    /// loss, counted by the caller as waiting at its distance, or UNKNOWN).
     fn initial_byte(&self, sq: &Squares, occ: Occupancy, c: Color, in_check: bool) -> u8 {
         if self.rules.bare_royal_loses
             && self.men.of(c).len() == 1
             && self.men.of(c.flip()).len() > 1
         {
-            self.losses_waiting.add(c, 0);
             return loss_byte(0);
         }
         let (mut best_win, mut draw, mut worst_loss) = (None::<u16>, false, None::<u16>);
@@ -331,7 +349,6 @@ impl<'a> Build<'a> {
                 self.too_long.store(true, Relaxed);
                 return UNKNOWN;
             }
-            self.wins_waiting.add(c, d);
             return win_byte(d);
         }
         let may_be_stuck = in_check || worst_loss.is_some() || self.rules.stalemate_wins;
@@ -346,7 +363,6 @@ impl<'a> Build<'a> {
             // Stalemate: a draw.
             None => return UNKNOWN,
         };
-        self.losses_waiting.add(c, d);
         loss_byte(d)
     }
 
@@ -405,21 +421,22 @@ impl<'a> Build<'a> {
             .is_some_and(|bits| bits[c.index()].get(index))
     }
 
-    /// Marks in `into` every slot of side `c` whose byte is `byte`, if any is waiting.
-    fn collect(&self, c: Color, byte: u8, into: &Bitmap) {
-        let waiting = match (win_of(byte), crate::egt::value::loss_of(byte)) {
+    /// Marks in `into` every slot of side `c` whose byte is `byte`, if any is waiting; then
+    /// returns how many slots have that byte (`None`: no scan was needed).
+    fn collect(&self, c: Color, byte: u8, into: &Bitmap) -> Option<u64> {
+        let waiting = match (win_of(byte), loss_of(byte)) {
             (Some(d), _) => self.wins_waiting.at(c, d),
             (_, Some(d)) => self.losses_waiting.at(c, d),
             _ => 0,
         };
         if waiting == 0 {
-            return;
+            return None;
         }
-        self.data[c.index()]
+        let found = self.data[c.index()]
             .par_chunks(64)
             .enumerate()
             .with_min_len(1024)
-            .for_each(|(w, chunk)| {
+            .map(|(w, chunk)| {
                 let mut mask = 0u64;
                 for (k, b) in chunk.iter().enumerate() {
                     mask |= ((b.load(Relaxed) == byte) as u64) << k;
@@ -427,16 +444,19 @@ impl<'a> Build<'a> {
                 if mask != 0 {
                     into.0[w].fetch_or(mask, Relaxed);
                 }
-            });
+                mask.count_ones() as u64
+            })
+            .sum();
+        Some(found)
     }
 
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
     /// moves is won in n.
-    fn win_step(&self, n: u16) {
+    fn win_step(&self, n: u16) -> [u64; 2] {
         self.gather(&self.lost, &self.won);
-        for c in Color::BOTH {
+        Color::BOTH.map(|c| {
             let passes = self.rules.null_move.allows(c);
-            self.won[c.index()].filter(|p| {
+            let kept = self.won[c.index()].filter(|p| {
                 let cell = self.cell(c, p);
                 let b = cell.load(Relaxed);
                 let mut improves =
@@ -451,18 +471,19 @@ impl<'a> Build<'a> {
                 }
                 improves
             });
-            self.collect(c, win_byte(n), &self.won[c.index()]);
-        }
+            self.collect(c, win_byte(n), &self.won[c.index()])
+                .unwrap_or(kept)
+        })
     }
 
     /// Distance n: every undecided predecessor of a position won in n whose moves all reach
     /// positions won for the opponent in at most n is lost (in n, or later when a capture
     /// reaches a longer win, in which case it waits for that distance). Each candidate is
     /// checked once however many of its successors were won in n.
-    fn loss_step(&self, n: u16) {
+    fn loss_step(&self, n: u16) -> [u64; 2] {
         self.gather(&self.won, &self.lost);
-        for c in Color::BOTH {
-            self.lost[c.index()].filter(|p| {
+        Color::BOTH.map(|c| {
+            let kept = self.lost[c.index()].filter(|p| {
                 let cell = self.cell(c, p);
                 if cell.load(Relaxed) != UNKNOWN || self.is_fixed(c, p) {
                     return false;
@@ -483,8 +504,9 @@ impl<'a> Build<'a> {
                     false
                 }
             });
-            self.collect(c, loss_byte(n), &self.lost[c.index()]);
-        }
+            self.collect(c, loss_byte(n), &self.lost[c.index()])
+                .unwrap_or(kept)
+        })
     }
 
     /// Clears `into` and sets in it every predecessor of the positions in `from`: for a

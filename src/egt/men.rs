@@ -121,31 +121,48 @@ impl<'a> Men<'a> {
         c: Color,
         mut f: impl FnMut(usize, Square) -> bool,
     ) -> bool {
+        self.own[c.index()]
+            .iter()
+            .rev()
+            .all(|&i| self.quiet_moves_of(i, sq, occ, &mut f))
+    }
+
+    /// `for_each_quiet` for man `i` alone.
+    #[inline]
+    fn quiet_moves_of(
+        &self,
+        i: usize,
+        sq: &Squares,
+        occ: Occupancy,
+        f: &mut impl FnMut(usize, Square) -> bool,
+    ) -> bool {
         let all = occ.all();
-        for &i in self.own[c.index()].iter().rev() {
-            for ray in self.men[i].moves.rays(sq[i]) {
-                for &t in ray.squares() {
-                    if all & (1 << t) != 0 {
-                        break;
-                    }
-                    if ray.mode.moves() && !f(i, t) {
-                        return false;
-                    }
+        for ray in self.men[i].moves.rays(sq[i]) {
+            for &t in ray.squares() {
+                if all & (1 << t) != 0 {
+                    break;
+                }
+                if ray.mode.moves() && !f(i, t) {
+                    return false;
                 }
             }
         }
         true
     }
 
-    /// Whether side `c` has a legal non-capturing move.
+    /// Whether side `c` has a legal non-capturing move. The royal is tried first: in check,
+    /// its steps are the likeliest escapes.
     pub fn has_quiet_move(&self, sq: &Squares, occ: Occupancy, c: Color) -> bool {
         let all = occ.all();
-        !self.for_each_quiet(sq, occ, c, |i, t| {
+        let mut illegal = |i: usize, t: Square| {
             let mut s2 = *sq;
             s2[i] = t;
             let occupied = all ^ (1 << sq[i]) ^ (1 << t);
             self.royal_attacked(&s2, occupied, c)
-        })
+        };
+        !self.own[c.index()]
+            .iter()
+            .all(|&i| self.quiet_moves_of(i, sq, occ, &mut illegal))
     }
 
     /// Calls `f(i, origin, predecessor)` for every placement from which side `c` reaches `sq`
