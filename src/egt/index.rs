@@ -425,30 +425,7 @@ const BINOMIALS: [[u64; MAX_MEN + 1]; BOARD_SQUARES + 1] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::{PieceSet, PieceType, Step, StepMode};
-
-    fn king_rook_knight() -> PieceSet {
-        let all = |letter, dx, dy, range| {
-            PieceType::new(
-                letter,
-                Sym::all()
-                    .map(|g| {
-                        Step {
-                            dx,
-                            dy,
-                            range,
-                            mode: StepMode::Both,
-                        }
-                        .transformed(g)
-                    })
-                    .collect(),
-            )
-        };
-        let mut k = all('K', 1, 0, 1);
-        k.steps.extend(all('K', 1, 1, 1).steps);
-        let k = PieceType::new('K', k.steps);
-        PieceSet::new(vec![k, all('R', 1, 0, 0), all('N', 1, 2, 1)])
-    }
+    use crate::piece::PieceSet;
 
     fn material(spec: &str, set: &PieceSet) -> Material {
         Material::parse(spec, set).unwrap()
@@ -456,7 +433,7 @@ mod tests {
 
     #[test]
     fn kings_fold_to_462_pairs() {
-        let set = king_rook_knight();
+        let set = PieceSet::standard();
         let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), &set, true);
         assert_eq!(ix.pair_count(), 462);
         assert_eq!(ix.symmetry(), 8);
@@ -464,7 +441,7 @@ mod tests {
 
     #[test]
     fn every_placement_round_trips_and_orbits_cover_the_board() {
-        let set = king_rook_knight();
+        let set = PieceSet::standard();
         let geo = Geometry::new(&set);
         for spec in ["KR.K", "KNN.K"] {
             let ix = Indexer::new(&material(spec, &set), &geo, &set, true);

@@ -153,40 +153,12 @@ impl TableSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Sym;
     use crate::egt::progress::Silent;
     use crate::egt::stats::table_stats;
-    use crate::piece::{PieceType, Step, StepMode};
-
-    /// K Q R B N built from steps, so these tests do not depend on the piece file.
-    pub(crate) fn orthodox() -> PieceSet {
-        let steps = |list: &[(i8, i8, u8)]| -> Vec<Step> {
-            list.iter()
-                .flat_map(|&(dx, dy, range)| {
-                    Sym::all().map(move |g| {
-                        Step {
-                            dx,
-                            dy,
-                            range,
-                            mode: StepMode::Both,
-                        }
-                        .transformed(g)
-                    })
-                })
-                .collect()
-        };
-        PieceSet::new(vec![
-            PieceType::new('K', steps(&[(1, 0, 1), (1, 1, 1)])),
-            PieceType::new('Q', steps(&[(1, 0, 0), (1, 1, 0)])),
-            PieceType::new('R', steps(&[(1, 0, 0)])),
-            PieceType::new('B', steps(&[(1, 1, 0)])),
-            PieceType::new('N', steps(&[(1, 2, 1)])),
-        ])
-    }
 
     #[test]
     fn kqk_and_krk_maxima_and_counts() {
-        let mut set = TableSet::new(orthodox(), Metric::Dtm);
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
         let kq = Material::parse("KQ.K", set.pieces()).unwrap();
         set.build(&kq, &Silent).unwrap();
         let s = table_stats(set.get(&kq).unwrap(), set.geometry());
