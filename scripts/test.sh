@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of fairy-egt on a fresh machine: installs what the tests need (a Python
 # virtual environment with python-chess under target/pyenv; XBoard and Xvfb from Debian for
-# the GUI test, when apt-get is available and they are missing), then `cargo test --release`.
+# the GUI test and PolyGlot for the UCI-wrapping test, when apt-get is available and they are
+# missing), then `cargo test --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,13 +19,14 @@ command -v Xvfb >/dev/null || need+=(xvfb)
 [ -x /usr/games/xboard ] || command -v xboard >/dev/null || need+=(xboard)
 command -v xdotool >/dev/null || need+=(xdotool)
 command -v import >/dev/null && import -version 2>/dev/null | grep -q ImageMagick || need+=(imagemagick)
+[ -x /usr/games/polyglot ] || command -v polyglot >/dev/null || need+=(polyglot)
 if [ ${#need[@]} -gt 0 ]; then
     if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
         echo "test.sh: installing ${need[*]} from Debian" >&2
         apt-get update -qq >/dev/null
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
     else
-        echo "test.sh: please install ${need[*]} (the GUI test needs them)" >&2
+        echo "test.sh: please install ${need[*]} (the GUI and PolyGlot tests need them)" >&2
         exit 1
     fi
 fi

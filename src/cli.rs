@@ -1,5 +1,6 @@
 //! Command-line options → [`Command`].
 
+use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
 use lexopt::prelude::*;
 use std::path::PathBuf;
@@ -15,7 +16,8 @@ pub enum Command {
     ProbeMany { common: Common, fens: PathBuf },
     /// Build, then let the engine play itself from a position, printing every move.
     Play { common: Common, fen: Option<String> },
-    /// Engine mode (no command given): speak the XBoard protocol on stdin/stdout.
+    /// Engine mode (no command given): speak XBoard, or UCI when the first line is `uci`, on
+    /// stdin/stdout.
     Engine { common: Common },
     /// Print the usage text.
     Help,
@@ -38,20 +40,33 @@ pub struct Common {
     pub threads: Option<usize>,
     /// `--no-symmetry`: index every placement, to check the symmetry folding.
     pub no_symmetry: bool,
+    /// `-0` / `--null-move[=SIDE]`: who may pass, overriding `engine.ini`.
+    pub null_move: Option<NullMove>,
+    /// `-s` / `--stalemate-wins` (a stalemated side has lost); only switches the rule on.
+    pub stalemate_wins: bool,
+    /// `-b` / `--bare-king-loses` (a bare royal loses); only switches the rule on.
+    pub bare_king_loses: bool,
+    /// `-f FILE` / `--seed FILE`: `Some(None)` for `--seed -` (no seeds), overriding
+    /// `engine.ini`.
+    pub seed: Option<Option<PathBuf>>,
+    /// `--report FILE`: `Some(None)` for `--report -` (no report), overriding `engine.ini`.
+    pub report: Option<Option<PathBuf>>,
 }
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: fairy-egt [ENDGAME] [OPTIONS]
+usage: fairy-egt [ENDGAME] [OPTIONS]           (engine mode: XBoard or UCI)
        fairy-egt play [ENDGAME] [--fen FEN] [OPTIONS]
        fairy-egt build [ENDGAME] [--json] [OPTIONS]
        fairy-egt probe [ENDGAME] --fen FEN [OPTIONS]
        fairy-egt probe [ENDGAME] --fens FILE [OPTIONS]
 
-  (none)   engine mode: an XBoard/WinBoard engine on stdin/stdout that builds the endgame
-           at once and plays any position of it (or of another endgame of at most 5 men,
-           built on demand) perfectly, e.g.
+  (none)   engine mode: an XBoard/WinBoard engine on stdin/stdout (a UCI engine when the
+           first line it reads is 'uci') that builds the endgame at once and plays any
+           position of it (or of another endgame of at most 5 men, built on demand)
+           perfectly, e.g.
            xboard -fcp \"fairy-egt KQ.KR\" -fd DIR -initialMode EditPosition -variant fairy
+           polyglot -noini -ec \"fairy-egt KQ.KR\"   (UCI mode wrapped for XBoard)
   play     build, then let the engine play itself from the FEN's position (default: a
            position of the endgame's longest win for White), printing every move with
            its value and the result
@@ -68,12 +83,28 @@ the first letter of a side is its royal piece. Default: the endgame of engine.in
 
 options:
   --metric dtm|dtc   distance to mate (default) or to conversion
+  -m                 distance to mate (EGTgen's -m)
+  -0, --null-move[=white|black|both]
+                     the side may pass when not stalemated or in check (-0 and a
+                     bare --null-move: Black, as in EGTgen)
+  -s, --stalemate-wins
+                     a stalemated side has lost
+  -b, --bare-king-loses
+                     a side left with its royal alone, while the other has more, has lost
+  -f, --seed FILE    fix the values of the positions in FILE (lines 'SQUARES VALUE', e.g.
+                     c1d1c6c5 draw) before the build of ENDGAME; - for none
+  --report FILE      write the statistics of every build to FILE (default rep2.txt in the
+                     working directory, or engine.ini's report); - for none
   --threads N        worker threads, 0 = all cores (default)
   --pieces FILE      piece definitions (default: engine.ini's, else piecedef.ini)
   --config FILE      settings file (default: engine.ini in the working directory)
   --no-symmetry      do not fold the table by the pieces' symmetry (slower; for checking)
+  -xboard            accepted and ignored (EGTgen's engine-mode flag)
   -h, --help         this text
   -V, --version      the version
+
+Options may stand in any order, before or after ENDGAME (fairy-egt -xboard -m -0 KQ.KR).
+Command-line options win over engine.ini.
 ";
 
 /// A command-line error: the message says what was expected.
@@ -89,6 +120,8 @@ impl From<lexopt::Error> for CliError {
 
 /// Parses the arguments (without the program name).
 pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, CliError> {
+    // EGTgen's `-xboard` would read as the short flags -x -b -o …: drop it first.
+    let args = args.into_iter().filter(|a| a != "-xboard");
     let mut parser = lexopt::Parser::from_args(args);
     let mut sub: Option<String> = None;
     let mut common = Common::default();
@@ -101,6 +134,22 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
             Short('V') | Long("version") => return Ok(Command::Version),
             Long("json") => json = true,
             Long("no-symmetry") => common.no_symmetry = true,
+            Short('m') => common.metric = Some(Metric::Dtm),
+            Short('0') => common.null_move = Some(NullMove::Black),
+            Long("null-move") => {
+                common.null_move = Some(match parser.optional_value() {
+                    None => NullMove::Black,
+                    Some(v) => {
+                        let v = v.string()?;
+                        v.parse()
+                            .map_err(|e: String| CliError(format!("--null-move: {e}")))?
+                    }
+                })
+            }
+            Short('s') | Long("stalemate-wins") => common.stalemate_wins = true,
+            Short('b') | Long("bare-king-loses") => common.bare_king_loses = true,
+            Short('f') | Long("seed") => common.seed = Some(path_or_none(parser.value()?)),
+            Long("report") => common.report = Some(path_or_none(parser.value()?)),
             Long("fen") => fen = Some(parser.value()?.string()?),
             Long("fens") => fens = Some(parser.value()?.into()),
             Long("config") => common.config = Some(parser.value()?.into()),
@@ -151,6 +200,11 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
         ))),
         None => Ok(Command::Engine { common }),
     }
+}
+
+/// A file argument, `None` for `-`.
+fn path_or_none(value: std::ffi::OsString) -> Option<PathBuf> {
+    (value != "-").then(|| PathBuf::from(value))
 }
 
 /// Whether a first argument names an endgame (engine mode) rather than a command: it has a
@@ -226,6 +280,50 @@ mod tests {
             Ok(Command::Play { fen: None, .. })
         ));
         assert!(parse(&["KQ.KR", "KR.K"]).is_err());
+    }
+
+    #[test]
+    fn rule_flags_in_egtgen_order() {
+        let Command::Engine { common } = parse(&["-xboard", "-m", "-0", "KQ.KR"]).unwrap() else {
+            panic!("not engine mode")
+        };
+        assert_eq!(common.endgame.as_deref(), Some("KQ.KR"));
+        assert_eq!(common.metric, Some(Metric::Dtm));
+        assert_eq!(common.null_move, Some(NullMove::Black));
+        let c = parse(&[
+            "build",
+            "-s",
+            "KR.K",
+            "--null-move=both",
+            "-b",
+            "-f",
+            "seeds.txt",
+            "--report",
+            "-",
+        ])
+        .unwrap();
+        let Command::Build { common, .. } = c else {
+            panic!("not build: {c:?}")
+        };
+        assert_eq!(common.endgame.as_deref(), Some("KR.K"));
+        assert_eq!(common.null_move, Some(NullMove::Both));
+        assert!(common.stalemate_wins && common.bare_king_loses);
+        assert_eq!(common.seed, Some(Some(PathBuf::from("seeds.txt"))));
+        assert_eq!(common.report, Some(None));
+        let Command::Build { common, .. } =
+            parse(&["build", "--null-move", "KR.K", "--report", "r.txt", "-sb"]).unwrap()
+        else {
+            panic!("not build")
+        };
+        assert_eq!(common.null_move, Some(NullMove::Black));
+        assert_eq!(common.endgame.as_deref(), Some("KR.K"));
+        assert_eq!(common.report, Some(Some(PathBuf::from("r.txt"))));
+        assert!(common.stalemate_wins && common.bare_king_loses);
+        assert!(parse(&["--null-move=sometimes"])
+            .unwrap_err()
+            .to_string()
+            .contains("sometimes"));
+        assert!(parse(&["-f"]).is_err());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Engine mode, and the only concurrent code of the program: a thread reads stdin, a worker
-//! thread builds tables (with its own rayon pool inside), and the main thread runs the engine
-//! and is the one writer of stdout, flushing every line. Stdin lines and finished builds
-//! arrive on one channel; while a build runs, its progress is shown twice a second.
+//! thread builds tables (with its own rayon pool inside) and writes the report file, and the
+//! main thread runs the engine and is the one writer of stdout, flushing every line. Stdin
+//! lines and finished builds arrive on one channel; while a build runs, its progress is shown
+//! twice a second. The protocol is XBoard, or UCI when the first line is `uci`.
 //!
 //! Plain threads and `std::sync::mpsc` do this: the only blocking I/O is reading stdin, and
 //! one channel with a receive timeout (for the progress ticks) serves every event. An async
@@ -13,8 +14,9 @@ use crate::egt::builder::BuildError;
 use crate::egt::progress::{BuildEvent, Phase};
 use crate::egt::tables::TableSet;
 use crate::engine::{Action, BuildJob, Engine};
+use crate::protocol::uci::Uci;
 use crate::protocol::xboard::XBoard;
-use crate::protocol::{Dialect, Input, Protocol, UCI_NOT_YET};
+use crate::protocol::{Dialect, Input, Protocol};
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -41,11 +43,19 @@ type Latest = Arc<Mutex<Option<BuildEvent>>>;
 /// Runs engine mode until `quit` or the end of input.
 pub fn run(common: &Common) -> Result<(), UserError> {
     let s = settings(common)?;
-    let mut protocol = XBoard::new(
+    let xboard = XBoard::new(
         s.pieces.clone(),
-        &s.material.name(),
+        &s.config.endgame,
         s.config.metric,
         s.config.threads,
+        s.rules(),
+    );
+    let uci = Uci::new(
+        &s.config.endgame,
+        s.config.metric,
+        s.config.threads,
+        &s.config.pieces.display().to_string(),
+        s.rules(),
     );
     let mut engine = Engine::new(s);
     let (tx, rx) = mpsc::channel();
@@ -57,34 +67,36 @@ pub fn run(common: &Common) -> Result<(), UserError> {
         build_started: None,
         last_progress: Instant::now(),
     };
-    if out.act(&mut engine, &protocol, &jobs).is_err() {
+    if out.act(&mut engine, &xboard, &jobs).is_err() {
         return Ok(());
     }
-    main_loop(&rx, &mut engine, &mut protocol, &jobs, &latest, &mut out);
+    main_loop(&rx, &mut engine, xboard, uci, &jobs, &latest, &mut out);
     Ok(())
 }
 
 /// Reads stdin, runs the engine, writes its answers and the build progress; returns on `quit`,
-/// at the end of input, or when stdout is closed.
+/// at the end of input, or when stdout is closed. The first line chooses the protocol.
 fn main_loop(
     rx: &Receiver<Inbound>,
     engine: &mut Engine,
-    protocol: &mut dyn Protocol,
+    xboard: XBoard,
+    uci: Uci,
     jobs: &Sender<BuildJob>,
     latest: &Latest,
     out: &mut Output,
 ) {
     let mut first_line = true;
+    let mut uci = Some(uci);
+    let mut protocol: Box<dyn Protocol> = Box::new(xboard);
     loop {
         match rx.recv_timeout(TICK) {
             Ok(Inbound::Line(line)) => {
                 log::debug!("> {line}");
                 if std::mem::take(&mut first_line) && Dialect::of_first_line(&line) == Dialect::Uci
                 {
-                    if out.line(UCI_NOT_YET).is_err() {
-                        return;
+                    if let Some(uci) = uci.take() {
+                        protocol = Box::new(uci);
                     }
-                    continue;
                 }
                 for input in protocol.read(&line) {
                     match input {
@@ -108,8 +120,8 @@ fn main_loop(
             Ok(Inbound::Eof) | Err(RecvTimeoutError::Disconnected) => return,
             Err(RecvTimeoutError::Timeout) => {}
         }
-        if out.act(engine, protocol, jobs).is_err()
-            || out.progress(engine, protocol, latest).is_err()
+        if out.act(engine, protocol.as_ref(), jobs).is_err()
+            || out.progress(engine, protocol.as_ref(), latest).is_err()
         {
             return;
         }
@@ -234,10 +246,23 @@ fn spawn_builder(tx: Sender<Inbound>, latest: Latest) -> Sender<BuildJob> {
                     *l = Some(e.clone());
                 }
             };
+            let started = Instant::now();
             let result = match &pool {
                 Some((_, p)) => p.install(|| tables.build(&job.material, &progress)),
                 None => tables.build(&job.material, &progress),
             };
+            // The report is part of the build's work: `ping`/`isready` wait for it too.
+            if let (Ok(()), Some(report)) = (&result, &job.report) {
+                let took = started.elapsed();
+                let threads = pool
+                    .as_ref()
+                    .map_or_else(rayon::current_num_threads, |(_, p)| p.current_num_threads());
+                let write = || report.write(&tables, &job.material, threads, took);
+                match &pool {
+                    Some((_, p)) => p.install(write),
+                    None => write(),
+                }
+            }
             if tx.send(Inbound::Built(tables, result)).is_err() {
                 return;
             }

@@ -487,15 +487,20 @@ fn variant_fairy_describes_the_pieces() {
 }
 
 #[test]
-fn uci_is_answered_with_a_note_and_xboard_goes_on() {
-    let mut e = Engine::start(&["KQ.KR"]);
+fn uci_only_as_the_first_line_chooses_uci() {
+    // First line `uci`: the UCI mode (tests/engine_uci.rs has the rest).
+    let mut e = Engine::start(&["KQ.KR", "--report", "-"]);
     e.send("uci");
     let line = e.next_line(SHORT).expect("an answer to uci");
-    assert!(
-        line.starts_with("info string") && line.contains("XBoard"),
-        "{line}"
+    assert!(line.starts_with("id name fairy-egt"), "{line}");
+    // After the XBoard handshake, `uci` is just an unknown command.
+    let mut e = Engine::xboard(&["KQ.KR", "--report", "-"]);
+    e.send("uci");
+    let lines = e.until(|l| l.starts_with("Error"), SHORT);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Error (unknown command): uci")
     );
-    e.handshake();
     e.send("force");
     e.send(&format!("setboard {KQKR}"));
     e.send("go");

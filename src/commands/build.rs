@@ -14,6 +14,9 @@ pub fn run(common: &Common, json: bool) -> Result<(), UserError> {
         .get(&s.material)
         .expect("the requested table was built");
     let stats = table_stats(table, tables.geometry());
+    if let Some(report) = s.report() {
+        report.write_stats(&tables, &s.material, &stats, threads, took);
+    }
     let seconds = (took.as_secs_f64() * 1000.0).round() / 1000.0;
     if json {
         let mut v = serde_json::to_value(&stats).expect("statistics serialise");

@@ -3,16 +3,20 @@
 pub mod build;
 pub mod play;
 pub mod probe;
+pub mod report;
 
+use crate::board::geometry::Geometry;
 use crate::cli::Common;
-use crate::config::{load_config, EngineConfig, NullMove};
+use crate::config::{load_config, EngineConfig};
 use crate::egt::material::Material;
 use crate::egt::progress::{BuildEvent, Progress};
+use crate::egt::rules::Rules;
+use crate::egt::seed::{parse_seeds, Seed};
 use crate::egt::tables::TableSet;
 use crate::piece::parse::load_piece_file;
 use crate::piece::PieceSet;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -29,8 +33,9 @@ impl UserError {
 }
 
 /// Settings after `engine.ini` and the command line (which wins) are combined.
+#[derive(Clone)]
 pub struct Settings {
-    /// The combined settings.
+    /// The combined settings (the rules are [`Settings::rules`]).
     pub config: EngineConfig,
     /// The piece definitions.
     pub pieces: PieceSet,
@@ -38,6 +43,67 @@ pub struct Settings {
     pub material: Material,
     /// Whether tables are folded by symmetry.
     pub fold: bool,
+    /// The positions of the seed file (`config.seed`), read for `material` and the metric;
+    /// they apply to that endgame only.
+    pub seeds: Option<Vec<Seed>>,
+}
+
+impl Settings {
+    /// The rule variants the tables are built under.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            null_move: self.config.null_move,
+            stalemate_wins: self.config.stalemate_wins,
+            bare_royal_loses: self.config.bare_king_loses,
+        }
+    }
+
+    /// The settings with the seed file read again for their endgame, pieces and metric
+    /// (after one of them changed); the error names the file and line.
+    pub fn reseeded(mut self) -> Result<Settings, UserError> {
+        self.seeds = load_seeds(&self.config, &self.pieces)?;
+        Ok(self)
+    }
+
+    /// Where and how builds are reported (`None`: no report).
+    pub fn report(&self) -> Option<report::Report> {
+        let path = self.config.report.clone()?;
+        Some(report::Report {
+            path,
+            seed: self
+                .config
+                .seed
+                .clone()
+                .zip(self.seeds.as_ref())
+                .map(|(file, seeds)| (self.material.clone(), file, seeds.len())),
+        })
+    }
+}
+
+/// Reads the seed file of `config`, if any, for its endgame and metric.
+pub fn load_seeds(
+    config: &EngineConfig,
+    pieces: &PieceSet,
+) -> Result<Option<Vec<Seed>>, UserError> {
+    let Some(file) = &config.seed else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        UserError(format!(
+            "{}: cannot read the seed file: {e}",
+            file.display()
+        ))
+    })?;
+    parse_seeds(
+        &text,
+        &file.display().to_string(),
+        &config.endgame,
+        pieces,
+        &Geometry::new(pieces),
+        config.metric,
+    )
+    .map(Some)
+    .map_err(UserError::from_display)
 }
 
 /// Reads `engine.ini` (the given one, else the working directory's if present) and the
@@ -50,7 +116,17 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
         }
         None => EngineConfig::default(),
     };
-    reject_unimplemented_rules(&config)?;
+    if let Some(n) = common.null_move {
+        config.null_move = n;
+    }
+    config.stalemate_wins |= common.stalemate_wins;
+    config.bare_king_loses |= common.bare_king_loses;
+    if let Some(seed) = &common.seed {
+        config.seed = seed.clone();
+    }
+    if let Some(report) = &common.report {
+        config.report = report.clone();
+    }
     if let Some(m) = common.metric {
         config.metric = m;
     }
@@ -68,17 +144,19 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
         config.pieces = p.clone();
     }
     let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
+    let seeds = load_seeds(&config, &pieces)?;
     Ok(Settings {
         config,
         pieces,
         material,
         fold: !common.no_symmetry,
+        seeds,
     })
 }
 
 /// The piece file named by the settings; the shipped definitions when the default file
 /// `piecedef.ini` is not there.
-fn pieces_of(path: &PathBuf) -> Result<PieceSet, UserError> {
+pub fn pieces_of(path: &Path) -> Result<PieceSet, UserError> {
     if !path.exists() && path.file_name() == Some("piecedef.ini".as_ref()) {
         log::info!(
             "{} not found: using the shipped piece definitions",
@@ -87,28 +165,6 @@ fn pieces_of(path: &PathBuf) -> Result<PieceSet, UserError> {
         return Ok(PieceSet::standard());
     }
     load_piece_file(path).map_err(UserError::from_display)
-}
-
-/// The rule options of `engine.ini` that the builder does not implement yet are refused
-/// rather than ignored.
-fn reject_unimplemented_rules(config: &EngineConfig) -> Result<(), UserError> {
-    let set: Vec<&str> = [
-        (config.null_move != NullMove::None, "null-move"),
-        (config.stalemate_wins, "stalemate-wins"),
-        (config.bare_king_loses, "bare-king-loses"),
-        (config.seed.is_some(), "seed"),
-    ]
-    .into_iter()
-    .filter_map(|(on, name)| on.then_some(name))
-    .collect();
-    if set.is_empty() {
-        Ok(())
-    } else {
-        Err(UserError(format!(
-            "engine.ini: {} not supported yet (leave at the default)",
-            set.join(", ")
-        )))
-    }
 }
 
 /// Sets the size of rayon's global pool (0 = one thread per core); returns the size.
@@ -120,7 +176,8 @@ pub fn start_threads(threads: usize) -> usize {
     rayon::current_num_threads()
 }
 
-/// Builds the settings' endgame into a new table set, showing progress on stderr.
+/// Builds the settings' endgame into a new table set, showing progress on stderr. The report
+/// file is the caller's: see [`report::Report`].
 pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
     let mut tables = new_tables(s);
     let progress = StderrProgress::new();
@@ -132,10 +189,13 @@ pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
     Ok((tables, start.elapsed()))
 }
 
-/// An empty table set for the settings: their pieces and metric, folded by symmetry unless
-/// asked not to.
+/// An empty table set for the settings: their pieces, metric and rules, their seeds for
+/// their endgame, folded by symmetry unless asked not to.
 pub fn new_tables(s: &Settings) -> TableSet {
-    let tables = TableSet::new(s.pieces.clone(), s.config.metric);
+    let mut tables = TableSet::new(s.pieces.clone(), s.config.metric).with_rules(s.rules());
+    if let Some(seeds) = &s.seeds {
+        tables = tables.with_seeds(s.material.clone(), seeds.clone());
+    }
     if s.fold {
         tables
     } else {

@@ -18,11 +18,14 @@ use std::fmt::Write as _;
 /// Runs the command; the game goes to stdout.
 pub fn run(common: &Common, fen: Option<&str>) -> Result<(), UserError> {
     let s = settings(common)?;
-    start_threads(s.config.threads);
+    let threads = start_threads(s.config.threads);
     let setup = fen
         .map(|f| Setup::from_fen(f).map_err(|e| UserError(format!("--fen: {e}"))))
         .transpose()?;
-    let (tables, _) = build_tables(&s)?;
+    let (tables, took) = build_tables(&s)?;
+    if let Some(r) = s.report() {
+        r.write(&tables, &s.material, threads, took);
+    }
     let start = match setup {
         Some(setup) => {
             let pos = check(&setup, tables.geometry(), s.material.royals())

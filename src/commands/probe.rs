@@ -17,9 +17,12 @@ const LINE_LIMIT: usize = 600;
 /// Runs the command for one FEN; the report goes to stdout.
 pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
     let s = settings(common)?;
-    start_threads(s.config.threads);
+    let threads = start_threads(s.config.threads);
     Setup::from_fen(fen).map_err(|e| UserError(format!("--fen: {e}")))?;
-    let (tables, _) = build_tables(&s)?;
+    let (tables, took) = build_tables(&s)?;
+    if let Some(r) = s.report() {
+        r.write(&tables, &s.material, threads, took);
+    }
     let pos = position(&tables, &s.material, fen).map_err(|e| UserError(format!("--fen: {e}")))?;
     print!(
         "{}",
@@ -32,13 +35,16 @@ pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
 /// `error: …` for a line that is not a usable position of the built tables.
 pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
     let s = settings(common)?;
-    start_threads(s.config.threads);
+    let threads = start_threads(s.config.threads);
     let text = if file == Path::new("-") {
         std::io::read_to_string(std::io::stdin()).map_err(|e| UserError(format!("stdin: {e}")))?
     } else {
         std::fs::read_to_string(file).map_err(|e| UserError(format!("{}: {e}", file.display())))?
     };
-    let (tables, _) = build_tables(&s)?;
+    let (tables, took) = build_tables(&s)?;
+    if let Some(r) = s.report() {
+        r.write(&tables, &s.material, threads, took);
+    }
     let mut out = std::io::stdout().lock();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let answer = position(&tables, &s.material, line.trim())
@@ -81,7 +87,7 @@ pub fn report(tables: &TableSet, pos: &Position) -> Result<String, crate::egt::p
         let mark = if Some(*m) == best { '*' } else { ' ' };
         let _ = writeln!(out, "{mark} {:<6} {}", m.mv.text(), m.value);
     }
-    let line = tables.principal_line(pos, LINE_LIMIT)?;
+    let line = crate::engine::think::line(tables, pos, LINE_LIMIT)?;
     let _ = writeln!(
         out,
         "line: {}",
@@ -96,9 +102,16 @@ pub fn report(tables: &TableSet, pos: &Position) -> Result<String, crate::egt::p
 fn end_of_line(tables: &TableSet, start: &Position, line: &[crate::board::Move]) -> String {
     let end = line.iter().fold(start.clone(), |p, &m| p.play(m));
     let g = tables.geometry();
-    if end.legal_moves(g).is_empty() {
+    let rules = tables.rules();
+    let stm = end.side_to_move();
+    let count = |c| end.men().iter().filter(|m| m.color == c).count();
+    if rules.bare_royal_loses && count(stm) == 1 && count(stm.flip()) > 1 {
+        format!("bare royal, {} wins", stm.flip().name())
+    } else if end.legal_moves(g).is_empty() {
         if end.in_check(g) {
-            format!("checkmate, {} wins", end.side_to_move().flip().name())
+            format!("checkmate, {} wins", stm.flip().name())
+        } else if rules.stalemate_wins {
+            format!("stalemate, {} wins", stm.flip().name())
         } else {
             "stalemate".to_string()
         }

@@ -4,7 +4,9 @@
 use crate::board::{Color, Move, Setup, Square};
 use crate::config::Metric;
 use crate::egt::probe::ScoredMove;
+use crate::egt::rules::NullMove;
 use crate::egt::value::Value;
+use std::path::PathBuf;
 
 /// A request to the engine. Commands are carried out in the order given; one that needs the
 /// tables while a build runs waits, and every later command waits behind it.
@@ -14,6 +16,11 @@ pub enum Command {
     NewGame,
     /// Set up a position (a new game from it); the side the engine plays is unchanged.
     SetPosition(Box<Setup>),
+    /// Set up a position and play these moves (coordinate notation) from it, as UCI's
+    /// `position`: if a move is not legal the position cannot be played (and says why).
+    SetGame(Box<Setup>, Vec<String>),
+    /// The position given could not be read: the board cannot be played until the next one.
+    SetUnplayable(String),
     /// Put `Color` on move in the current setup; the engine plays the other side.
     SetSideToMove(Color),
     /// Start editing a copy of the current setup.
@@ -67,6 +74,19 @@ pub enum Command {
     Threads(usize),
     /// Memory budget for the tables, in MB.
     Memory(u64),
+    /// The start-up endgame (e.g. `KQ.KR`): a change builds it into new tables; a bad spec is
+    /// refused and changes nothing.
+    Endgame(String),
+    /// Read the piece definitions from this file: a change rebuilds the tables; an unreadable
+    /// or malformed file is refused and changes nothing.
+    PieceFile(PathBuf),
+    /// Who may pass: a change rebuilds the tables.
+    NullMove(NullMove),
+    /// Whether a stalemated side has lost: a change rebuilds the tables.
+    StalemateWins(bool),
+    /// Whether a side left with only its royal (the other having more) has lost: a change
+    /// rebuilds the tables.
+    BareRoyalLoses(bool),
     /// Say this event, in turn (a protocol's answer to a line that is not a command).
     Notice(Event),
 }
@@ -90,6 +110,16 @@ pub enum GameEnd {
     },
     /// The side to move has no legal move and is not in check.
     Stalemate,
+    /// Stalemate under the stalemate-wins rule: `winner` stalemated the other side.
+    StalemateWin {
+        /// The side that stalemated.
+        winner: Color,
+    },
+    /// Under the bare-royal-loses rule, `winner` has left the other side its royal alone.
+    Bared {
+        /// The side with more than its royal.
+        winner: Color,
+    },
     /// Only the royals are left, and the tables call it a draw.
     BareRoyals,
 }
@@ -105,6 +135,18 @@ impl std::fmt::Display for GameEnd {
                 winner: Color::Black,
             } => "0-1 {Black mates}",
             GameEnd::Stalemate => "1/2-1/2 {Stalemate}",
+            GameEnd::StalemateWin {
+                winner: Color::White,
+            } => "1-0 {White wins by stalemate}",
+            GameEnd::StalemateWin {
+                winner: Color::Black,
+            } => "0-1 {Black wins by stalemate}",
+            GameEnd::Bared {
+                winner: Color::White,
+            } => "1-0 {White bares the Black royal}",
+            GameEnd::Bared {
+                winner: Color::Black,
+            } => "0-1 {Black bares the White royal}",
             GameEnd::BareRoyals => "1/2-1/2 {Insufficient material}",
         })
     }
@@ -134,6 +176,9 @@ pub enum Event {
     Move(Move),
     /// The game is over, claimed after the engine's move or on its turn.
     GameEnd(GameEnd),
+    /// Asked to move, the engine made no move (the game is over or the position cannot be
+    /// played; said after the reason).
+    NoMove,
     /// A move that is not legal here (nothing changed).
     IllegalMove {
         /// The move as received.

@@ -15,7 +15,8 @@ pub use command::{Command, Event, GameEnd, Thinking, Variant};
 
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Setup};
-use crate::commands::{new_tables, Settings};
+use crate::commands::report::Report;
+use crate::commands::{new_tables, pieces_of, Settings};
 use crate::egt::builder::BuildError;
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
@@ -35,6 +36,8 @@ pub struct BuildJob {
     pub material: Material,
     /// Threads to use; 0 = one per core.
     pub threads: usize,
+    /// Where to write the report of the build (`None`: no report).
+    pub report: Option<Box<Report>>,
 }
 
 /// What the engine asks its host to do.
@@ -176,11 +179,18 @@ impl Engine {
             | Command::DrawOffer
             | Command::Sync(_)
             | Command::Metric(_)
+            | Command::Endgame(_)
+            | Command::PieceFile(_)
+            | Command::NullMove(_)
+            | Command::StalemateWins(_)
+            | Command::BareRoyalLoses(_)
             | Command::Analyze(true)
             | Command::AnalysisStatus => true,
             Command::Move(_) => self.analyzing || self.engine_replies(),
             Command::NewGame
             | Command::SetPosition(_)
+            | Command::SetGame(..)
+            | Command::SetUnplayable(_)
             | Command::SetSideToMove(_)
             | Command::EditEnd
             | Command::Undo(_) => self.analyzing,
@@ -214,6 +224,14 @@ impl Engine {
                 self.set_board(standard_start());
             }
             Command::SetPosition(setup) => self.set_board(*setup),
+            Command::SetGame(setup, moves) => self.set_game(*setup, &moves),
+            Command::SetUnplayable(reason) => {
+                self.board = Board::Unplayable {
+                    setup: Box::new(self.board.setup()),
+                    reason: reason.clone(),
+                };
+                self.say(Event::NotPlayable(reason));
+            }
             Command::SetSideToMove(color) => {
                 let mut setup = self.board.setup();
                 setup.side_to_move = color;
@@ -281,18 +299,131 @@ impl Engine {
             Command::Sync(token) => self.say(Event::Synced(token)),
             Command::Variant(v) => self.say(Event::Variant(v)),
             Command::Metric(m) => {
-                if m != self.settings.config.metric {
-                    self.settings.config.metric = m;
-                    self.tables = Some(new_tables(&self.settings));
-                    self.failed.clear();
-                    self.ensure_tables();
-                    self.reanalyse();
+                let mut new = self.settings.clone();
+                new.config.metric = m;
+                self.retable(new, false);
+            }
+            Command::NullMove(n) => {
+                let mut new = self.settings.clone();
+                new.config.null_move = n;
+                self.retable(new, false);
+            }
+            Command::StalemateWins(on) => {
+                let mut new = self.settings.clone();
+                new.config.stalemate_wins = on;
+                self.retable(new, false);
+            }
+            Command::BareRoyalLoses(on) => {
+                let mut new = self.settings.clone();
+                new.config.bare_king_loses = on;
+                self.retable(new, false);
+            }
+            Command::Endgame(spec) => {
+                let spec = spec.trim();
+                match Material::parse(spec, &self.settings.pieces) {
+                    Ok(m) if m == self.settings.material => {}
+                    Ok(m) => {
+                        let mut new = self.settings.clone();
+                        new.config.endgame = spec.to_string();
+                        new.material = m;
+                        self.retable(new, true);
+                    }
+                    Err(e) => self.reject("bad option value", &format!("Endgame={spec}: {e}")),
+                }
+            }
+            Command::PieceFile(path) => {
+                let loaded = pieces_of(&path).and_then(|pieces| {
+                    let m =
+                        Material::parse(&self.settings.config.endgame, &pieces).map_err(|e| {
+                            crate::commands::UserError(format!(
+                                "the endgame {} in these pieces: {e}",
+                                self.settings.config.endgame
+                            ))
+                        })?;
+                    Ok((pieces, m))
+                });
+                match loaded {
+                    Ok((pieces, material)) => {
+                        let mut new = self.settings.clone();
+                        new.config.pieces = path;
+                        new.pieces = pieces;
+                        new.material = material;
+                        self.retable(new, true);
+                    }
+                    Err(e) => self.reject(
+                        "bad option value",
+                        &format!("PieceFile={}: {e}", path.display()),
+                    ),
                 }
             }
             Command::Threads(n) => self.settings.config.threads = n,
             Command::Memory(mb) => self.memory = Some(mb.saturating_mul(1 << 20)),
             Command::Notice(event) => self.say(event),
         }
+    }
+
+    /// New settings after an option changed (metric, rules, endgame or pieces): the seed file
+    /// is read again, new tables are started, and the position's endgame (with `startup`,
+    /// first the start-up endgame) is built. A seed file that does not read for the new
+    /// settings refuses the change: nothing changes. Unchanged settings change nothing.
+    fn retable(&mut self, new: Settings, startup: bool) {
+        if new.config == self.settings.config && new.material == self.settings.material {
+            return;
+        }
+        let new = match new.reseeded() {
+            Ok(s) => s,
+            Err(e) => {
+                self.reject("bad option value", &e.0);
+                return;
+            }
+        };
+        self.settings = new;
+        self.tables = Some(new_tables(&self.settings));
+        self.failed.clear();
+        if startup {
+            // New pieces or royals: the position is checked again (its history is dropped).
+            self.geometry = Geometry::new(&self.settings.pieces);
+            self.royals = self.settings.material.royals();
+            self.board = Board::from_setup(self.board.setup(), &self.geometry, self.royals);
+            self.start_build(self.settings.material.clone());
+        }
+        self.ensure_tables();
+        self.reanalyse();
+    }
+
+    /// A set-up and moves played from it (UCI's `position`): the position after the moves,
+    /// or, if the set-up cannot be played or a move is not legal, a board that says why.
+    fn set_game(&mut self, setup: Setup, moves: &[String]) {
+        let board = Board::from_setup(setup, &self.geometry, self.royals);
+        self.board = match board {
+            Board::Playable(mut game) => {
+                let mut refused = None;
+                for (i, text) in moves.iter().enumerate() {
+                    match game.position().parse_move(text, &self.geometry) {
+                        Ok(mv) => game.play(mv),
+                        Err(e) => {
+                            refused =
+                                Some(format!("move {} ({text}) cannot be played: {e}", i + 1));
+                            break;
+                        }
+                    }
+                }
+                match refused {
+                    None => Board::Playable(game),
+                    Some(reason) => Board::Unplayable {
+                        setup: Box::new(game.position().to_setup()),
+                        reason,
+                    },
+                }
+            }
+            unplayable => unplayable,
+        };
+        if let Board::Unplayable { reason, .. } = &self.board {
+            let reason = reason.clone();
+            self.say(Event::NotPlayable(reason));
+        }
+        self.ensure_tables();
+        self.reanalyse();
     }
 
     /// A new board from a set-up; the tables it needs are built if missing.
@@ -391,18 +522,21 @@ impl Engine {
         let started = Instant::now();
         let post = self.post;
         let Some((tables, game)) = self.playable() else {
+            self.say(Event::NoMove);
             return;
         };
         let pos = game.position().clone();
         if let Some(end) = think::game_end(tables, &pos) {
             self.side = None;
             self.say(Event::GameEnd(end));
+            self.say(Event::NoMove);
             return;
         }
         let thinking = match think::think(tables, &pos, started) {
             Ok(t) => t,
             Err(e) => {
                 self.say(Event::NotPlayable(e.to_string()));
+                self.say(Event::NoMove);
                 return;
             }
         };
@@ -486,13 +620,18 @@ impl Engine {
     /// Starts a build when the current position's endgame (or, without a playable position,
     /// the start-up endgame) has no table, unless a build runs or that build failed before.
     fn ensure_tables(&mut self) {
-        if self.building.is_some() {
-            return;
-        }
         let target = match &self.board {
             Board::Playable(game) => material_of(game.position()).0,
             Board::Unplayable { .. } => self.settings.material.clone(),
         };
+        self.start_build(target);
+    }
+
+    /// Starts the build of `target` unless a build runs, it is built, or its build failed.
+    fn start_build(&mut self, target: Material) {
+        if self.building.is_some() {
+            return;
+        }
         let Some(tables) = &mut self.tables else {
             return;
         };
@@ -521,6 +660,7 @@ impl Engine {
             tables,
             material: target,
             threads: self.settings.config.threads,
+            report: self.settings.report().map(Box::new),
         }));
     }
 }

@@ -1,6 +1,7 @@
 //! Protocols: input lines → engine [`Command`]s, engine [`Event`]s → output lines. All protocol
 //! text lives here; the engine and the session see only commands and events.
 
+pub mod uci;
 pub mod xboard;
 
 use crate::egt::progress::BuildEvent;
@@ -46,8 +47,3 @@ impl Dialect {
         }
     }
 }
-
-/// The answer to `uci` until UCI is spoken.
-pub const UCI_NOT_YET: &str = "info string fairy-egt speaks only the XBoard protocol (CECP) in \
-     this version; UCI comes in a later version. Send 'xboard' and 'protover 2', or use an \
-     XBoard/WinBoard GUI";

@@ -6,12 +6,18 @@
 //! `Mate(N)`); a draw is 0. Under DTC a distance counts moves to a conversion, not to mate, so
 //! the score is a plain number instead: `10000-N` for a win, `-(10000-N)` for a loss. Build
 //! progress is shown as thinking output whose pv is a comment in parentheses.
+//!
+//! Options (`feature option=…`, set by `option NAME=VALUE`): `Metric` (combo dtm/dtc),
+//! `Threads` (spin), `Endgame` (string: the start-up endgame), `NullMove` (combo
+//! none/white/black/both), `StalemateWins` and `BareKingLoses` (checkboxes, 1/0). A change of
+//! any but `Threads` rebuilds the tables.
 
 use super::{Input, Protocol};
 use crate::board::square::parse_square;
 use crate::board::{Color, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
+use crate::egt::rules::{NullMove, Rules};
 use crate::egt::value::Value;
 use crate::engine::{Command, Event, Thinking, Variant};
 use crate::piece::betza::try_betza;
@@ -33,6 +39,8 @@ pub struct XBoard {
     name: String,
     metric: Metric,
     threads: usize,
+    endgame: String,
+    rules: Rules,
     /// `Some(colour of the men placed)` in edit mode.
     edit: Option<Color>,
     /// The features were sent: thinking-style progress may follow.
@@ -42,12 +50,20 @@ pub struct XBoard {
 impl XBoard {
     /// The protocol for an engine of these pieces, named after its start-up endgame, with the
     /// options' current values.
-    pub fn new(pieces: PieceSet, endgame: &str, metric: Metric, threads: usize) -> XBoard {
+    pub fn new(
+        pieces: PieceSet,
+        endgame: &str,
+        metric: Metric,
+        threads: usize,
+        rules: Rules,
+    ) -> XBoard {
         XBoard {
             pieces,
             name: format!("fairy-egt {} {endgame}", env!("CARGO_PKG_VERSION")),
             metric,
             threads,
+            endgame: endgame.to_string(),
+            rules,
             edit: None,
             handshake_done: false,
         }
@@ -72,6 +88,29 @@ impl XBoard {
             format!(
                 "feature option=\"Threads -spin {} 0 {MAX_THREADS}\"",
                 self.threads
+            ),
+            format!("feature option=\"Endgame -string {}\"", self.endgame),
+            format!(
+                "feature option=\"NullMove -combo {}\"",
+                [
+                    NullMove::None,
+                    NullMove::White,
+                    NullMove::Black,
+                    NullMove::Both
+                ]
+                .map(|n| {
+                    let star = if n == self.rules.null_move { "*" } else { "" };
+                    format!("{star}{n}")
+                })
+                .join(" /// ")
+            ),
+            format!(
+                "feature option=\"StalemateWins -check {}\"",
+                u8::from(self.rules.stalemate_wins)
+            ),
+            format!(
+                "feature option=\"BareKingLoses -check {}\"",
+                u8::from(self.rules.bare_royal_loses)
             ),
             "feature done=1".to_string(),
         ]
@@ -127,6 +166,23 @@ impl XBoard {
                     &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
                 ),
             },
+            "endgame" => Command::Endgame(value.to_string()),
+            "nullmove" => match value.parse::<NullMove>() {
+                Ok(n) => Command::NullMove(n),
+                Err(e) => rejected("bad option value", &format!("{arg}: {e}")),
+            },
+            "stalematewins" | "barekingloses" => {
+                let on = match value {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return rejected("bad option value", &format!("{arg}: expected 1 or 0")),
+                };
+                if name.trim().eq_ignore_ascii_case("stalematewins") {
+                    Command::StalemateWins(on)
+                } else {
+                    Command::BareRoyalLoses(on)
+                }
+            }
             _ => rejected("unknown option", name),
         }
     }
@@ -356,6 +412,7 @@ impl Protocol for XBoard {
                 moves,
             } => vec![format!("stat01: {centis} {nodes} {plies} 0 {moves}")],
             Event::Note(text) => vec![format!("# {text}")],
+            Event::NoMove => vec![],
         }
     }
 
@@ -370,7 +427,13 @@ mod tests {
     use super::*;
 
     fn xb() -> XBoard {
-        XBoard::new(PieceSet::standard(), "KQ.KR", Metric::Dtm, 0)
+        XBoard::new(
+            PieceSet::standard(),
+            "KQ.KR",
+            Metric::Dtm,
+            0,
+            Rules::default(),
+        )
     }
 
     fn one(x: &mut XBoard, line: &str) -> Input {
@@ -454,6 +517,34 @@ mod tests {
         assert_eq!(last, "feature done=1");
         assert!(lines.iter().any(|l| matches!(l,
             Input::Reply(s) if s.contains("option=\"Metric -combo *dtm /// dtc\""))));
+        for want in [
+            "feature option=\"Endgame -string KQ.KR\"",
+            "feature option=\"NullMove -combo *none /// white /// black /// both\"",
+            "feature option=\"StalemateWins -check 0\"",
+            "feature option=\"BareKingLoses -check 0\"",
+        ] {
+            assert!(
+                lines.contains(&Input::Reply(want.to_string())),
+                "{want}: {lines:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn rule_options_become_commands() {
+        let mut x = xb();
+        for (line, want) in [
+            ("option StalemateWins=1", Command::StalemateWins(true)),
+            ("option BareKingLoses=0", Command::BareRoyalLoses(false)),
+            ("option NullMove=black", Command::NullMove(NullMove::Black)),
+            ("option Endgame=KR.K", Command::Endgame("KR.K".into())),
+        ] {
+            assert_eq!(one(&mut x, line), Input::Engine(want), "{line}");
+        }
+        assert!(matches!(
+            one(&mut x, "option StalemateWins=maybe"),
+            Input::Engine(Command::Notice(Event::Rejected { .. }))
+        ));
     }
 
     #[test]

@@ -74,6 +74,22 @@ impl Engine {
         e
     }
 
+    /// Starts the engine and completes the UCI handshake (`uci` … `uciok`).
+    pub fn uci(args: &[&str]) -> Engine {
+        let mut e = Engine::start(args);
+        e.send("uci");
+        e.until(|l| l == "uciok", Duration::from_secs(5));
+        e
+    }
+
+    /// Sends `isready` and returns every line before `readyok`.
+    pub fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(|l| l == "readyok", PATIENCE);
+        lines.pop();
+        lines
+    }
+
     /// Sends `xboard` and `protover 2` and waits for `feature done=1`; returns the lines.
     pub fn handshake(&mut self) -> Vec<String> {
         self.send("xboard");

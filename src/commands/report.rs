@@ -1,0 +1,77 @@
+//! The report file (EGTgen's `rep2.txt`): after every build, the statistics of the endgame
+//! built, under a header naming the endgame, the metric, the rule options and the seed file.
+//! The file is rewritten by each build. A report that cannot be written is a warning on
+//! stderr, never an error: the tables are built and usable all the same.
+
+use super::build::render;
+use crate::egt::material::Material;
+use crate::egt::stats::{table_stats, TableStats};
+use crate::egt::tables::TableSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Where builds are reported, and the seed file to name in the header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The report file.
+    pub path: PathBuf,
+    /// The seeded endgame, the seed file and the number of positions it seeds.
+    pub seed: Option<(Material, PathBuf, usize)>,
+}
+
+impl Report {
+    /// The text of the report of `material` (built in `tables`, with these statistics).
+    pub fn text(
+        &self,
+        tables: &TableSet,
+        material: &Material,
+        stats: &TableStats,
+        threads: usize,
+        took: Duration,
+    ) -> String {
+        let bytes = tables.get(material).map_or(0, |t| t.bytes());
+        let mut out = String::new();
+        let _ = writeln!(out, "fairy-egt {} report", env!("CARGO_PKG_VERSION"));
+        let _ = writeln!(out, "endgame: {}", material.name());
+        let _ = writeln!(out, "metric:  {}", tables.metric());
+        let _ = writeln!(out, "rules:   {}", tables.rules().describe());
+        let seeds = match &self.seed {
+            Some((seeded, file, n)) if seeded == material => {
+                format!("{} ({n} positions)", file.display())
+            }
+            _ => "none".to_string(),
+        };
+        let _ = writeln!(out, "seeds:   {seeds}\n");
+        let seconds = (took.as_secs_f64() * 1000.0).round() / 1000.0;
+        out.push_str(&render(stats, threads, seconds, bytes));
+        out
+    }
+
+    /// Writes the report of `material` (nothing if it is not built); a failure is a warning
+    /// on stderr.
+    pub fn write(&self, tables: &TableSet, material: &Material, threads: usize, took: Duration) {
+        if let Some(table) = tables.get(material) {
+            let stats = table_stats(table, tables.geometry());
+            self.write_stats(tables, material, &stats, threads, took);
+        }
+    }
+
+    /// Writes the report of `material` with statistics already counted.
+    pub fn write_stats(
+        &self,
+        tables: &TableSet,
+        material: &Material,
+        stats: &TableStats,
+        threads: usize,
+        took: Duration,
+    ) {
+        let text = self.text(tables, material, stats, threads, took);
+        if let Err(e) = std::fs::write(&self.path, text) {
+            eprintln!(
+                "fairy-egt: warning: cannot write the report {}: {e}",
+                self.path.display()
+            );
+        }
+    }
+}

@@ -1,0 +1,502 @@
+//! The UCI protocol, spoken when the first line is `uci`.
+//!
+//! Standard lines are parsed with vampirc-uci; `position` is parsed here, with our FEN and
+//! move code, because the crate rejects fairy letters. Every output line is written here.
+//! Under DTM a win in N moves is `score mate N` and a loss `score mate -N` (no limit on N);
+//! a draw is `score cp 0`. Under DTC the distance is to a conversion, not to mate, so the score
+//! is `cp 10000-N` for a win and `cp -(10000-N)` for a loss, as in the XBoard mode.
+//! `go` always answers with `bestmove`: `bestmove 0000` when there is no move to make (mate,
+//! stalemate, or a position the engine cannot play, explained by an `info string`). The search
+//! limits of `go` are ignored (every answer is a table look-up), but after `go infinite` or
+//! `go ponder` the `bestmove` is held until `stop` (or `ponderhit`), as UCI asks.
+//!
+//! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `PieceFile`, `NullMove`,
+//! `StalemateWins`, `BareKingLoses`; a change of any but `Threads` rebuilds the tables.
+
+use super::{Input, Protocol};
+use crate::board::Setup;
+use crate::config::Metric;
+use crate::egt::progress::BuildEvent;
+use crate::egt::rules::{NullMove, Rules};
+use crate::egt::value::Value;
+use crate::engine::game::START_FEN;
+use crate::engine::{Command, Event, Thinking};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
+
+/// Most threads offered by the `Threads` option.
+const MAX_THREADS: usize = 256;
+
+/// The UCI side of a session.
+pub struct Uci {
+    endgame: String,
+    metric: Metric,
+    threads: usize,
+    pieces: String,
+    rules: Rules,
+    /// The `go`s read whose `bestmove` has not been written yet, oldest first: true for one
+    /// (`infinite`, `ponder`) whose `bestmove` waits for `stop`.
+    pending: RefCell<VecDeque<bool>>,
+    /// A `bestmove` line held until `stop`.
+    held: RefCell<Option<String>>,
+}
+
+impl Uci {
+    /// A UCI session whose options start at these settings (`threads` 0: one per core).
+    pub fn new(endgame: &str, metric: Metric, threads: usize, pieces: &str, rules: Rules) -> Uci {
+        quiet_parser_panics();
+        Uci {
+            endgame: endgame.to_string(),
+            metric,
+            threads,
+            pieces: pieces.to_string(),
+            rules,
+            pending: RefCell::default(),
+            held: RefCell::new(None),
+        }
+    }
+
+    /// The answer to `uci`: identification, options, `uciok`.
+    fn identify(&self) -> Vec<Input> {
+        let default_threads = if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.threads
+        };
+        let null_moves = [
+            NullMove::None,
+            NullMove::Black,
+            NullMove::White,
+            NullMove::Both,
+        ]
+        .map(|n| format!(" var {n}"))
+        .concat();
+        let string_default = |s: &str| {
+            if s.is_empty() {
+                "<empty>".to_string()
+            } else {
+                s.to_string()
+            }
+        };
+        [
+            format!("id name fairy-egt {}", env!("CARGO_PKG_VERSION")),
+            "id author the fairy-egt developers".to_string(),
+            format!(
+                "option name Endgame type string default {}",
+                string_default(&self.endgame)
+            ),
+            format!(
+                "option name Metric type combo default {} var dtm var dtc",
+                self.metric
+            ),
+            format!(
+                "option name Threads type spin default {default_threads} min 1 max {MAX_THREADS}"
+            ),
+            format!(
+                "option name PieceFile type string default {}",
+                string_default(&self.pieces)
+            ),
+            format!(
+                "option name NullMove type combo default {}{null_moves}",
+                self.rules.null_move
+            ),
+            format!(
+                "option name StalemateWins type check default {}",
+                self.rules.stalemate_wins
+            ),
+            format!(
+                "option name BareKingLoses type check default {}",
+                self.rules.bare_royal_loses
+            ),
+            "uciok".to_string(),
+        ]
+        .into_iter()
+        .map(Input::Reply)
+        .collect()
+    }
+
+    /// `setoption name NAME value VALUE`.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Vec<Input> {
+        let name = name.trim();
+        let value = value.unwrap_or("").trim();
+        let bad = |expected: &str| {
+            vec![Input::Reply(format!(
+                "info string option {name}: expected {expected}, found '{value}'"
+            ))]
+        };
+        let check = |value: &str| match value.to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        };
+        let cmd = match name.to_ascii_lowercase().as_str() {
+            "metric" => match value.parse::<Metric>() {
+                Ok(m) => Command::Metric(m),
+                Err(_) => return bad("dtm or dtc"),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => Command::Threads(n),
+                _ => return bad(&format!("a number of threads from 1 to {MAX_THREADS}")),
+            },
+            "endgame" => Command::Endgame(value.to_string()),
+            "piecefile" => Command::PieceFile(value.into()),
+            "nullmove" => match value.parse::<NullMove>() {
+                Ok(n) => Command::NullMove(n),
+                Err(_) => return bad("none, black, white or both"),
+            },
+            "stalematewins" => match check(value) {
+                Some(on) => Command::StalemateWins(on),
+                None => return bad("true or false"),
+            },
+            "barekingloses" => match check(value) {
+                Some(on) => Command::BareRoyalLoses(on),
+                None => return bad("true or false"),
+            },
+            _ => return vec![Input::Reply(format!("info string unknown option '{name}'"))],
+        };
+        vec![Input::Engine(cmd)]
+    }
+
+    /// `position startpos|fen FEN [moves M …]`: play no side, set up, play the moves. A line
+    /// that cannot be read leaves a position that cannot be played (the next `go` answers
+    /// `bestmove 0000`).
+    fn position(&self, line: &str) -> Vec<Input> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let moves_at = words
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(words.len());
+        let setup = match words.get(1).copied() {
+            Some("startpos") if moves_at == 2 => {
+                Setup::from_fen(START_FEN).map_err(|e| e.to_string())
+            }
+            Some("fen") if moves_at > 2 => {
+                Setup::from_fen(&words[2..moves_at].join(" ")).map_err(|e| format!("bad FEN: {e}"))
+            }
+            _ => Err(format!(
+                "expected 'position startpos' or 'position fen FEN', then 'moves …', found \
+                 '{line}'"
+            )),
+        };
+        let moves: Vec<String> = words
+            .iter()
+            .skip(moves_at + 1)
+            .map(|m| m.to_string())
+            .collect();
+        vec![
+            Input::Engine(Command::Force),
+            Input::Engine(match setup {
+                Ok(setup) => Command::SetGame(Box::new(setup), moves),
+                Err(e) => Command::SetUnplayable(format!("position: {e}")),
+            }),
+        ]
+    }
+
+    /// The `info` line of a thinking event.
+    fn info(t: &Thinking) -> String {
+        let score = match (t.value, t.metric) {
+            (Value::Draw, _) => "cp 0".to_string(),
+            (Value::Win(n), Metric::Dtm) => format!("mate {n}"),
+            (Value::Loss(n), Metric::Dtm) => format!("mate -{n}"),
+            (Value::Win(n), Metric::Dtc) => format!("cp {}", 10_000 - i64::from(n)),
+            (Value::Loss(n), Metric::Dtc) => format!("cp {}", -(10_000 - i64::from(n))),
+        };
+        let pv: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
+        let mut line = format!(
+            "info depth {} score {score} time {} nodes {}",
+            t.pv.len().max(1),
+            t.centis * 10,
+            t.nodes
+        );
+        if !pv.is_empty() {
+            line.push_str(" pv ");
+            line.push_str(&pv.join(" "));
+        }
+        line
+    }
+
+    /// The `bestmove` line answering the oldest `go`: written now, or held until `stop`.
+    fn best(&self, text: String) -> Option<String> {
+        let until_stop = self.pending.borrow_mut().pop_front().unwrap_or(false);
+        if until_stop {
+            *self.held.borrow_mut() = Some(text);
+            None
+        } else {
+            Some(text)
+        }
+    }
+
+    /// `go`: the engine moves; with `until_stop` (infinite, ponder) its answer waits for
+    /// `stop`.
+    fn go(&self, until_stop: bool) -> Vec<Input> {
+        // A `go` before the last one's held answer was released: release it now.
+        let mut out = self.stop();
+        self.pending.borrow_mut().push_back(until_stop);
+        out.push(Input::Engine(Command::Go));
+        out
+    }
+
+    /// `stop` (or `ponderhit`): the held `bestmove`, if any, goes out now; a `go` still
+    /// waiting is answered as soon as it can be.
+    fn stop(&self) -> Vec<Input> {
+        for until_stop in self.pending.borrow_mut().iter_mut() {
+            *until_stop = false;
+        }
+        self.held
+            .borrow_mut()
+            .take()
+            .map(Input::Reply)
+            .into_iter()
+            .collect()
+    }
+}
+
+/// vampirc-uci panics on some malformed numbers (`go depth 300`): such a line is caught and
+/// read as unknown. This keeps the panic message of those (and only those) off stderr.
+fn quiet_parser_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let in_parser = info
+                .location()
+                .is_some_and(|l| l.file().contains("vampirc-uci"));
+            if in_parser {
+                log::debug!("vampirc-uci could not parse a line: {info}");
+            } else {
+                default(info);
+            }
+        }));
+    });
+}
+
+/// Whether a line is a `go` command (any case, any arguments).
+fn is_go(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("go"))
+}
+
+/// The line parsed by vampirc-uci; a line that makes it panic is unknown.
+fn parse(line: &str) -> UciMessage {
+    std::panic::catch_unwind(|| parse_one(line))
+        .unwrap_or_else(|_| UciMessage::Unknown(line.to_string(), None))
+}
+
+impl Protocol for Uci {
+    fn read(&mut self, line: &str) -> Vec<Input> {
+        let trimmed = line.trim();
+        if trimmed.split_whitespace().next() == Some("position") {
+            return self.position(trimmed);
+        }
+        match parse(trimmed) {
+            UciMessage::Uci => self.identify(),
+            UciMessage::IsReady => vec![Input::Engine(Command::Sync("readyok".to_string()))],
+            UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            UciMessage::UciNewGame => vec![Input::Engine(Command::Force)],
+            UciMessage::Go { time_control, .. } => self.go(matches!(
+                time_control,
+                Some(UciTimeControl::Infinite | UciTimeControl::Ponder)
+            )),
+            // A `go` whose limits the crate cannot read (e.g. `go depth 300`): the limits
+            // are ignored anyway.
+            UciMessage::Unknown(..) if is_go(trimmed) => self.go(trimmed
+                .split_whitespace()
+                .any(|w| w == "infinite" || w == "ponder")),
+            UciMessage::Stop | UciMessage::PonderHit => self.stop(),
+            UciMessage::Quit => vec![Input::Quit],
+            // debug, register: nothing to do. Unknown lines are ignored, as UCI asks.
+            _ => Vec::new(),
+        }
+    }
+
+    fn render(&self, event: &Event) -> Vec<String> {
+        match event {
+            Event::Synced(_) => vec!["readyok".to_string()],
+            Event::Thinking(t) => vec![Uci::info(t)],
+            Event::Move(m) => self
+                .best(format!("bestmove {}", m.text()))
+                .into_iter()
+                .collect(),
+            Event::NoMove => self.best("bestmove 0000".to_string()).into_iter().collect(),
+            Event::GameEnd(end) => vec![format!("info string game over: {end}")],
+            Event::NotPlayable(reason) => {
+                vec![format!("info string cannot play this position: {reason}")]
+            }
+            Event::IllegalMove { text, reason } => {
+                vec![format!("info string illegal move {text}: {reason}")]
+            }
+            Event::Rejected { kind, detail } => vec![format!("info string {kind}: {detail}")],
+            Event::TableReady { material, took } => {
+                vec![format!(
+                    "info string built {material} in {:.2} s",
+                    took.as_secs_f64()
+                )]
+            }
+            Event::BuildFailed { material, reason } => {
+                vec![format!("info string cannot build {material}: {reason}")]
+            }
+            Event::Note(text) => vec![format!("info string {text}")],
+            _ => Vec::new(),
+        }
+    }
+
+    fn progress(&self, event: &BuildEvent) -> Option<String> {
+        Some(format!("info string {event}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uci() -> Uci {
+        Uci::new("KQ.KR", Metric::Dtm, 2, "piecedef.ini", Rules::default())
+    }
+
+    fn replies(inputs: &[Input]) -> Vec<String> {
+        inputs
+            .iter()
+            .filter_map(|i| match i {
+                Input::Reply(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn identification_lists_the_options() {
+        let mut u = Uci::new(
+            "KR.K",
+            Metric::Dtc,
+            0,
+            "p.ini",
+            Rules {
+                null_move: NullMove::Black,
+                stalemate_wins: true,
+                bare_royal_loses: false,
+            },
+        );
+        let lines = replies(&u.read("uci"));
+        assert_eq!(lines.last().map(String::as_str), Some("uciok"));
+        for want in [
+            "option name Endgame type string default KR.K",
+            "option name Metric type combo default dtc var dtm var dtc",
+            "option name PieceFile type string default p.ini",
+            "option name NullMove type combo default black var none var black var white var both",
+            "option name StalemateWins type check default true",
+            "option name BareKingLoses type check default false",
+        ] {
+            assert!(lines.iter().any(|l| l == want), "{want}: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn options_become_commands() {
+        let mut u = uci();
+        for (line, want) in [
+            (
+                "setoption name NullMove value both",
+                Command::NullMove(NullMove::Both),
+            ),
+            (
+                "setoption name StalemateWins value true",
+                Command::StalemateWins(true),
+            ),
+            (
+                "setoption name BareKingLoses value false",
+                Command::BareRoyalLoses(false),
+            ),
+            (
+                "setoption name Endgame value KR.K",
+                Command::Endgame("KR.K".into()),
+            ),
+            (
+                "setoption name Metric value dtc",
+                Command::Metric(Metric::Dtc),
+            ),
+            ("setoption name Threads value 3", Command::Threads(3)),
+            (
+                "setoption name PieceFile value x.ini",
+                Command::PieceFile("x.ini".into()),
+            ),
+        ] {
+            assert_eq!(u.read(line), vec![Input::Engine(want)], "{line}");
+        }
+        let bad = replies(&u.read("setoption name StalemateWins value maybe"));
+        assert!(bad[0].starts_with("info string option StalemateWins: expected true"));
+        let unknown = replies(&u.read("setoption name Hash value 16"));
+        assert_eq!(
+            unknown,
+            vec!["info string unknown option 'Hash'".to_string()]
+        );
+    }
+
+    #[test]
+    fn positions_with_fairy_letters_and_moves() {
+        let u = uci();
+        let v = u.position("position fen 8/8/8/8/2r5/8/2k5/A6Q w - - 0 1 moves a1b3 c4c3");
+        let [Input::Engine(Command::Force), Input::Engine(Command::SetGame(setup, moves))] = &v[..]
+        else {
+            panic!("{v:?}")
+        };
+        assert_eq!(setup.board[0], Some((crate::board::Color::White, 'A')));
+        assert_eq!(moves, &["a1b3".to_string(), "c4c3".to_string()]);
+        let v = u.position("position fen 8/8/8/8/2r5/8/2k5/K6Z5 w - - 0 1");
+        assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(e)) if e.contains("FEN")));
+        let v = u.position("position nonsense");
+        assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(_))));
+    }
+
+    #[test]
+    fn infinite_search_holds_bestmove_until_stop() {
+        let mut u = uci();
+        assert_eq!(u.read("go infinite"), vec![Input::Engine(Command::Go)]);
+        let mv = crate::board::Move { from: 0, to: 1 };
+        assert!(u.render(&Event::Move(mv)).is_empty());
+        assert_eq!(replies(&u.read("stop")), vec!["bestmove a1b1".to_string()]);
+        assert!(u.read("stop").is_empty());
+        u.read("go wtime 1000 btime 1000");
+        assert_eq!(
+            u.render(&Event::Move(mv)),
+            vec!["bestmove a1b1".to_string()]
+        );
+        assert_eq!(
+            u.render(&Event::NotPlayable("x".into())),
+            vec!["info string cannot play this position: x".to_string()]
+        );
+        assert_eq!(u.render(&Event::NoMove), vec!["bestmove 0000".to_string()]);
+        // A stop before the engine answers: the answer goes out at once.
+        u.read("go infinite");
+        u.read("stop");
+        assert_eq!(
+            u.render(&Event::Move(mv)),
+            vec!["bestmove a1b1".to_string()]
+        );
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let mut u = uci();
+        for line in [
+            "go depth 300",
+            "go movestogo 99999",
+            "go nodes 999999999999999999999999",
+            "setoption",
+            "setoption name",
+            "position",
+            "position fen",
+            "position startpos moves",
+            "\u{0}\u{7f}ééé",
+            "go searchmoves z9z9",
+            "isready now please",
+        ] {
+            let _ = u.read(line);
+        }
+        assert!(matches!(
+            u.read("go depth 300").last(),
+            Some(Input::Engine(Command::Go))
+        ));
+    }
+}
