@@ -11,6 +11,13 @@ fn run(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// A fresh directory of this test process for files the test writes.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fairy-egt-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -101,8 +108,7 @@ fn probe_kqkr_is_a_win_in_35_with_the_line_to_mate() {
 
 #[test]
 fn probe_many_fens_answers_line_by_line() {
-    let dir = std::env::temp_dir().join(format!("fairy-egt-fens-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("fens");
     let file = dir.join("fens.txt");
     std::fs::write(
         &file,
@@ -159,8 +165,7 @@ fn bad_input_is_named_with_exit_code_2() {
 
 #[test]
 fn malformed_files_name_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("fairy-egt-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("bad");
     let pieces = dir.join("pieces.ini");
     std::fs::write(&pieces, "K: 1,0,* 1,1,*\nQ: 1,0,s* 1,1,x\n").unwrap();
     fails_with(
@@ -182,8 +187,7 @@ fn malformed_files_name_file_and_line() {
 
 #[test]
 fn engine_ini_supplies_defaults_and_the_command_line_wins() {
-    let dir = std::env::temp_dir().join(format!("fairy-egt-ini-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("ini");
     let config = dir.join("engine.ini");
     std::fs::write(&config, "endgame = KR.K\nmetric = dtc\nthreads = 1\n").unwrap();
     let c = config.to_str().unwrap();

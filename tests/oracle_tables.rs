@@ -11,33 +11,11 @@
 //! environment `scripts/test.sh` makes at `target/pyenv`. Missing either is a failure, never a
 //! skip.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// The Python interpreter with python-chess.
-fn python() -> PathBuf {
-    let from_env = std::env::var_os("FAIRY_EGT_PYTHON").map(PathBuf::from);
-    let fallback = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pyenv/bin/python");
-    let candidates: Vec<PathBuf> = from_env.into_iter().chain([fallback]).collect();
-    for p in &candidates {
-        let works = Command::new(p)
-            .args(["-c", "import chess, chess.gaviota, chess.syzygy"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if works {
-            return p.clone();
-        }
-    }
-    panic!(
-        "no Python with python-chess (tried {}): run scripts/test.sh, which installs it into \
-         target/pyenv and sets FAIRY_EGT_PYTHON",
-        candidates
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-}
+use support::python;
 
 /// The oracle data directory (`FAIRY_EGT_ORACLE_DIR`, else `../shared/oracle-data`).
 fn oracle_dir() -> PathBuf {
@@ -56,7 +34,7 @@ fn oracle_dir() -> PathBuf {
 /// Runs the oracle script with `extra` arguments and fails with its output if it does.
 fn run_oracle(extra: &[&str]) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/check_tables.py");
-    let out = Command::new(python())
+    let out = Command::new(python("chess, chess.gaviota, chess.syzygy"))
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_fairy-egt"))
         .arg(oracle_dir())

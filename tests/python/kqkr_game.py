@@ -1,8 +1,9 @@
-"""python-chess drives fairy-egt through chess.engine.popen_uci (the UCI mode): one engine process plays
-both sides of KQ vs KR from 8/8/8/8/2r5/8/2k5/K6Q w to checkmate. Checks that White mates
-with its 35th move and that every reported score is the right Mate(n) for the side to move.
+"""python-chess drives fairy-egt through chess.engine (popen_xboard or popen_uci): one engine
+process plays both sides of KQ vs KR from 8/8/8/8/2r5/8/2k5/K6Q w to checkmate. Checks that
+White mates with its 35th move and that every reported score is the right Mate(n) for the side
+to move.
 
-usage: python uci_kqkr_game.py ENGINE [ARG ...]   (prints "mate in 35" on success)
+usage: python kqkr_game.py xboard|uci ENGINE [ARG ...]   (prints "mate in 35" on success)
 """
 
 import sys
@@ -15,13 +16,22 @@ DTM = 35
 
 
 def main() -> int:
+    if len(sys.argv) < 3 or sys.argv[1] not in ("xboard", "uci"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    protocol, command = sys.argv[1], sys.argv[2:]
+    if protocol == "xboard":
+        engine = chess.engine.SimpleEngine.popen_xboard(command, timeout=60)
+        options = {"game": "kqkr"}
+    else:
+        engine = chess.engine.SimpleEngine.popen_uci(command, timeout=60)
+        options = {}
     board = chess.Board(FEN)
-    engine = chess.engine.SimpleEngine.popen_uci(sys.argv[1:], timeout=60)
     try:
         white_moves = 0
         while not board.is_game_over():
             result = engine.play(
-                board, chess.engine.Limit(time=1.0), info=chess.engine.INFO_ALL
+                board, chess.engine.Limit(time=1.0), info=chess.engine.INFO_ALL, **options
             )
             score = result.info.get("score")
             left = DTM - white_moves
