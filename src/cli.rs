@@ -92,7 +92,7 @@ options:
   -b, --bare-king-loses
                      a side left with its royal alone, while the other has more, has lost
   -f, --seed FILE    fix the values of the positions in FILE (lines 'SQUARES VALUE', e.g.
-                     c1d1c6c5 draw) before the build of ENDGAME; - for none
+                     c1d1c6b5 draw) before the build of ENDGAME; - for none
   --report FILE      write the statistics of every build to FILE (default rep2.txt in the
                      working directory, or engine.ini's report); - for none
   --threads N        worker threads, 0 = all cores (default)
