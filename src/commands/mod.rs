@@ -6,13 +6,16 @@ pub mod probe;
 pub mod report;
 
 use crate::board::geometry::Geometry;
+use crate::board::{Position, Setup};
 use crate::cli::Common;
 use crate::config::{load_config, EngineConfig};
 use crate::egt::material::Material;
+use crate::egt::probe::material_of;
 use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
 use crate::egt::seed::{parse_seeds, Seed};
 use crate::egt::tables::TableSet;
+use crate::engine::game::check;
 use crate::piece::parse::load_piece_file;
 use crate::piece::PieceSet;
 use std::io::{IsTerminal, Write};
@@ -255,4 +258,21 @@ impl Progress for StderrProgress {
         };
         let _ = err.flush();
     }
+}
+
+/// The checked position of a set-up whose material is built in `tables`: `spec` (whose
+/// royals it uses) or an endgame reachable from it by captures. The error says why not.
+pub fn built_position(
+    tables: &TableSet,
+    spec: &Material,
+    setup: &Setup,
+) -> Result<Position, String> {
+    let pos = check(setup, tables.geometry(), spec.royals())?;
+    let (material, _) = material_of(&pos);
+    if tables.get(&material).is_none() {
+        return Err(format!(
+            "the position is {material}, which is neither {spec} nor reachable from it by captures"
+        ));
+    }
+    Ok(pos)
 }

@@ -2,7 +2,7 @@
 //! of the endgame's longest win), printing the board, every move with its value, and the
 //! result.
 
-use super::{build_tables, settings, start_threads, UserError};
+use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::board::square::{square_at, BOARD_FILES, BOARD_RANKS};
 use crate::board::{Color, Position, Setup};
 use crate::cli::Common;
@@ -11,7 +11,6 @@ use crate::egt::extremes::longest_win;
 use crate::egt::probe::material_of;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
-use crate::engine::game::check;
 use crate::engine::think::game_end;
 use std::fmt::Write as _;
 
@@ -27,19 +26,8 @@ pub fn run(common: &Common, fen: Option<&str>) -> Result<(), UserError> {
         r.write(&tables, &s.material, threads, took);
     }
     let start = match setup {
-        Some(setup) => {
-            let pos = check(&setup, tables.geometry(), s.material.royals())
-                .map_err(|e| UserError(format!("--fen: {e}")))?;
-            let (material, _) = material_of(&pos);
-            if tables.get(&material).is_none() {
-                return Err(UserError(format!(
-                    "--fen: the position is {material}, which is neither {} nor reachable \
-                     from it by captures",
-                    s.material
-                )));
-            }
-            pos
-        }
+        Some(setup) => built_position(&tables, &s.material, &setup)
+            .map_err(|e| UserError(format!("--fen: {e}")))?,
         None => [Color::White, Color::Black]
             .into_iter()
             .find_map(|side| longest_win(&tables, &s.material, side))

@@ -1,12 +1,14 @@
 //! `fairy-egt probe`: the value of a position, every move's value, and the perfect line.
 
-use super::{build_tables, settings, start_threads, UserError};
+use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::board::{Color, Position, Setup};
 use crate::cli::Common;
 use crate::egt::material::Material;
 use crate::egt::probe::material_of;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
+use crate::engine::think::game_end;
+use crate::engine::GameEnd;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -55,17 +57,10 @@ pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
     Ok(())
 }
 
-/// The checked position of a FEN whose material is built (the royals are those of `spec`).
+/// The checked position of a FEN whose material is built (see `built_position`).
 fn position(tables: &TableSet, spec: &Material, fen: &str) -> Result<Position, String> {
     let setup = Setup::from_fen(fen).map_err(|e| e.to_string())?;
-    let pos = Position::new(&setup, tables.geometry(), spec.royals()).map_err(|e| e.to_string())?;
-    let (material, _) = material_of(&pos);
-    if tables.get(&material).is_none() {
-        return Err(format!(
-            "the position is {material}, which is neither {spec} nor reachable from it by captures"
-        ));
-    }
-    Ok(pos)
+    built_position(tables, spec, &setup)
 }
 
 /// The probe report of a position whose tables are built.
@@ -101,24 +96,14 @@ pub fn report(tables: &TableSet, pos: &Position) -> Result<String, crate::egt::p
 /// How a principal line ends.
 fn end_of_line(tables: &TableSet, start: &Position, line: &[crate::board::Move]) -> String {
     let end = line.iter().fold(start.clone(), |p, &m| p.play(m));
-    let g = tables.geometry();
-    let rules = tables.rules();
-    let stm = end.side_to_move();
-    let count = |c| end.men().iter().filter(|m| m.color == c).count();
-    if rules.bare_royal_loses && count(stm) == 1 && count(stm.flip()) > 1 {
-        format!("bare royal, {} wins", stm.flip().name())
-    } else if end.legal_moves(g).is_empty() {
-        if end.in_check(g) {
-            format!("checkmate, {} wins", stm.flip().name())
-        } else if rules.stalemate_wins {
-            format!("stalemate, {} wins", stm.flip().name())
-        } else {
-            "stalemate".to_string()
-        }
-    } else if matches!(tables.probe(&end), Ok(Value::Draw)) {
-        "draw".to_string()
-    } else {
-        format!("line cut after {} plies", line.len())
+    match game_end(tables, &end) {
+        Some(GameEnd::Mate { winner }) => format!("checkmate, {} wins", winner.name()),
+        Some(GameEnd::StalemateWin { winner }) => format!("stalemate, {} wins", winner.name()),
+        Some(GameEnd::Bared { winner }) => format!("bare royal, {} wins", winner.name()),
+        Some(GameEnd::Stalemate) => "stalemate".to_string(),
+        Some(GameEnd::BareRoyals) => "draw".to_string(),
+        None if matches!(tables.probe(&end), Ok(Value::Draw)) => "draw".to_string(),
+        None => format!("line cut after {} plies", line.len()),
     }
 }
 
