@@ -17,6 +17,7 @@ use crate::board::geometry::Geometry;
 use crate::board::{Color, Setup};
 use crate::commands::report::Report;
 use crate::commands::{new_tables, pieces_of, Settings};
+use crate::config::EngineConfig;
 use crate::egt::builder::BuildError;
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
@@ -298,26 +299,10 @@ impl Engine {
             }
             Command::Sync(token) => self.say(Event::Synced(token)),
             Command::Variant(v) => self.say(Event::Variant(v)),
-            Command::Metric(m) => {
-                let mut new = self.settings.clone();
-                new.config.metric = m;
-                self.retable(new, false);
-            }
-            Command::NullMove(n) => {
-                let mut new = self.settings.clone();
-                new.config.null_move = n;
-                self.retable(new, false);
-            }
-            Command::StalemateWins(on) => {
-                let mut new = self.settings.clone();
-                new.config.stalemate_wins = on;
-                self.retable(new, false);
-            }
-            Command::BareRoyalLoses(on) => {
-                let mut new = self.settings.clone();
-                new.config.bare_king_loses = on;
-                self.retable(new, false);
-            }
+            Command::Metric(m) => self.reconfigure(|c| c.metric = m),
+            Command::NullMove(n) => self.reconfigure(|c| c.null_move = n),
+            Command::StalemateWins(on) => self.reconfigure(|c| c.stalemate_wins = on),
+            Command::BareRoyalLoses(on) => self.reconfigure(|c| c.bare_king_loses = on),
             Command::Endgame(spec) => {
                 let spec = spec.trim();
                 match Material::parse(spec, &self.settings.pieces) {
@@ -365,6 +350,13 @@ impl Engine {
     /// New settings after an option changed (metric, rules, endgame or pieces): the seed file
     /// is read again, new tables are started, and the position's endgame (with `startup`,
     /// first the start-up endgame) is built. A seed file that does not read for the new
+    /// Rebuilds the tables with one setting of the configuration changed (see `retable`).
+    fn reconfigure(&mut self, change: impl FnOnce(&mut EngineConfig)) {
+        let mut new = self.settings.clone();
+        change(&mut new.config);
+        self.retable(new, false);
+    }
+
     /// settings refuses the change: nothing changes. Unchanged settings change nothing.
     fn retable(&mut self, new: Settings, startup: bool) {
         if new.config == self.settings.config && new.material == self.settings.material {
