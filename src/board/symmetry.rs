@@ -52,6 +52,48 @@ impl Sym {
 
     /// The up-down mirror (ranks reversed), used to give Black's men their orientation.
     pub const FLIP_RANKS: Sym = Sym(2);
+
+    /// The symmetry that undoes `self`.
+    #[inline]
+    pub fn inverse(self) -> Sym {
+        // Mirrors alone undo themselves; with the transpose, undoing it last turns a file
+        // mirror into a rank mirror and back.
+        if self.0 & 4 != 0 {
+            Sym(4 | (self.0 & 1) << 1 | (self.0 & 2) >> 1)
+        } else {
+            self
+        }
+    }
+
+    /// Image of a set of squares (bit `s` set → bit `self.square(s)` set), by bit twiddling.
+    #[inline]
+    pub fn bitboard(self, mut b: u64) -> u64 {
+        if self.0 & 4 != 0 {
+            b = transpose(b);
+        }
+        if self.0 & 1 != 0 {
+            // Files reversed: the bits of every rank (byte) reversed.
+            b = b.reverse_bits().swap_bytes();
+        }
+        if self.0 & 2 != 0 {
+            b = b.swap_bytes();
+        }
+        b
+    }
+}
+
+/// Mirrors a set of squares in the a1–h8 diagonal (file ↔ rank) with three delta swaps.
+#[inline]
+fn transpose(mut b: u64) -> u64 {
+    for (mask, shift) in [
+        (0x0f0f_0f0f_0000_0000u64, 28),
+        (0x3333_0000_3333_0000, 14),
+        (0x5500_5500_5500_5500, 7),
+    ] {
+        let t = mask & (b ^ (b << shift));
+        b ^= t ^ (t >> shift);
+    }
+    b
 }
 
 #[cfg(test)]
@@ -69,6 +111,18 @@ mod tests {
             images.insert(img);
         }
         assert_eq!(images.len(), 8);
+    }
+
+    #[test]
+    fn bitboards_follow_squares_and_inverses_undo() {
+        for g in Sym::all() {
+            for s in 0..64u8 {
+                assert_eq!(g.bitboard(1 << s), 1 << g.square(s), "{g:?} on {s}");
+                assert_eq!(g.inverse().square(g.square(s)), s);
+            }
+            let b = 0x0123_4567_89ab_cdefu64;
+            assert_eq!(g.inverse().bitboard(g.bitboard(b)), b);
+        }
     }
 
     #[test]

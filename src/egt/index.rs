@@ -304,6 +304,20 @@ impl Indexer {
     /// that is not the canonical one of its symmetry class).
     #[inline]
     pub fn decode(&self, index: u64) -> Option<Squares> {
+        let sq = self.digits(index);
+        if !distinct(&sq[..self.men]) {
+            return None;
+        }
+        let (_, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        if mask != 1 && self.index(&sq) != Some(index) {
+            return None;
+        }
+        Some(sq)
+    }
+
+    /// The squares an index's digits name, whether or not they form a placement.
+    #[inline]
+    fn digits(&self, index: u64) -> Squares {
         let (pair, mut r) = self.split(index);
         let mut sq = [0; MAX_MEN];
         (sq[0], sq[1]) = self.pairs[pair as usize];
@@ -317,18 +331,66 @@ impl Indexer {
                 sq[g.start..g.start + g.len].copy_from_slice(&g.unrank[rank as usize][..g.len]);
             }
         }
-        let mut occupied = 0u64;
-        for &s in &sq[..self.men] {
-            if occupied & (1 << s) != 0 {
-                return None;
+        sq
+    }
+
+    /// Whether the table is made of blocks: runs of 64 slots, aligned on multiples of 64,
+    /// that differ only in the square of the last man (true when the last man is alone in
+    /// its group). Block b holds slots 64·b .. 64·b + 63, slot 64·b + x with the last man on
+    /// square x.
+    pub fn has_blocks(&self) -> bool {
+        self.men > 2 && self.strides[self.men - 1] == 1
+    }
+
+    /// Number of blocks (`has_blocks` tables only).
+    pub fn blocks(&self) -> u64 {
+        self.size() / BOARD_SQUARES as u64
+    }
+
+    /// The squares of every man but the last in block `block` (the last man's entry is 0), or
+    /// `None` if two of them share a square (every slot of the block is a hole).
+    #[inline]
+    pub fn block_men(&self, block: u64) -> Option<Squares> {
+        let sq = self.digits(block * BOARD_SQUARES as u64);
+        distinct(&sq[..self.men - 1]).then_some(sq)
+    }
+
+    /// Where the slots of a block go when man `i` (not the last) moves: `sq` are the block's
+    /// men (`block_men`), whose royal pair must be plain (`is_plain`), and `moved` the men
+    /// after the move.
+    #[inline]
+    pub fn block_after_move(
+        &self,
+        block: u64,
+        sq: &Squares,
+        i: usize,
+        moved: &Squares,
+    ) -> BlockMove {
+        let per_pair = self.rest / BOARD_SQUARES as u64;
+        if i >= 2 {
+            let stride = self.strides[i] / BOARD_SQUARES as u64;
+            if stride != 0 {
+                let step = (moved[i] as i64 - sq[i] as i64) * stride as i64;
+                return BlockMove::Block((block as i64 + step) as u64);
             }
-            occupied |= 1 << s;
+            let pair = block / per_pair;
+            return BlockMove::Block(
+                pair * per_pair + self.rest_plain(moved) / BOARD_SQUARES as u64,
+            );
         }
-        let (_, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
-        if mask != 1 && self.index(&sq) != Some(index) {
-            return None;
+        let (pair, mask) = self.pair_slot[moved[0] as usize * BOARD_SQUARES + moved[1] as usize];
+        if pair == NO_PAIR {
+            return BlockMove::Off;
         }
-        Some(sq)
+        if mask.count_ones() > 1 {
+            return BlockMove::Scattered;
+        }
+        let k = mask.trailing_zeros() as usize;
+        if k == 0 {
+            return BlockMove::Block(pair as u64 * per_pair + block % per_pair);
+        }
+        let rest = self.rest_of(&self.images[k], moved) / BOARD_SQUARES as u64;
+        BlockMove::Mapped(pair as u64 * per_pair + rest, self.syms[k])
     }
 
     /// Calls `f(index, placement)` for every slot of one royal pair in order, `None` for
@@ -395,6 +457,34 @@ impl Indexer {
         }
         total
     }
+}
+
+/// Where the 64 slots of a block go when a man other than the last one moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockMove {
+    /// Nowhere: the royals would attack each other (every such position is illegal).
+    Off,
+    /// To block `b`, the last man staying on its square.
+    Block(u64),
+    /// To block `b` under symmetry `g`: the slot with the last man on x goes to the slot with
+    /// it on `g.square(x)`.
+    Mapped(u64, Sym),
+    /// Each slot on its own (`index`): the new royal pair is symmetric, so the canonical
+    /// form depends on the last man too.
+    Scattered,
+}
+
+/// Whether the squares are pairwise distinct.
+#[inline]
+fn distinct(squares: &[Square]) -> bool {
+    let mut occupied = 0u64;
+    for &s in squares {
+        if occupied & (1 << s) != 0 {
+            return false;
+        }
+        occupied |= 1 << s;
+    }
+    true
 }
 
 /// Rank of an ascending set of squares in the combinatorial number system.

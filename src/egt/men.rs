@@ -191,6 +191,110 @@ impl<'a> Men<'a> {
         }
     }
 
+    /// Index of the last man, the one whose 64 squares make a block of the index.
+    #[inline]
+    pub fn last(&self) -> usize {
+        self.men.len() - 1
+    }
+
+    /// Side of man `i`.
+    #[inline]
+    pub fn color(&self, i: usize) -> Color {
+        self.men[i].color
+    }
+
+    /// Calls `f(i, to, path)` for every non-capturing move of side `c`'s men other than the
+    /// last, on the board of `occupied` (every man but the last): the move exists for exactly
+    /// the squares of the last man outside `path`, the squares it crosses and lands on. The
+    /// royal moves last, as in `for_each_quiet`. Stops, returning false, when `f` does.
+    #[inline]
+    pub fn for_each_quiet_of_block(
+        &self,
+        sq: &Squares,
+        occupied: u64,
+        c: Color,
+        mut f: impl FnMut(usize, Square, u64) -> bool,
+    ) -> bool {
+        let last = self.last();
+        for &i in self.own[c.index()].iter().rev().filter(|&&i| i != last) {
+            for ray in self.men[i].moves.rays(sq[i]) {
+                let mut path = 0u64;
+                for &t in ray.squares() {
+                    if occupied & (1 << t) != 0 {
+                        break;
+                    }
+                    path |= 1 << t;
+                    if ray.mode.moves() && !f(i, t, path) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Calls `f(i, origin, path)` for every un-move of side `c`'s men other than the last,
+    /// on the board of `occupied` (every man but the last): it exists for exactly the squares
+    /// of the last man outside `path`, the origin and the squares between. A ray is left when
+    /// `f` returns false (its further origins have longer paths).
+    #[inline]
+    pub fn for_each_unmove_of_block(
+        &self,
+        sq: &Squares,
+        occupied: u64,
+        c: Color,
+        mut f: impl FnMut(usize, Square, u64) -> bool,
+    ) {
+        let last = self.last();
+        for &i in self.own[c.index()].iter().filter(|&&i| i != last) {
+            for ray in self.men[i].moves.retro_rays(sq[i]) {
+                let mut path = 0u64;
+                for &o in ray.squares() {
+                    if occupied & (1 << o) != 0 {
+                        break;
+                    }
+                    path |= 1 << o;
+                    if !f(i, o, path) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Squares man `i` on `from` reaches by a non-capturing move, given the occupied squares.
+    #[inline]
+    pub fn quiet_targets(&self, i: usize, from: Square, occupied: u64) -> u64 {
+        let mut targets = 0u64;
+        for ray in self.men[i].moves.rays(from) {
+            for &t in ray.squares() {
+                if occupied & (1 << t) != 0 {
+                    break;
+                }
+                if ray.mode.moves() {
+                    targets |= 1 << t;
+                }
+            }
+        }
+        targets
+    }
+
+    /// Squares man `i`, now on `to`, may have come from by a non-capturing move, given the
+    /// occupied squares.
+    #[inline]
+    pub fn unmove_origins(&self, i: usize, to: Square, occupied: u64) -> u64 {
+        let mut origins = 0u64;
+        for ray in self.men[i].moves.retro_rays(to) {
+            for &o in ray.squares() {
+                if occupied & (1 << o) != 0 {
+                    break;
+                }
+                origins |= 1 << o;
+            }
+        }
+        origins
+    }
+
     /// The placement after man `i` captures man `j`, in the smaller material's order.
     #[inline]
     pub fn after_capture(&self, sq: &Squares, i: usize, j: usize) -> Squares {

@@ -29,8 +29,14 @@ use crate::egt::value::{
     loss_byte, loss_of, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN,
 };
 use crate::piece::PieceSet;
+use bitmap::{for_each_bit, Bitmap};
+use bytes::Bytes64;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+
+mod bitmap;
+mod blocks;
+mod bytes;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -40,66 +46,6 @@ pub enum BuildError {
     /// Distances beyond what one byte per position holds.
     #[error("{0}: a distance exceeds {MAX_WIN} moves, more than the table format holds")]
     TooLong(String),
-}
-
-/// A set of bits, one per slot, that threads set concurrently.
-struct Bitmap(Vec<AtomicU64>);
-
-impl Bitmap {
-    fn new(bits: u64) -> Bitmap {
-        Bitmap(memory::filled(bits.div_ceil(64) as usize, || {
-            AtomicU64::new(0)
-        }))
-    }
-    #[inline]
-    fn get(&self, i: u64) -> bool {
-        self.0[(i / 64) as usize].load(Relaxed) & (1 << (i % 64)) != 0
-    }
-    #[inline]
-    fn set(&self, i: u64) {
-        self.0[(i / 64) as usize].fetch_or(1 << (i % 64), Relaxed);
-    }
-    fn clear(&self) {
-        self.0.par_iter().for_each(|w| w.store(0, Relaxed));
-    }
-    /// Keeps the set bits for which `keep` says true; each word is owned by one thread.
-    /// Returns the number of bits kept.
-    fn filter(&self, keep: impl Fn(u64) -> bool + Sync) -> u64 {
-        self.0
-            .par_iter()
-            .enumerate()
-            .with_min_len(64)
-            .map(|(w, word)| {
-                let bits = word.load(Relaxed);
-                let mut kept = bits;
-                let mut rest = bits;
-                while rest != 0 {
-                    let b = rest.trailing_zeros() as u64;
-                    rest &= rest - 1;
-                    if !keep(w as u64 * 64 + b) {
-                        kept &= !(1 << b);
-                    }
-                }
-                if kept != bits {
-                    word.store(kept, Relaxed);
-                }
-                kept.count_ones() as u64
-            })
-            .sum()
-    }
-    fn for_each(&self, f: impl Fn(u64) + Sync) {
-        self.0
-            .par_iter()
-            .enumerate()
-            .with_min_len(256)
-            .for_each(|(w, word)| {
-                let mut bits = word.load(Relaxed);
-                while bits != 0 {
-                    f(w as u64 * 64 + bits.trailing_zeros() as u64);
-                    bits &= bits - 1;
-                }
-            });
-    }
 }
 
 /// Provisional values waiting at each distance, per side to move.
@@ -164,7 +110,17 @@ pub fn build_table<'t>(
     report(Phase::Setup, 0.0);
     let indexer = Indexer::new(material, geometry, pieces, fold);
     let size = indexer.size();
-    let data = [0, 1].map(|_| memory::filled(size as usize, || AtomicU8::new(UNKNOWN)));
+    // Rounded up to whole bitmap words, the bytes past the index being ILLEGAL, so that
+    // every word of the table has its 64 bytes.
+    let data = [0, 1].map(|_| {
+        let bytes = memory::filled(size.next_multiple_of(64) as usize, || {
+            AtomicU8::new(UNKNOWN)
+        });
+        bytes[size as usize..]
+            .iter()
+            .for_each(|b| b.store(ILLEGAL, Relaxed));
+        bytes
+    });
     let subs = (0..material.len())
         .map(|j| {
             (j >= 2).then(|| sub_table(&material.without(j)).expect("sub-tables are built first"))
@@ -413,14 +369,6 @@ impl<'a> Build<'a> {
         Ok(())
     }
 
-    /// Whether a slot was seeded with a fixed value.
-    #[inline]
-    fn is_fixed(&self, c: Color, index: u64) -> bool {
-        self.fixed
-            .as_ref()
-            .is_some_and(|bits| bits[c.index()].get(index))
-    }
-
     /// Marks in `into` every slot of side `c` whose byte is `byte`, if any is waiting; then
     /// returns how many slots have that byte (`None`: no scan was needed).
     fn collect(&self, c: Color, byte: u8, into: &Bitmap) -> Option<u64> {
@@ -432,18 +380,15 @@ impl<'a> Build<'a> {
         if waiting == 0 {
             return None;
         }
-        let found = self.data[c.index()]
-            .par_chunks(64)
-            .enumerate()
+        // SAFETY: collecting follows the steps; nothing writes the table meanwhile.
+        let table = unsafe { self.frozen(c) };
+        let found = (0..table.len() / 64)
+            .into_par_iter()
             .with_min_len(1024)
-            .map(|(w, chunk)| {
-                let mut mask = 0u64;
-                for (k, b) in chunk.iter().enumerate() {
-                    mask |= ((b.load(Relaxed) == byte) as u64) << k;
-                }
-                if mask != 0 {
-                    into.0[w].fetch_or(mask, Relaxed);
-                }
+            .map(|w| {
+                let w = w as u64;
+                let mask = Bytes64::of_word(table, w).equal(byte);
+                into.or_word(w, mask);
                 mask.count_ones() as u64
             })
             .sum();
@@ -456,19 +401,27 @@ impl<'a> Build<'a> {
         self.gather(&self.lost, &self.won);
         Color::BOTH.map(|c| {
             let passes = self.rules.null_move.allows(c);
-            let kept = self.won[c.index()].filter(|p| {
-                let cell = self.cell(c, p);
-                let b = cell.load(Relaxed);
-                let mut improves =
-                    (b == UNKNOWN || win_of(b).is_some_and(|d| d > n)) && !self.is_fixed(c, p);
-                if improves && passes {
+            let kept = self.won[c.index()].filter_words(|w, bits| {
+                // SAFETY: only this closure writes word w's bytes, after the last read.
+                let bytes = unsafe { self.word_bytes(c, w) };
+                // Undecided, or won in more than n (ILLEGAL is odd).
+                let longer = bytes.even() & !bytes.at_most(win_byte(n));
+                let mut improves = bits & (bytes.equal(UNKNOWN) | longer) & !self.fixed_word(c, w);
+                if passes {
                     // Reached by un-passing: a stalemated side may not pass.
-                    let sq = self.ix.decode(p).expect("candidates are positions");
-                    improves = self.men.has_legal_move(&sq, self.men.occupancy(&sq), c);
+                    for_each_bit(improves, |b| {
+                        let sq = self
+                            .ix
+                            .decode(w * 64 + b as u64)
+                            .expect("candidates are positions");
+                        if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
+                            improves &= !(1 << b);
+                        }
+                    });
                 }
-                if improves {
-                    cell.store(win_byte(n), Relaxed);
-                }
+                for_each_bit(improves, |b| {
+                    self.cell(c, w * 64 + b as u64).store(win_byte(n), Relaxed)
+                });
                 improves
             });
             self.collect(c, win_byte(n), &self.won[c.index()])
@@ -483,30 +436,102 @@ impl<'a> Build<'a> {
     fn loss_step(&self, n: u16) -> [u64; 2] {
         self.gather(&self.won, &self.lost);
         Color::BOTH.map(|c| {
-            let kept = self.lost[c.index()].filter(|p| {
-                let cell = self.cell(c, p);
-                if cell.load(Relaxed) != UNKNOWN || self.is_fixed(c, p) {
-                    return false;
+            // SAFETY: this step writes only side c's table.
+            let opponent_table = unsafe { self.frozen(c.flip()) };
+            let kept = self.lost[c.index()].filter_words(|w, bits| {
+                // SAFETY: only this closure writes word w's bytes, after the last read.
+                let bytes = unsafe { self.word_bytes(c, w) };
+                let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
+                if undecided == 0 {
+                    return 0;
                 }
-                let sq = self.ix.decode(p).expect("candidates are positions");
-                let Some(d) = self.all_moves_lose(p, &sq, c, n) else {
-                    return false;
-                };
-                if d > MAX_LOSS {
-                    self.too_long.store(true, Relaxed);
-                    false
-                } else if d == n {
-                    cell.store(loss_byte(n), Relaxed);
-                    true
+                let mut kept = 0;
+                if let Some(sq) = self.plain_block(w) {
+                    let (losers, moving) =
+                        self.quiet_losers_of_block(w, undecided, &sq, c, n, opponent_table);
+                    let last = self.men.last();
+                    for_each_bit(losers, |x| {
+                        let mut s = sq;
+                        s[last] = x;
+                        let p = w * 64 + x as u64;
+                        // Some quiet move reaches a win in exactly n (the candidate was
+                        // found from it), or else the pass does: the candidate would have
+                        // been settled at the distance of its longest win otherwise.
+                        let quiet = moving & 1 << x != 0;
+                        let occ = self.men.occupancy(&s);
+                        let d = self.other_moves_lose(p, &s, occ, c, n, quiet, n);
+                        if self.settle_loss(c, p, d, n) {
+                            kept |= 1 << x;
+                        }
+                    });
                 } else {
-                    cell.store(loss_byte(d), Relaxed);
-                    self.losses_waiting.add(c, d);
-                    false
+                    for_each_bit(undecided, |b| {
+                        let p = w * 64 + b as u64;
+                        let sq = self.ix.decode(p).expect("candidates are positions");
+                        if self.settle_loss(c, p, self.all_moves_lose(p, &sq, c, n), n) {
+                            kept |= 1 << b;
+                        }
+                    });
                 }
+                kept
             });
             self.collect(c, loss_byte(n), &self.lost[c.index()])
                 .unwrap_or(kept)
         })
+    }
+
+    /// Stores the outcome `d` of `all_moves_lose` at step n for slot `p` of side `c`: a loss
+    /// in n (returns true: `p` joins the frontier), a loss waiting for a later distance, or
+    /// nothing.
+    fn settle_loss(&self, c: Color, p: u64, d: Option<u16>, n: u16) -> bool {
+        let Some(d) = d else {
+            return false;
+        };
+        if d > MAX_LOSS {
+            self.too_long.store(true, Relaxed);
+            false
+        } else if d == n {
+            self.cell(c, p).store(loss_byte(n), Relaxed);
+            true
+        } else {
+            self.cell(c, p).store(loss_byte(d), Relaxed);
+            self.losses_waiting.add(c, d);
+            false
+        }
+    }
+
+    /// Side `c`'s table as plain bytes, which the compiler can read in vectors.
+    ///
+    /// # Safety
+    /// No thread may write side `c`'s table while the slice is in use.
+    unsafe fn frozen(&self, c: Color) -> &[u8] {
+        let table = &self.data[c.index()];
+        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the caller
+        // guarantees that nothing writes these bytes meanwhile.
+        unsafe { std::slice::from_raw_parts(table.as_ptr().cast::<u8>(), table.len()) }
+    }
+
+    /// The 64 bytes of word `w` of side `c`'s table.
+    ///
+    /// # Safety
+    /// No thread may write these bytes while the view is in use.
+    #[inline]
+    unsafe fn word_bytes(&self, c: Color, w: u64) -> Bytes64<'_> {
+        let word = &self.data[c.index()][(w * 64) as usize..][..64];
+        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the caller
+        // guarantees that nothing writes these bytes meanwhile.
+        Bytes64::of_word(
+            unsafe { std::slice::from_raw_parts(word.as_ptr().cast::<u8>(), 64) },
+            0,
+        )
+    }
+
+    /// The seeded slots of word `w` of side `c`.
+    #[inline]
+    fn fixed_word(&self, c: Color, w: u64) -> u64 {
+        self.fixed
+            .as_ref()
+            .map_or(0, |bits| bits[c.index()].word(w))
     }
 
     /// Clears `into` and sets in it every predecessor of the positions in `from`: for a
@@ -519,20 +544,27 @@ impl<'a> Build<'a> {
         }
         for s in Color::BOTH {
             let mover = s.flip();
+            let into = &into[mover.index()];
             let unpass = self.rules.null_move.allows(mover);
-            from[s.index()].for_each(|z| {
-                let sq = self.ix.decode(z).expect("frontier slots are positions");
+            from[s.index()].for_each_word(|w, bits| {
                 if unpass {
-                    // The same placement with the mover to move, before it passed.
-                    into[mover.index()].set(z);
+                    // The same placements with the mover to move, before it passed.
+                    into.or_word(w, bits);
                 }
-                let plain = self.ix.is_plain(&sq);
-                self.men
-                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
-                        if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
-                            into[mover.index()].set(p);
-                        }
-                    });
+                if let Some(sq) = self.plain_block(w) {
+                    return self.gather_block(w, bits, &sq, mover, into);
+                }
+                for_each_bit(bits, |b| {
+                    let z = w * 64 + b as u64;
+                    let sq = self.ix.decode(z).expect("frontier slots are positions");
+                    let plain = self.ix.is_plain(&sq);
+                    self.men
+                        .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
+                            if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
+                                into.set(p);
+                            }
+                        });
+                });
             });
         }
     }
@@ -546,7 +578,7 @@ impl<'a> Build<'a> {
         let plain = self.ix.is_plain(sq);
         let opponent = c.flip();
         let mut longest = 0u16;
-        let mut moves = 0u32;
+        let mut quiet = false;
         let quiet_ok = self.men.for_each_quiet(sq, occ, c, |i, t| {
             let mut s2 = *sq;
             s2[i] = t;
@@ -554,7 +586,7 @@ impl<'a> Build<'a> {
             match next.and_then(|x| self.won_within(opponent, x, n)) {
                 None => true,
                 Some(won) => {
-                    moves += 1;
+                    quiet = true;
                     won.inspect(|&d| longest = longest.max(d)).is_some()
                 }
             }
@@ -562,21 +594,37 @@ impl<'a> Build<'a> {
         if !quiet_ok {
             return None;
         }
+        self.other_moves_lose(index, sq, occ, c, n, quiet, longest)
+    }
+
+    /// `all_moves_lose` once every quiet move is known to lose: `quiet` tells whether there
+    /// is a legal one, and `longest` is the longest win they reach.
+    fn other_moves_lose(
+        &self,
+        index: u64,
+        sq: &Squares,
+        occ: Occupancy,
+        c: Color,
+        n: u16,
+        quiet: bool,
+        mut longest: u16,
+    ) -> Option<u16> {
+        let mut moves = quiet;
         let mut all_lose = true;
         self.men
             .for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c) {
                 None => {}
                 Some(Value::Win(d)) => {
-                    moves += 1;
+                    moves = true;
                     longest = longest.max(d);
                 }
                 Some(_) => all_lose = false,
             });
-        if !all_lose || moves == 0 {
+        if !all_lose || !moves {
             return None;
         }
         if self.may_pass(c, self.men.royal_attacked(sq, occ.all(), c)) {
-            let d = self.won_within(opponent, index, n).flatten()?;
+            let d = self.won_within(c.flip(), index, n).flatten()?;
             longest = longest.max(d);
         }
         Some(longest)

@@ -1,0 +1,132 @@
+//! Tests on the 64 bytes of one bitmap word of a table at once, each giving a 64-bit set
+//! (bit k for byte k): with SSE2 on x86_64, sixteen bytes per compare; plain loops elsewhere.
+
+/// 64 consecutive table bytes, loaded for testing.
+pub(super) struct Bytes64<'a>(&'a [u8; 64]);
+
+impl<'a> Bytes64<'a> {
+    /// The bytes of word `w` of a table's bytes (whose length is a multiple of 64).
+    #[inline]
+    pub(super) fn of_word(table: &'a [u8], w: u64) -> Bytes64<'a> {
+        Bytes64(
+            table[(w * 64) as usize..][..64]
+                .try_into()
+                .expect("64 bytes"),
+        )
+    }
+
+    /// Bytes equal to `b`.
+    #[inline]
+    pub(super) fn equal(&self, b: u8) -> u64 {
+        self.mask(|v| v == b, |v, x86| x86.equal(v, b))
+    }
+
+    /// Bytes at most `b` (unsigned).
+    #[inline]
+    pub(super) fn at_most(&self, b: u8) -> u64 {
+        self.mask(|v| v <= b, |v, x86| x86.at_most(v, b))
+    }
+
+    /// Even bytes.
+    #[inline]
+    pub(super) fn even(&self) -> u64 {
+        self.mask(|v| v % 2 == 0, |v, x86| x86.even(v))
+    }
+
+    #[inline]
+    fn mask(&self, test: impl Fn(u8) -> bool, _simd: impl Fn(&[u8; 16], simd::Sse2) -> u16) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = test;
+            let mut m = 0u64;
+            for k in 0..4 {
+                let chunk: &[u8; 16] = self.0[16 * k..][..16].try_into().expect("16 bytes");
+                m |= (_simd(chunk, simd::Sse2) as u64) << (16 * k);
+            }
+            m
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self.0
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (k, &v)| m | (test(v) as u64) << k)
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use std::arch::x86_64::*;
+
+    /// SSE2, which every x86_64 processor has.
+    #[derive(Clone, Copy)]
+    pub(super) struct Sse2;
+
+    impl Sse2 {
+        #[inline]
+        fn load(v: &[u8; 16]) -> __m128i {
+            // SAFETY: SSE2 is part of the x86_64 baseline; the load reads exactly `v`.
+            unsafe { _mm_loadu_si128(v.as_ptr().cast()) }
+        }
+
+        #[inline]
+        fn movemask(m: __m128i) -> u16 {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            unsafe { _mm_movemask_epi8(m) as u16 }
+        }
+
+        #[inline]
+        pub(super) fn equal(self, v: &[u8; 16], b: u8) -> u16 {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            Self::movemask(unsafe { _mm_cmpeq_epi8(Self::load(v), _mm_set1_epi8(b as i8)) })
+        }
+
+        #[inline]
+        pub(super) fn at_most(self, v: &[u8; 16], b: u8) -> u16 {
+            // v ≤ b, unsigned, exactly when max(v, b) = b.
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            Self::movemask(unsafe {
+                let limit = _mm_set1_epi8(b as i8);
+                _mm_cmpeq_epi8(_mm_max_epu8(Self::load(v), limit), limit)
+            })
+        }
+
+        #[inline]
+        pub(super) fn even(self, v: &[u8; 16]) -> u16 {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            Self::movemask(unsafe {
+                let low = _mm_and_si128(Self::load(v), _mm_set1_epi8(1));
+                _mm_cmpeq_epi8(low, _mm_setzero_si128())
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_agree_with_byte_tests() {
+        let bytes: Vec<u8> = (0..64u32)
+            .map(|k| (k * 37 % 256) as u8)
+            .chain([255, 0])
+            .collect();
+        let mut table = bytes.clone();
+        table.resize(128, 7);
+        for w in 0..2 {
+            let b = Bytes64::of_word(&table, w);
+            let each = |test: &dyn Fn(u8) -> bool| {
+                (0..64).fold(0u64, |m, k| {
+                    m | (test(table[w as usize * 64 + k]) as u64) << k
+                })
+            };
+            for x in [0u8, 7, 74, 200, 255] {
+                assert_eq!(b.equal(x), each(&|v| v == x));
+                assert_eq!(b.at_most(x), each(&|v| v <= x));
+            }
+            assert_eq!(b.even(), each(&|v| v % 2 == 0));
+        }
+    }
+}
