@@ -97,6 +97,51 @@ impl PieceMoves {
         &self.retro[sq as usize]
     }
 
+    /// Squares a man on `from` attacks (could capture on), given the occupied squares; an
+    /// occupied square ends a ray and is left out.
+    pub fn attack_set(&self, from: Square, occupied: u64) -> u64 {
+        let mut set = 0u64;
+        for ray in self.forward[from as usize]
+            .iter()
+            .filter(|r| r.mode.captures())
+        {
+            for &s in ray.squares() {
+                if occupied & (1 << s) != 0 {
+                    break;
+                }
+                set |= 1 << s;
+            }
+        }
+        set
+    }
+
+    /// Whether a man on `from` attacks `target` when one more man may stand on any free
+    /// square: `None` if it does not even without that man; else the squares where that
+    /// man would block every attacking ray (empty for a leap).
+    pub fn attack_shadow(&self, from: Square, target: Square, occupied: u64) -> Option<u64> {
+        if self.reach[from as usize] & (1 << target) == 0 {
+            return None;
+        }
+        let mut shadow = None::<u64>;
+        for ray in self.forward[from as usize]
+            .iter()
+            .filter(|r| r.mode.captures())
+        {
+            let mut between = 0u64;
+            for &s in ray.squares() {
+                if s == target {
+                    shadow = Some(shadow.map_or(between, |b| b & between));
+                    break;
+                }
+                if occupied & (1 << s) != 0 {
+                    break;
+                }
+                between |= 1 << s;
+            }
+        }
+        shadow
+    }
+
     /// Whether a man on `from` can capture on `target`, given the occupied squares.
     #[inline]
     pub fn attacks(&self, from: Square, target: Square, occupied: u64) -> bool {

@@ -202,6 +202,12 @@ impl Indexer {
         self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize].1 == 1
     }
 
+    /// Whether the royal pair number `pair` is plain (see `is_plain`).
+    pub fn pair_is_plain(&self, pair: usize) -> bool {
+        let (a, b) = self.pairs[pair];
+        self.pair_slot[a as usize * BOARD_SQUARES + b as usize].1 == 1
+    }
+
     /// Index after man `i` of the placement `sq` (slot `index`, `plain` as `is_plain`)
     /// moves, given the new placement `moved`; `None` if the new placement has no slot.
     /// Cheap when `sq` is plain: a man alone in its group shifts the index by a stride, and a
@@ -357,7 +363,7 @@ impl Indexer {
 
     /// Where the slots of a block go when man `i` (not the last) moves: `sq` are the block's
     /// men (`block_men`), whose royal pair must be plain (`is_plain`), and `moved` the men
-    /// after the move.
+    /// after the move. The same as `block_of(moved)`, cheaper.
     #[inline]
     pub fn block_after_move(
         &self,
@@ -366,19 +372,28 @@ impl Indexer {
         i: usize,
         moved: &Squares,
     ) -> BlockMove {
-        let per_pair = self.rest / BOARD_SQUARES as u64;
-        if i >= 2 {
-            let stride = self.strides[i] / BOARD_SQUARES as u64;
-            if stride != 0 {
-                let step = (moved[i] as i64 - sq[i] as i64) * stride as i64;
-                return BlockMove::Block((block as i64 + step) as u64);
-            }
-            let pair = block / per_pair;
+        if i >= 2 && self.strides[i] != 0 {
+            let stride = (self.strides[i] / BOARD_SQUARES as u64) as i64;
             return BlockMove::Block(
-                pair * per_pair + self.rest_plain(moved) / BOARD_SQUARES as u64,
+                (block as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64,
             );
         }
-        let (pair, mask) = self.pair_slot[moved[0] as usize * BOARD_SQUARES + moved[1] as usize];
+        if i < 2 {
+            let (pair, mask) =
+                self.pair_slot[moved[0] as usize * BOARD_SQUARES + moved[1] as usize];
+            if pair != NO_PAIR && mask == 1 {
+                let per_pair = self.rest / BOARD_SQUARES as u64;
+                return BlockMove::Block(pair as u64 * per_pair + block % per_pair);
+            }
+        }
+        self.block_of(moved)
+    }
+
+    /// Where the slots of the placements `sq` (the last man's square left open) are, in a
+    /// table with blocks.
+    #[inline]
+    pub fn block_of(&self, sq: &Squares) -> BlockMove {
+        let (pair, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
         if pair == NO_PAIR {
             return BlockMove::Off;
         }
@@ -386,11 +401,17 @@ impl Indexer {
             return BlockMove::Scattered;
         }
         let k = mask.trailing_zeros() as usize;
+        let rest = if k == 0 {
+            self.rest_plain(sq)
+        } else {
+            self.rest_of(&self.images[k], sq)
+        };
+        let block = pair as u64 * (self.rest / BOARD_SQUARES as u64) + rest / BOARD_SQUARES as u64;
         if k == 0 {
-            return BlockMove::Block(pair as u64 * per_pair + block % per_pair);
+            BlockMove::Block(block)
+        } else {
+            BlockMove::Mapped(block, self.syms[k])
         }
-        let rest = self.rest_of(&self.images[k], moved) / BOARD_SQUARES as u64;
-        BlockMove::Mapped(pair as u64 * per_pair + rest, self.syms[k])
     }
 
     /// Calls `f(index, placement)` for every slot of one royal pair in order, `None` for

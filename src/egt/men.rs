@@ -197,6 +197,12 @@ impl<'a> Men<'a> {
         self.men.len() - 1
     }
 
+    /// Move tables of man `i`.
+    #[inline]
+    pub fn moves(&self, i: usize) -> &PieceMoves {
+        self.men[i].moves
+    }
+
     /// Side of man `i`.
     #[inline]
     pub fn color(&self, i: usize) -> Color {

@@ -28,7 +28,7 @@ impl Build<'_> {
 
     /// Squares of every man of a block but the last.
     #[inline]
-    fn others(&self, sq: &Squares) -> u64 {
+    pub(super) fn others(&self, sq: &Squares) -> u64 {
         (0..self.men.last()).fold(0, |o, i| o | 1 << sq[i])
     }
 

@@ -35,6 +35,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 mod bitmap;
+mod block_setup;
 mod blocks;
 mod bytes;
 use std::time::{Duration, Instant};
@@ -72,6 +73,28 @@ impl Waiting {
                 .iter()
                 .any(|a| a.load(Relaxed) > 0)
         })
+    }
+}
+
+/// What a position's legal captures give the side to move.
+#[derive(Clone, Copy, Debug, Default)]
+struct Captures {
+    best_win: Option<u16>,
+    draw: bool,
+    worst_loss: Option<u16>,
+}
+
+impl Captures {
+    /// Adds a capture leading to a position of value `after` for the opponent (`None`: the
+    /// capture is illegal).
+    #[inline]
+    fn add(&mut self, after: Option<Value>) {
+        match after.map(Value::for_mover) {
+            Some(Value::Win(d)) => self.best_win = Some(self.best_win.map_or(d, |b| b.min(d))),
+            Some(Value::Draw) => self.draw = true,
+            Some(Value::Loss(d)) => self.worst_loss = Some(self.worst_loss.map_or(d, |w| w.max(d))),
+            None => {}
+        }
     }
 }
 
@@ -214,14 +237,26 @@ impl<'a> Build<'a> {
     /// reached: distance 0.
     #[inline]
     fn capture_value(&self, sq: &Squares, i: usize, j: usize, c: Color) -> Option<Value> {
-        let sub = self.subs[j].expect("only non-royal men are captured");
-        let v = sub.value(&self.men.after_capture(sq, i, j), c.flip())?;
-        Some(match (self.metric, v) {
+        let sub = self.sub(j);
+        Some(self.after_capture(sub.value(&self.men.after_capture(sq, i, j), c.flip())?))
+    }
+
+    /// The table of the material left when man `j` is captured.
+    #[inline]
+    fn sub(&self, j: usize) -> &'a Table {
+        self.subs[j].expect("only non-royal men are captured")
+    }
+
+    /// The value a capture leads to, as this table's metric counts it: under DTC every value
+    /// after a capture counts as reached, distance 0.
+    #[inline]
+    fn after_capture(&self, v: Value) -> Value {
+        match (self.metric, v) {
             (Metric::Dtm, v) => v,
             (Metric::Dtc, Value::Win(_)) => Value::Win(0),
             (Metric::Dtc, Value::Loss(_)) => Value::Loss(0),
             (Metric::Dtc, Value::Draw) => Value::Draw,
-        })
+        }
     }
 
     /// Phase 1 over every slot; returns the number of legal positions.
@@ -236,9 +271,17 @@ impl<'a> Build<'a> {
                 // over its cache line).
                 let mut bytes = [[0u64; 256]; 2];
                 let mut legal = 0;
-                self.ix.for_each_slot_of_pair(p as usize, |i, sq| {
-                    legal += self.setup_slot(i, sq, &mut bytes)
-                });
+                let per_pair = self.ix.slots_per_pair() / 64;
+                let first = p * per_pair;
+                if self.ix.has_blocks() && self.ix.pair_is_plain(p as usize) {
+                    for w in first..first + per_pair {
+                        legal += self.setup_block(w, &mut bytes);
+                    }
+                } else {
+                    self.ix.for_each_slot_of_pair(p as usize, |i, sq| {
+                        legal += self.setup_slot(i, sq, &mut bytes)
+                    });
+                }
                 for c in Color::BOTH {
                     for (b, &n) in bytes[c.index()].iter().enumerate().filter(|(_, &n)| n > 0) {
                         if let Some(d) = win_of(b as u8) {
@@ -285,21 +328,33 @@ impl<'a> Build<'a> {
     /// The byte phase 1 gives a legal position with `c` to move (a provisional win or a
     /// loss, counted by the caller as waiting at its distance, or UNKNOWN).
     fn initial_byte(&self, sq: &Squares, occ: Occupancy, c: Color, in_check: bool) -> u8 {
+        let mut captures = Captures::default();
+        self.men.for_each_capture(sq, occ, c, |i, j| {
+            captures.add(self.capture_value(sq, i, j, c))
+        });
+        self.byte_given_captures(sq, occ, c, in_check, captures)
+    }
+
+    /// `initial_byte` once the captures are known.
+    fn byte_given_captures(
+        &self,
+        sq: &Squares,
+        occ: Occupancy,
+        c: Color,
+        in_check: bool,
+        captures: Captures,
+    ) -> u8 {
         if self.rules.bare_royal_loses
             && self.men.of(c).len() == 1
             && self.men.of(c.flip()).len() > 1
         {
             return loss_byte(0);
         }
-        let (mut best_win, mut draw, mut worst_loss) = (None::<u16>, false, None::<u16>);
-        self.men.for_each_capture(sq, occ, c, |i, j| {
-            match self.capture_value(sq, i, j, c).map(Value::for_mover) {
-                Some(Value::Win(d)) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
-                Some(Value::Draw) => draw = true,
-                Some(Value::Loss(d)) => worst_loss = Some(worst_loss.map_or(d, |w| w.max(d))),
-                None => {}
-            }
-        });
+        let Captures {
+            best_win,
+            draw,
+            worst_loss,
+        } = captures;
         if let Some(d) = best_win {
             if d > MAX_WIN {
                 self.too_long.store(true, Relaxed);

@@ -1,0 +1,153 @@
+//! Phase 1 (captures and mates) block by block. In a block only the last man moves, so every
+//! attack between the other men is worked out once for all 64 of its squares (with the set
+//! of squares where the last man would block it), and a capture between the other men finds
+//! its 64 values in one block of the smaller table.
+
+use super::bitmap::for_each_bit;
+use super::{Build, Captures};
+use crate::board::{Color, Square};
+use crate::egt::index::{BlockMove, Squares};
+use crate::egt::table::Table;
+use crate::egt::value::{decode, Value, ILLEGAL};
+use std::sync::atomic::Ordering::Relaxed;
+
+impl Build<'_> {
+    /// Phase 1 for block `w`, whose royal pair is plain: sets both sides' bytes of its 64
+    /// slots, counting them in `bytes`; returns the number of legal positions.
+    pub(super) fn setup_block(&self, w: u64, bytes: &mut [[u64; 256]; 2]) -> u64 {
+        let Some(sq) = self.ix.block_men(w) else {
+            for c in Color::BOTH {
+                for x in 0..64 {
+                    self.cell(c, w * 64 + x).store(ILLEGAL, Relaxed);
+                }
+            }
+            return 0;
+        };
+        let last = self.men.last();
+        let others = self.others(&sq);
+        let attacked = Color::BOTH.map(|c| self.royal_attacked_in_block(&sq, others, c));
+        let mut legal = 0;
+        for c in Color::BOTH {
+            let positions = !others & !attacked[c.flip().index()];
+            let captures = self.captures_in_block(&sq, others, positions, c);
+            for x in 0..64u8 {
+                let cell = self.cell(c, w * 64 + x as u64);
+                if positions & 1 << x == 0 {
+                    cell.store(ILLEGAL, Relaxed);
+                    continue;
+                }
+                legal += 1;
+                let mut s = sq;
+                s[last] = x;
+                let in_check = attacked[c.index()] & 1 << x != 0;
+                let occ = self.men.occupancy(&s);
+                let byte = self.byte_given_captures(&s, occ, c, in_check, captures[x as usize]);
+                bytes[c.index()][byte as usize] += 1;
+                cell.store(byte, Relaxed);
+            }
+        }
+        legal
+    }
+
+    /// The squares of the last man with which side `c`'s royal is attacked, in a block whose
+    /// other men are `sq` (on the squares `others`).
+    fn royal_attacked_in_block(&self, sq: &Squares, others: u64, c: Color) -> u64 {
+        let royal = sq[c.index()];
+        let last = self.men.last();
+        let mut attacked = 0u64;
+        for &j in self.men.of(c.flip()) {
+            if j == last {
+                attacked |= self.attackers_of(!others, royal, others);
+            } else if let Some(shadow) = self.men.moves(j).attack_shadow(sq[j], royal, others) {
+                attacked |= !shadow;
+            }
+        }
+        attacked
+    }
+
+    /// Of the squares `from`, those from which the last man attacks `target`.
+    #[inline]
+    fn attackers_of(&self, from: u64, target: Square, others: u64) -> u64 {
+        let moves = self.men.moves(self.men.last());
+        let mut set = 0u64;
+        for_each_bit(from, |x| {
+            if moves.attacks(x, target, others) {
+                set |= 1 << x;
+            }
+        });
+        set
+    }
+
+    /// For each square of the last man among `positions`, what side `c`'s captures give it.
+    fn captures_in_block(
+        &self,
+        sq: &Squares,
+        others: u64,
+        positions: u64,
+        c: Color,
+    ) -> [Captures; 64] {
+        let mut out = [Captures::default(); 64];
+        let last = self.men.last();
+        for &i in self.men.of(c) {
+            for &j in &self.men.of(c.flip())[1..] {
+                if i == last {
+                    // The same position follows from every square the last man takes from.
+                    let reach = self.attackers_of(positions, sq[j], others);
+                    if reach != 0 {
+                        let v = self.capture_value(sq, i, j, c);
+                        for_each_bit(reach, |x| out[x as usize].add(v));
+                    }
+                } else if j == last {
+                    let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
+                    for_each_bit(reach, |x| {
+                        let mut s = *sq;
+                        s[last] = x;
+                        out[x as usize].add(self.capture_value(&s, i, j, c));
+                    });
+                } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
+                    let reach = positions & !shadow;
+                    let after = self.men.after_capture(sq, i, j);
+                    self.sub_values(self.sub(j), after, reach, c.flip(), |x, v| {
+                        out[x as usize].add(v.map(|v| self.after_capture(v)))
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Calls `f(x, value)` for every square x in `squares` of the last man (still the last
+    /// man of the smaller material) in the placements `after` of table `sub`, `stm` to move.
+    fn sub_values(
+        &self,
+        sub: &Table,
+        mut after: Squares,
+        squares: u64,
+        stm: Color,
+        mut f: impl FnMut(u8, Option<Value>),
+    ) {
+        if squares == 0 {
+            return;
+        }
+        let ix = sub.indexer();
+        let last = ix.men() - 1;
+        let block = if ix.has_blocks() {
+            ix.block_of(&after)
+        } else {
+            BlockMove::Scattered
+        };
+        match block {
+            BlockMove::Off => for_each_bit(squares, |x| f(x, None)),
+            BlockMove::Block(b) => {
+                for_each_bit(squares, |x| f(x, decode(sub.byte(b * 64 + x as u64, stm))))
+            }
+            BlockMove::Mapped(b, g) => for_each_bit(squares, |x| {
+                f(x, decode(sub.byte(b * 64 + g.square(x) as u64, stm)))
+            }),
+            BlockMove::Scattered => for_each_bit(squares, |x| {
+                after[last] = x;
+                f(x, sub.value(&after, stm))
+            }),
+        }
+    }
+}
