@@ -47,11 +47,45 @@ fn derived(set: &TableSet, pos: &Position) -> Value {
     }
 }
 
+/// Checks the placement of the men `men` (canonical order) on `squares`, both sides to move;
+/// returns the number of legal positions checked.
+fn check_placement(
+    set: &TableSet,
+    material: &Material,
+    men: &[(Color, char)],
+    squares: &[u8],
+) -> u64 {
+    let mut sorted = squares.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    if sorted.len() != squares.len() {
+        return 0;
+    }
+    let mut checked = 0;
+    for stm in Color::BOTH {
+        let mut setup = Setup::empty(stm);
+        for (&(color, letter), &sq) in men.iter().zip(squares) {
+            setup.board[sq as usize] = Some((color, letter));
+        }
+        let Ok(pos) = Position::new(&setup, set.geometry(), material.royals()) else {
+            continue;
+        };
+        let stored = set.probe(&pos).unwrap();
+        assert_eq!(stored, derived(set, &pos), "{}", setup.to_fen());
+        checked += 1;
+    }
+    checked
+}
+
+fn men_of(material: &Material) -> Vec<(Color, char)> {
+    material.men().iter().map(|m| (m.color, m.letter)).collect()
+}
+
 /// Checks every placement of the men of `spec` whose first man (White's royal) stands on one
 /// of `first_squares`; returns the number of legal positions checked.
 fn check(set: &TableSet, spec: &str, first_squares: &[u8]) -> u64 {
     let material = Material::parse(spec, set.pieces()).unwrap();
-    let men: Vec<(Color, char)> = material.men().iter().map(|m| (m.color, m.letter)).collect();
+    let men = men_of(&material);
     let rest = men.len() - 1;
     first_squares
         .par_iter()
@@ -64,24 +98,7 @@ fn check(set: &TableSet, spec: &str, first_squares: &[u8]) -> u64 {
                     squares.push((c % 64) as u8);
                     c /= 64;
                 }
-                let mut sorted = squares.clone();
-                sorted.sort();
-                sorted.dedup();
-                if sorted.len() != squares.len() {
-                    continue;
-                }
-                for stm in Color::BOTH {
-                    let mut setup = Setup::empty(stm);
-                    for (&(color, letter), &sq) in men.iter().zip(&squares) {
-                        setup.board[sq as usize] = Some((color, letter));
-                    }
-                    let Ok(pos) = Position::new(&setup, set.geometry(), material.royals()) else {
-                        continue;
-                    };
-                    let stored = set.probe(&pos).unwrap();
-                    assert_eq!(stored, derived(set, &pos), "{}", setup.to_fen());
-                    checked += 1;
-                }
+                checked += check_placement(set, &material, &men, &squares);
             }
             checked
         })
@@ -117,4 +134,34 @@ fn four_man_tables_agree_with_forward_search() {
         let set = built(metric, spec);
         assert!(check(&set, spec, &TRIANGLE) > 1_000_000, "{spec}");
     }
+}
+
+/// In five-man tables two men other than the last one can capture each other (here R×B, a
+/// capture the last man, the knight, can block): random placements, both sides to move.
+#[test]
+fn five_man_table_agrees_with_forward_search_on_random_positions() {
+    let spec = "KR.KBN";
+    let set = built(Metric::Dtm, spec);
+    let material = Material::parse(spec, set.pieces()).unwrap();
+    let men = men_of(&material);
+    let checked: u64 = (1..=8u64)
+        .into_par_iter()
+        .map(|seed| {
+            // xorshift64: a fixed, reproducible stream of placements.
+            let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state % 64) as u8
+            };
+            (0..25_000)
+                .map(|_| {
+                    let squares: Vec<u8> = (0..men.len()).map(|_| next()).collect();
+                    check_placement(&set, &material, &men, &squares)
+                })
+                .sum::<u64>()
+        })
+        .sum();
+    assert!(checked > 200_000, "{checked}");
 }
