@@ -7,6 +7,7 @@ use super::bitmap::for_each_bit;
 use super::{Build, Captures};
 use crate::board::{Color, Square};
 use crate::egt::index::{BlockMove, Squares};
+use crate::egt::men::Occupancy;
 use crate::egt::table::Table;
 use crate::egt::value::{decode, Value, ILLEGAL};
 use std::sync::atomic::Ordering::Relaxed;
@@ -26,6 +27,10 @@ impl Build<'_> {
         let last = self.men.last();
         let others = self.others(&sq);
         let attacked = Color::BOTH.map(|c| self.royal_attacked_in_block(&sq, others, c));
+        let mut fixed = Occupancy { by_color: [0; 2] };
+        for (i, &s) in sq[..last].iter().enumerate() {
+            fixed.by_color[self.men.color(i).index()] |= 1 << s;
+        }
         let mut legal = 0;
         for c in Color::BOTH {
             let positions = !others & !attacked[c.flip().index()];
@@ -40,7 +45,8 @@ impl Build<'_> {
                 let mut s = sq;
                 s[last] = x;
                 let in_check = attacked[c.index()] & 1 << x != 0;
-                let occ = self.men.occupancy(&s);
+                let mut occ = fixed;
+                occ.by_color[self.men.color(last).index()] |= 1 << x;
                 let byte = self.byte_given_captures(&s, occ, c, in_check, captures[x as usize]);
                 bytes[c.index()][byte as usize] += 1;
                 cell.store(byte, Relaxed);

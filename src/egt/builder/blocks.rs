@@ -12,7 +12,7 @@ use super::bytes::Bytes64;
 use super::Build;
 use crate::board::Color;
 use crate::egt::index::{BlockMove, Squares};
-use crate::egt::value::{win_byte, ILLEGAL, UNKNOWN};
+use crate::egt::value::{win_byte, ILLEGAL};
 
 impl Build<'_> {
     /// The men of block `w` (the last man's entry is 0) when the block can be worked on as a
@@ -147,7 +147,7 @@ impl Build<'_> {
 #[inline]
 fn won_masks(table: &[u8], b: u64, n: u16) -> (u64, u64) {
     let bytes = Bytes64::of_word(table, b);
-    // Won in d ≤ n: an even byte 2d with 0 < 2d ≤ 2n (UNKNOWN is 0, ILLEGAL odd).
-    let won = bytes.even() & bytes.at_most(win_byte(n)) & !bytes.equal(UNKNOWN);
+    // Won in d ≤ n: an even byte 2d with 0 < 2d ≤ 2n.
+    let won = bytes.even_up_to(win_byte(n));
     (bytes.equal(ILLEGAL), won)
 }

@@ -33,6 +33,15 @@ impl<'a> Bytes64<'a> {
         self.mask(|v| v % 2 == 0, |v, x86| x86.even(v))
     }
 
+    /// Even bytes from 1 to `b`: in a table, the wins up to distance b / 2.
+    #[inline]
+    pub(super) fn even_up_to(&self, b: u8) -> u64 {
+        self.mask(
+            |v| v % 2 == 0 && v != 0 && v <= b,
+            |v, x86| x86.even_up_to(v, b),
+        )
+    }
+
     #[inline]
     fn mask(&self, test: impl Fn(u8) -> bool, _simd: impl Fn(&[u8; 16], simd::Sse2) -> u16) -> u64 {
         #[cfg(target_arch = "x86_64")]
@@ -93,6 +102,20 @@ mod simd {
         }
 
         #[inline]
+        pub(super) fn even_up_to(self, v: &[u8; 16], b: u8) -> u16 {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            Self::movemask(unsafe {
+                let v = Self::load(v);
+                let limit = _mm_set1_epi8(b as i8);
+                let zero = _mm_setzero_si128();
+                let even = _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8(1)), zero);
+                let small = _mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit);
+                let nonzero = _mm_cmpeq_epi8(_mm_cmpeq_epi8(v, zero), zero);
+                _mm_and_si128(_mm_and_si128(even, small), nonzero)
+            })
+        }
+
+        #[inline]
         pub(super) fn even(self, v: &[u8; 16]) -> u16 {
             // SAFETY: SSE2 is part of the x86_64 baseline.
             Self::movemask(unsafe {
@@ -127,6 +150,9 @@ mod tests {
                 assert_eq!(b.at_most(x), each(&|v| v <= x));
             }
             assert_eq!(b.even(), each(&|v| v % 2 == 0));
+            for x in [0u8, 2, 74, 254] {
+                assert_eq!(b.even_up_to(x), each(&|v| v % 2 == 0 && v != 0 && v <= x));
+            }
         }
     }
 }
