@@ -292,7 +292,7 @@ impl<'a> Build<'a> {
                     }
                 }
                 let d = done.fetch_add(1, Relaxed) + 1;
-                if d % 16 == 0 {
+                if d.is_multiple_of(16) {
                     report(Phase::Captures, 0.5 * d as f64 / pairs as f64);
                 }
                 legal
@@ -309,8 +309,8 @@ impl<'a> Build<'a> {
             }
             return 0;
         };
-        let occ = self.men.occupancy(&sq);
-        let attacked = Color::BOTH.map(|c| self.men.royal_attacked(&sq, occ.all(), c));
+        let occ = self.men.occupancy(sq);
+        let attacked = Color::BOTH.map(|c| self.men.royal_attacked(sq, occ.all(), c));
         let mut legal = 0;
         for c in Color::BOTH {
             if attacked[c.flip().index()] {
@@ -512,9 +512,9 @@ impl<'a> Build<'a> {
                         // Some quiet move reaches a win in exactly n (the candidate was
                         // found from it), or else the pass does: the candidate would have
                         // been settled at the distance of its longest win otherwise.
-                        let quiet = moving & 1 << x != 0;
+                        let quiet = (moving & 1 << x != 0).then_some(n);
                         let occ = self.men.occupancy(&s);
-                        let d = self.other_moves_lose(p, &s, occ, c, n, quiet, n);
+                        let d = self.other_moves_lose(p, &s, occ, c, n, quiet);
                         if self.settle_loss(c, p, d, n) {
                             kept |= 1 << x;
                         }
@@ -649,11 +649,11 @@ impl<'a> Build<'a> {
         if !quiet_ok {
             return None;
         }
-        self.other_moves_lose(index, sq, occ, c, n, quiet, longest)
+        self.other_moves_lose(index, sq, occ, c, n, quiet.then_some(longest))
     }
 
-    /// `all_moves_lose` once every quiet move is known to lose: `quiet` tells whether there
-    /// is a legal one, and `longest` is the longest win they reach.
+    /// `all_moves_lose` once every quiet move is known to lose: `quiet` is the longest win
+    /// they reach, `None` if there is no legal quiet move.
     fn other_moves_lose(
         &self,
         index: u64,
@@ -661,10 +661,10 @@ impl<'a> Build<'a> {
         occ: Occupancy,
         c: Color,
         n: u16,
-        quiet: bool,
-        mut longest: u16,
+        quiet: Option<u16>,
     ) -> Option<u16> {
-        let mut moves = quiet;
+        let mut moves = quiet.is_some();
+        let mut longest = quiet.unwrap_or(0);
         let mut all_lose = true;
         self.men
             .for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c) {
