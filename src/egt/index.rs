@@ -348,11 +348,6 @@ impl Indexer {
         self.men > 2 && self.strides[self.men - 1] == 1
     }
 
-    /// Number of blocks (`has_blocks` tables only).
-    pub fn blocks(&self) -> u64 {
-        self.size() / BOARD_SQUARES as u64
-    }
-
     /// The squares of every man but the last in block `block` (the last man's entry is 0), or
     /// `None` if two of them share a square (every slot of the block is a hole).
     #[inline]

@@ -136,18 +136,58 @@ impl<'a> Men<'a> {
         occ: Occupancy,
         f: &mut impl FnMut(usize, Square) -> bool,
     ) -> bool {
-        let all = occ.all();
-        for ray in self.men[i].moves.rays(sq[i]) {
+        self.walk_quiet(i, sq[i], occ.all(), |t, _| f(i, t))
+    }
+
+    /// Calls `f(to, path)` for every non-capturing move of man `i` from `from`, given the
+    /// occupied squares; `path` is the set of squares the move crosses and lands on. Stops,
+    /// returning false, when `f` does.
+    #[inline]
+    fn walk_quiet(
+        &self,
+        i: usize,
+        from: Square,
+        occupied: u64,
+        mut f: impl FnMut(Square, u64) -> bool,
+    ) -> bool {
+        for ray in self.men[i].moves.rays(from) {
+            let mut path = 0u64;
             for &t in ray.squares() {
-                if all & (1 << t) != 0 {
+                if occupied & (1 << t) != 0 {
                     break;
                 }
-                if ray.mode.moves() && !f(i, t) {
+                path |= 1 << t;
+                if ray.mode.moves() && !f(t, path) {
                     return false;
                 }
             }
         }
         true
+    }
+
+    /// Calls `f(origin, path)` for every square man `i`, now on `to`, may have come from by a
+    /// non-capturing move, given the occupied squares; `path` is the origin and the squares
+    /// between. A ray is left when `f` returns false (its further origins have longer paths).
+    #[inline]
+    fn walk_unmoves(
+        &self,
+        i: usize,
+        to: Square,
+        occupied: u64,
+        mut f: impl FnMut(Square, u64) -> bool,
+    ) {
+        for ray in self.men[i].moves.retro_rays(to) {
+            let mut path = 0u64;
+            for &o in ray.squares() {
+                if occupied & (1 << o) != 0 {
+                    break;
+                }
+                path |= 1 << o;
+                if !f(o, path) {
+                    break;
+                }
+            }
+        }
     }
 
     /// Whether side `c` has a legal non-capturing move. The royal is tried first: in check,
@@ -176,18 +216,13 @@ impl<'a> Men<'a> {
         c: Color,
         mut f: impl FnMut(usize, Square, &Squares),
     ) {
-        let all = occ.all();
         for &i in &self.own[c.index()] {
-            for ray in self.men[i].moves.retro_rays(sq[i]) {
-                for &o in ray.squares() {
-                    if all & (1 << o) != 0 {
-                        break;
-                    }
-                    let mut s2 = *sq;
-                    s2[i] = o;
-                    f(i, o, &s2);
-                }
-            }
+            self.walk_unmoves(i, sq[i], occ.all(), |o, _| {
+                let mut s2 = *sq;
+                s2[i] = o;
+                f(i, o, &s2);
+                true
+            });
         }
     }
 
@@ -222,21 +257,11 @@ impl<'a> Men<'a> {
         mut f: impl FnMut(usize, Square, u64) -> bool,
     ) -> bool {
         let last = self.last();
-        for &i in self.own[c.index()].iter().rev().filter(|&&i| i != last) {
-            for ray in self.men[i].moves.rays(sq[i]) {
-                let mut path = 0u64;
-                for &t in ray.squares() {
-                    if occupied & (1 << t) != 0 {
-                        break;
-                    }
-                    path |= 1 << t;
-                    if ray.mode.moves() && !f(i, t, path) {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
+        self.own[c.index()]
+            .iter()
+            .rev()
+            .filter(|&&i| i != last)
+            .all(|&i| self.walk_quiet(i, sq[i], occupied, |t, path| f(i, t, path)))
     }
 
     /// Calls `f(i, origin, path)` for every un-move of side `c`'s men other than the last,
@@ -253,18 +278,7 @@ impl<'a> Men<'a> {
     ) {
         let last = self.last();
         for &i in self.own[c.index()].iter().filter(|&&i| i != last) {
-            for ray in self.men[i].moves.retro_rays(sq[i]) {
-                let mut path = 0u64;
-                for &o in ray.squares() {
-                    if occupied & (1 << o) != 0 {
-                        break;
-                    }
-                    path |= 1 << o;
-                    if !f(i, o, path) {
-                        break;
-                    }
-                }
-            }
+            self.walk_unmoves(i, sq[i], occupied, |o, path| f(i, o, path));
         }
     }
 
@@ -272,16 +286,10 @@ impl<'a> Men<'a> {
     #[inline]
     pub fn quiet_targets(&self, i: usize, from: Square, occupied: u64) -> u64 {
         let mut targets = 0u64;
-        for ray in self.men[i].moves.rays(from) {
-            for &t in ray.squares() {
-                if occupied & (1 << t) != 0 {
-                    break;
-                }
-                if ray.mode.moves() {
-                    targets |= 1 << t;
-                }
-            }
-        }
+        self.walk_quiet(i, from, occupied, |t, _| {
+            targets |= 1 << t;
+            true
+        });
         targets
     }
 
@@ -290,14 +298,10 @@ impl<'a> Men<'a> {
     #[inline]
     pub fn unmove_origins(&self, i: usize, to: Square, occupied: u64) -> u64 {
         let mut origins = 0u64;
-        for ray in self.men[i].moves.retro_rays(to) {
-            for &o in ray.squares() {
-                if occupied & (1 << o) != 0 {
-                    break;
-                }
-                origins |= 1 << o;
-            }
-        }
+        self.walk_unmoves(i, to, occupied, |o, _| {
+            origins |= 1 << o;
+            true
+        });
         origins
     }
 

@@ -76,6 +76,16 @@ impl Waiting {
     }
 }
 
+/// Atomic bytes seen as plain bytes, which the compiler can read in vectors.
+///
+/// # Safety
+/// No thread may write the bytes while the slice is in use.
+unsafe fn plain_bytes(bytes: &[AtomicU8]) -> &[u8] {
+    // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the caller
+    // guarantees that nothing writes these bytes meanwhile.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u8>(), bytes.len()) }
+}
+
 /// What a position's legal captures give the side to move.
 #[derive(Clone, Copy, Debug, Default)]
 struct Captures {
@@ -560,10 +570,8 @@ impl<'a> Build<'a> {
     /// # Safety
     /// No thread may write side `c`'s table while the slice is in use.
     unsafe fn frozen(&self, c: Color) -> &[u8] {
-        let table = &self.data[c.index()];
-        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the caller
-        // guarantees that nothing writes these bytes meanwhile.
-        unsafe { std::slice::from_raw_parts(table.as_ptr().cast::<u8>(), table.len()) }
+        // SAFETY: passed on to the caller.
+        unsafe { plain_bytes(&self.data[c.index()]) }
     }
 
     /// The 64 bytes of word `w` of side `c`'s table.
@@ -573,12 +581,8 @@ impl<'a> Build<'a> {
     #[inline]
     unsafe fn word_bytes(&self, c: Color, w: u64) -> Bytes64<'_> {
         let word = &self.data[c.index()][(w * 64) as usize..][..64];
-        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the caller
-        // guarantees that nothing writes these bytes meanwhile.
-        Bytes64::of_word(
-            unsafe { std::slice::from_raw_parts(word.as_ptr().cast::<u8>(), 64) },
-            0,
-        )
+        // SAFETY: passed on to the caller.
+        Bytes64::of_word(unsafe { plain_bytes(word) }, 0)
     }
 
     /// The seeded slots of word `w` of side `c`.
