@@ -1,6 +1,12 @@
 //! Tests on the 64 bytes of one bitmap word of a table at once, each giving a 64-bit set
 //! (bit k for byte k): with SSE2 on x86_64, sixteen bytes per compare; plain loops elsewhere.
 
+#[cfg(target_arch = "x86_64")]
+use sse2 as chunks;
+
+#[cfg(not(target_arch = "x86_64"))]
+use portable as chunks;
+
 /// 64 consecutive table bytes, loaded for testing.
 pub(super) struct Bytes64<'a>(&'a [u8; 64]);
 
@@ -18,111 +24,119 @@ impl<'a> Bytes64<'a> {
     /// Bytes equal to `b`.
     #[inline]
     pub(super) fn equal(&self, b: u8) -> u64 {
-        self.mask(|v| v == b, |v, x86| x86.equal(v, b))
+        self.mask(|v| chunks::equal(v, b))
     }
 
     /// Bytes at most `b` (unsigned).
     #[inline]
     pub(super) fn at_most(&self, b: u8) -> u64 {
-        self.mask(|v| v <= b, |v, x86| x86.at_most(v, b))
+        self.mask(|v| chunks::at_most(v, b))
     }
 
     /// Even bytes.
     #[inline]
     pub(super) fn even(&self) -> u64 {
-        self.mask(|v| v % 2 == 0, |v, x86| x86.even(v))
+        self.mask(chunks::even)
     }
 
     /// Even bytes from 1 to `b`: in a table, the wins up to distance b / 2.
     #[inline]
     pub(super) fn even_up_to(&self, b: u8) -> u64 {
-        self.mask(
-            |v| v % 2 == 0 && v != 0 && v <= b,
-            |v, x86| x86.even_up_to(v, b),
-        )
+        self.mask(|v| chunks::even_up_to(v, b))
     }
 
+    /// The 64-bit set made of a 16-bit set for each 16 bytes.
     #[inline]
-    fn mask(&self, test: impl Fn(u8) -> bool, _simd: impl Fn(&[u8; 16], simd::Sse2) -> u16) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let _ = test;
-            let mut m = 0u64;
-            for k in 0..4 {
-                let chunk: &[u8; 16] = self.0[16 * k..][..16].try_into().expect("16 bytes");
-                m |= (_simd(chunk, simd::Sse2) as u64) << (16 * k);
-            }
-            m
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            self.0
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (k, &v)| m | (test(v) as u64) << k)
-        }
+    fn mask(&self, test: impl Fn(&[u8; 16]) -> u16) -> u64 {
+        (0..4).fold(0u64, |m, k| {
+            let chunk: &[u8; 16] = self.0[16 * k..][..16].try_into().expect("16 bytes");
+            m | (test(chunk) as u64) << (16 * k)
+        })
     }
 }
 
+/// The tests on 16 bytes, one byte at a time.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+mod portable {
+    #[inline]
+    fn set(v: &[u8; 16], test: impl Fn(u8) -> bool) -> u16 {
+        v.iter()
+            .enumerate()
+            .fold(0u16, |m, (k, &b)| m | (test(b) as u16) << k)
+    }
+
+    pub(super) fn equal(v: &[u8; 16], b: u8) -> u16 {
+        set(v, |x| x == b)
+    }
+
+    pub(super) fn at_most(v: &[u8; 16], b: u8) -> u16 {
+        set(v, |x| x <= b)
+    }
+
+    pub(super) fn even(v: &[u8; 16]) -> u16 {
+        set(v, |x| x % 2 == 0)
+    }
+
+    pub(super) fn even_up_to(v: &[u8; 16], b: u8) -> u16 {
+        set(v, |x| x % 2 == 0 && x != 0 && x <= b)
+    }
+}
+
+/// The tests on 16 bytes with SSE2, which every x86_64 processor has: one compare per test
+/// and one `movemask` to gather the results.
 #[cfg(target_arch = "x86_64")]
-mod simd {
+mod sse2 {
     use std::arch::x86_64::*;
 
-    /// SSE2, which every x86_64 processor has.
-    #[derive(Clone, Copy)]
-    pub(super) struct Sse2;
+    #[inline]
+    fn load(v: &[u8; 16]) -> __m128i {
+        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads exactly `v`.
+        unsafe { _mm_loadu_si128(v.as_ptr().cast()) }
+    }
 
-    impl Sse2 {
-        #[inline]
-        fn load(v: &[u8; 16]) -> __m128i {
-            // SAFETY: SSE2 is part of the x86_64 baseline; the load reads exactly `v`.
-            unsafe { _mm_loadu_si128(v.as_ptr().cast()) }
-        }
+    #[inline]
+    fn movemask(m: __m128i) -> u16 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_movemask_epi8(m) as u16 }
+    }
 
-        #[inline]
-        fn movemask(m: __m128i) -> u16 {
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            unsafe { _mm_movemask_epi8(m) as u16 }
-        }
+    #[inline]
+    pub(super) fn equal(v: &[u8; 16], b: u8) -> u16 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        movemask(unsafe { _mm_cmpeq_epi8(load(v), _mm_set1_epi8(b as i8)) })
+    }
 
-        #[inline]
-        pub(super) fn equal(self, v: &[u8; 16], b: u8) -> u16 {
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            Self::movemask(unsafe { _mm_cmpeq_epi8(Self::load(v), _mm_set1_epi8(b as i8)) })
-        }
+    #[inline]
+    pub(super) fn at_most(v: &[u8; 16], b: u8) -> u16 {
+        // v ≤ b, unsigned, exactly when max(v, b) = b.
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        movemask(unsafe {
+            let limit = _mm_set1_epi8(b as i8);
+            _mm_cmpeq_epi8(_mm_max_epu8(load(v), limit), limit)
+        })
+    }
 
-        #[inline]
-        pub(super) fn at_most(self, v: &[u8; 16], b: u8) -> u16 {
-            // v ≤ b, unsigned, exactly when max(v, b) = b.
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            Self::movemask(unsafe {
-                let limit = _mm_set1_epi8(b as i8);
-                _mm_cmpeq_epi8(_mm_max_epu8(Self::load(v), limit), limit)
-            })
-        }
+    #[inline]
+    pub(super) fn even_up_to(v: &[u8; 16], b: u8) -> u16 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        movemask(unsafe {
+            let v = load(v);
+            let limit = _mm_set1_epi8(b as i8);
+            let zero = _mm_setzero_si128();
+            let even = _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8(1)), zero);
+            let small = _mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit);
+            let nonzero = _mm_cmpeq_epi8(_mm_cmpeq_epi8(v, zero), zero);
+            _mm_and_si128(_mm_and_si128(even, small), nonzero)
+        })
+    }
 
-        #[inline]
-        pub(super) fn even_up_to(self, v: &[u8; 16], b: u8) -> u16 {
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            Self::movemask(unsafe {
-                let v = Self::load(v);
-                let limit = _mm_set1_epi8(b as i8);
-                let zero = _mm_setzero_si128();
-                let even = _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8(1)), zero);
-                let small = _mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit);
-                let nonzero = _mm_cmpeq_epi8(_mm_cmpeq_epi8(v, zero), zero);
-                _mm_and_si128(_mm_and_si128(even, small), nonzero)
-            })
-        }
-
-        #[inline]
-        pub(super) fn even(self, v: &[u8; 16]) -> u16 {
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            Self::movemask(unsafe {
-                let low = _mm_and_si128(Self::load(v), _mm_set1_epi8(1));
-                _mm_cmpeq_epi8(low, _mm_setzero_si128())
-            })
-        }
+    #[inline]
+    pub(super) fn even(v: &[u8; 16]) -> u16 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        movemask(unsafe {
+            let low = _mm_and_si128(load(v), _mm_set1_epi8(1));
+            _mm_cmpeq_epi8(low, _mm_setzero_si128())
+        })
     }
 }
 
@@ -152,6 +166,22 @@ mod tests {
             assert_eq!(b.even(), each(&|v| v % 2 == 0));
             for x in [0u8, 2, 74, 254] {
                 assert_eq!(b.even_up_to(x), each(&|v| v % 2 == 0 && v != 0 && v <= x));
+            }
+        }
+    }
+
+    /// The loops used off x86_64 give what the SSE2 code gives.
+    #[test]
+    fn portable_tests_agree() {
+        let samples: Vec<[u8; 16]> = (0..16u32)
+            .map(|c| std::array::from_fn(|k| (c * 16 + k as u32).wrapping_mul(97) as u8))
+            .collect();
+        for v in &samples {
+            assert_eq!(portable::even(v), chunks::even(v));
+            for b in [0u8, 1, 2, 100, 254, 255] {
+                assert_eq!(portable::equal(v, b), chunks::equal(v, b));
+                assert_eq!(portable::at_most(v, b), chunks::at_most(v, b));
+                assert_eq!(portable::even_up_to(v, b), chunks::even_up_to(v, b));
             }
         }
     }
