@@ -3,6 +3,8 @@
 //! the pieces' `Step` lists directly on a 64-square array (it does not use `board::geometry`),
 //! on random placements of 3-5 men: from a hand-built set that exercises range limits,
 //! capture-only/move-only steps and asymmetric pieces, and from the shipped `piecedef.ini`.
+//! The bitboard queries of `board::geometry::PieceMoves` that the builder uses are checked
+//! against the same step walk.
 
 use fairy_egt::board::geometry::Geometry;
 use fairy_egt::board::{Color, Move, Position, PositionError, Setup};
@@ -375,5 +377,150 @@ proptest! {
     fn standard_set_matches_reference(pl in placement(&standard().2)) {
         let (set, g, _) = standard();
         check(set, g, &pl)?;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The builder's bitboard queries of `PieceMoves`, against the same step walk.
+
+/// For a man `letter` of `color` on `from` among the men on `occupied`: the empty squares it
+/// moves to, the empty squares its capturing steps cross, and the occupied squares it could
+/// capture on.
+fn reference_reach(
+    set: &PieceSet,
+    letter: char,
+    color: Color,
+    from: usize,
+    occupied: u64,
+) -> (u64, u64, u64) {
+    let piece = set.get(letter).expect("reference: known letter");
+    let (f0, r0) = ((from % 8) as i32, (from / 8) as i32);
+    let (mut quiet, mut crossed, mut hits) = (0u64, 0u64, 0u64);
+    for step in &piece.steps {
+        let dy = if color == Color::White {
+            step.dy as i32
+        } else {
+            -(step.dy as i32)
+        };
+        let mut n = 1;
+        while step.range == 0 || n <= step.range as i32 {
+            let (f, r) = (f0 + n * step.dx as i32, r0 + n * dy);
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                break;
+            }
+            let bit = 1u64 << (r * 8 + f);
+            if occupied & bit != 0 {
+                if step.mode != StepMode::MoveOnly {
+                    hits |= bit;
+                }
+                break;
+            }
+            if step.mode != StepMode::CaptureOnly {
+                quiet |= bit;
+            }
+            if step.mode != StepMode::MoveOnly {
+                crossed |= bit;
+            }
+            n += 1;
+        }
+    }
+    (quiet, crossed, hits)
+}
+
+/// Checks `quiet_targets`, `unmove_origins`, `attack_set`, `attackers`, `attacks` and
+/// `attack_shadow` of one piece on one square among the men on `occupied`.
+fn check_bitboards(
+    set: &PieceSet,
+    g: &Geometry,
+    letter: char,
+    color: Color,
+    sq: u8,
+    occupied: u64,
+) -> Result<(), TestCaseError> {
+    let pm = g.moves(letter, color).expect("known letter");
+    let occupied = occupied & !(1 << sq);
+    let (quiet, crossed, hits) = reference_reach(set, letter, color, sq as usize, occupied);
+    prop_assert_eq!(pm.quiet_targets(sq, occupied), quiet, "{} quiet", letter);
+    prop_assert_eq!(
+        pm.attack_set(sq, occupied),
+        crossed,
+        "{} attack set",
+        letter
+    );
+    for t in 0..64u8 {
+        let bit = 1u64 << t;
+        let attacked = hits & bit != 0 || crossed & bit != 0;
+        let with_target = occupied | bit;
+        prop_assert_eq!(
+            pm.attacks(sq, t, with_target),
+            attacked,
+            "{} attacks {}",
+            letter,
+            t
+        );
+        // The shadow: exactly the free squares where one more man stops every attack.
+        let shadow = pm.attack_shadow(sq, t, with_target);
+        prop_assert_eq!(shadow.is_some(), attacked, "{} shadow of {}", letter, t);
+        if let Some(shadow) = shadow {
+            for x in (0..64u8).filter(|&x| x != sq && x != t && with_target & 1 << x == 0) {
+                let (_, c2, h2) =
+                    reference_reach(set, letter, color, sq as usize, with_target | 1 << x);
+                let blocked = (c2 | h2) & bit == 0;
+                prop_assert_eq!(
+                    shadow & 1 << x != 0,
+                    blocked,
+                    "{} shadow {} {}",
+                    letter,
+                    t,
+                    x
+                );
+            }
+        }
+    }
+    // Origins of un-moves to `sq` and attackers of `sq`: every empty square from which the
+    // man's own steps lead there.
+    let (mut origins, mut attackers) = (0u64, 0u64);
+    for x in (0..64u8).filter(|&x| x != sq && occupied & 1 << x == 0) {
+        let (q, c, h) = reference_reach(set, letter, color, x as usize, occupied);
+        if q & 1 << sq != 0 {
+            origins |= 1 << x;
+        }
+        let (_, _, h_occ) = reference_reach(set, letter, color, x as usize, occupied | 1 << sq);
+        if (c | h) & 1 << sq != 0 && h_occ & 1 << sq != 0 {
+            attackers |= 1 << x;
+        }
+    }
+    prop_assert_eq!(
+        pm.unmove_origins(sq, occupied),
+        origins,
+        "{} origins",
+        letter
+    );
+    prop_assert_eq!(
+        pm.attackers(sq, occupied),
+        attackers,
+        "{} attackers",
+        letter
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3_000, ..ProptestConfig::default() })]
+
+    /// Every letter of the hand-built and the shipped set, on random boards of 0–6 other men.
+    #[test]
+    fn bitboard_queries_match_reference(
+        pick in any::<proptest::sample::Index>(),
+        shipped in any::<bool>(),
+        black in any::<bool>(),
+        sq in 0u8..64,
+        others in subsequence((0u8..64).collect::<Vec<_>>(), 0..=6),
+    ) {
+        let (set, g, letters) = if shipped { standard() } else { hand_built() };
+        let letter = letters[pick.index(letters.len())];
+        let color = if black { Color::Black } else { Color::White };
+        let occupied = others.iter().fold(0u64, |o, &s| o | 1 << s);
+        check_bitboards(set, g, letter, color, sq, occupied)?;
     }
 }

@@ -6,12 +6,20 @@ use crate::piece::{PieceSet, PieceType, Step, StepMode};
 
 /// Squares reached by repeating one step from a square, nearest first; a leaper's ray has one
 /// square. A man stops at the first occupied square of a ray.
+///
+/// A step changes the square number by the same amount each time, so a ray's squares run
+/// either up or down, and its nearest occupied square is the lowest or the highest occupied
+/// one: `free` finds it with one bit scan.
 #[derive(Clone, Copy, Debug)]
 pub struct Ray {
     /// Move/capture rights of the step.
     pub mode: StepMode,
     len: u8,
     squares: [Square; 7],
+    /// The ray's squares as a set.
+    mask: u64,
+    /// Whether the square numbers grow along the ray.
+    ascending: bool,
 }
 
 impl Ray {
@@ -20,11 +28,26 @@ impl Ray {
         &self.squares[..self.len as usize]
     }
 
+    /// The squares of the ray before its first occupied one.
+    #[inline]
+    pub fn free(&self, occupied: u64) -> u64 {
+        let blockers = self.mask & occupied;
+        if blockers == 0 {
+            self.mask
+        } else if self.ascending {
+            self.mask & ((blockers & blockers.wrapping_neg()) - 1)
+        } else {
+            self.mask & !(u64::MAX >> blockers.leading_zeros())
+        }
+    }
+
     fn walk(from: Square, dx: i8, dy: i8, range: u8, mode: StepMode) -> Option<Ray> {
         let mut ray = Ray {
             mode,
             len: 0,
             squares: [0; 7],
+            mask: 0,
+            ascending: false,
         };
         let (mut f, mut r) = (file_of(from), rank_of(from));
         let limit = if range == 0 { 7 } else { range.min(7) };
@@ -34,11 +57,17 @@ impl Ray {
             match square_at(f, r) {
                 Some(s) => {
                     ray.squares[ray.len as usize] = s;
+                    ray.mask |= 1 << s;
                     ray.len += 1;
                 }
                 None => break,
             }
         }
+        ray.ascending = ray.squares[0] > from;
+        debug_assert!(ray
+            .squares()
+            .windows(2)
+            .all(|w| (w[1] > w[0]) == ray.ascending));
         (ray.len > 0).then_some(ray)
     }
 }
@@ -48,40 +77,68 @@ impl Ray {
 pub struct PieceMoves {
     forward: Vec<Vec<Ray>>,
     retro: Vec<Vec<Ray>>,
+    /// Per square: the capturing steps walked backwards, the squares a man attacking this
+    /// square may stand on.
+    attackers: Vec<Vec<Ray>>,
+    /// Per square: the squares a capturing ray reaches, ignoring other men.
     reach: Vec<u64>,
+    /// Per square: the targets more than one capturing ray reaches (looked at ray by ray).
+    multi: Vec<u64>,
+    /// Per from·64 + target reached by one capturing ray: the squares between.
+    between: Vec<u64>,
 }
 
 impl PieceMoves {
     /// Tables for the given steps (already in the colour's orientation).
     pub fn new(steps: &[Step]) -> PieceMoves {
-        let mut forward = Vec::with_capacity(BOARD_SQUARES);
-        let mut retro = Vec::with_capacity(BOARD_SQUARES);
-        let mut reach = Vec::with_capacity(BOARD_SQUARES);
+        let walk_all =
+            |sq: Square, back: bool, keep: fn(StepMode) -> bool, mode: Option<StepMode>| {
+                steps
+                    .iter()
+                    .filter(|s| keep(s.mode))
+                    .filter_map(|s| {
+                        let (dx, dy) = if back { (-s.dx, -s.dy) } else { (s.dx, s.dy) };
+                        Ray::walk(sq, dx, dy, s.range, mode.unwrap_or(s.mode))
+                    })
+                    .collect::<Vec<Ray>>()
+            };
+        let mut moves = PieceMoves {
+            forward: Vec::with_capacity(BOARD_SQUARES),
+            retro: Vec::with_capacity(BOARD_SQUARES),
+            attackers: Vec::with_capacity(BOARD_SQUARES),
+            reach: vec![0; BOARD_SQUARES],
+            multi: vec![0; BOARD_SQUARES],
+            between: vec![0; BOARD_SQUARES * BOARD_SQUARES],
+        };
         for sq in 0..BOARD_SQUARES as Square {
-            let fwd: Vec<Ray> = steps
-                .iter()
-                .filter_map(|s| Ray::walk(sq, s.dx, s.dy, s.range, s.mode))
-                .collect();
-            let back: Vec<Ray> = steps
-                .iter()
-                .filter(|s| s.mode.moves())
-                .filter_map(|s| Ray::walk(sq, -s.dx, -s.dy, s.range, StepMode::MoveOnly))
-                .collect();
-            let mut mask = 0u64;
-            for ray in fwd.iter().filter(|r| r.mode.captures()) {
+            let forward = walk_all(sq, false, |_| true, None);
+            for ray in forward.iter().filter(|r| r.mode.captures()) {
+                let mut between = 0u64;
                 for &t in ray.squares() {
-                    mask |= 1 << t;
+                    let bit = 1u64 << t;
+                    if moves.reach[sq as usize] & bit != 0 {
+                        moves.multi[sq as usize] |= bit;
+                    }
+                    moves.reach[sq as usize] |= bit;
+                    moves.between[sq as usize * BOARD_SQUARES + t as usize] = between;
+                    between |= bit;
                 }
             }
-            forward.push(fwd);
-            retro.push(back);
-            reach.push(mask);
+            moves.forward.push(forward);
+            moves.retro.push(walk_all(
+                sq,
+                true,
+                StepMode::moves,
+                Some(StepMode::MoveOnly),
+            ));
+            moves.attackers.push(walk_all(
+                sq,
+                true,
+                StepMode::captures,
+                Some(StepMode::CaptureOnly),
+            ));
         }
-        PieceMoves {
-            forward,
-            retro,
-            reach,
-        }
+        moves
     }
 
     /// Rays of the man's moves from `sq`.
@@ -97,30 +154,53 @@ impl PieceMoves {
         &self.retro[sq as usize]
     }
 
+    /// Squares a man on `from` reaches by a non-capturing move, given the occupied squares.
+    #[inline]
+    pub fn quiet_targets(&self, from: Square, occupied: u64) -> u64 {
+        self.forward[from as usize]
+            .iter()
+            .filter(|r| r.mode.moves())
+            .fold(0, |set, r| set | r.free(occupied))
+    }
+
+    /// Squares a man now on `to` may have come from by a non-capturing move, given the
+    /// occupied squares.
+    #[inline]
+    pub fn unmove_origins(&self, to: Square, occupied: u64) -> u64 {
+        self.retro[to as usize]
+            .iter()
+            .fold(0, |set, r| set | r.free(occupied))
+    }
+
     /// Squares a man on `from` attacks (could capture on), given the occupied squares; an
     /// occupied square ends a ray and is left out.
+    #[inline]
     pub fn attack_set(&self, from: Square, occupied: u64) -> u64 {
-        let mut set = 0u64;
-        for ray in self.forward[from as usize]
+        self.forward[from as usize]
             .iter()
             .filter(|r| r.mode.captures())
-        {
-            for &s in ray.squares() {
-                if occupied & (1 << s) != 0 {
-                    break;
-                }
-                set |= 1 << s;
-            }
-        }
-        set
+            .fold(0, |set, r| set | r.free(occupied))
+    }
+
+    /// The empty squares from which a man attacks `target`, given the occupied squares.
+    #[inline]
+    pub fn attackers(&self, target: Square, occupied: u64) -> u64 {
+        self.attackers[target as usize]
+            .iter()
+            .fold(0, |set, r| set | r.free(occupied))
     }
 
     /// Whether a man on `from` attacks `target` when one more man may stand on any free
     /// square: `None` if it does not even without that man; else the squares where that
     /// man would block every attacking ray (empty for a leap).
     pub fn attack_shadow(&self, from: Square, target: Square, occupied: u64) -> Option<u64> {
-        if self.reach[from as usize] & (1 << target) == 0 {
+        let bit = 1u64 << target;
+        if self.reach[from as usize] & bit == 0 {
             return None;
+        }
+        if self.multi[from as usize] & bit == 0 {
+            let between = self.between[from as usize * BOARD_SQUARES + target as usize];
+            return (between & occupied == 0).then_some(between);
         }
         let mut shadow = None::<u64>;
         for ray in self.forward[from as usize]
@@ -145,23 +225,14 @@ impl PieceMoves {
     /// Whether a man on `from` can capture on `target`, given the occupied squares.
     #[inline]
     pub fn attacks(&self, from: Square, target: Square, occupied: u64) -> bool {
-        if self.reach[from as usize] & (1 << target) == 0 {
+        let bit = 1u64 << target;
+        if self.reach[from as usize] & bit == 0 {
             return false;
         }
-        for ray in self.forward[from as usize]
-            .iter()
-            .filter(|r| r.mode.captures())
-        {
-            for &s in ray.squares() {
-                if s == target {
-                    return true;
-                }
-                if occupied & (1 << s) != 0 {
-                    break;
-                }
-            }
+        if self.multi[from as usize] & bit == 0 {
+            return self.between[from as usize * BOARD_SQUARES + target as usize] & occupied == 0;
         }
-        false
+        self.attack_shadow(from, target, occupied).is_some()
     }
 }
 

@@ -285,24 +285,14 @@ impl<'a> Men<'a> {
     /// Squares man `i` on `from` reaches by a non-capturing move, given the occupied squares.
     #[inline]
     pub fn quiet_targets(&self, i: usize, from: Square, occupied: u64) -> u64 {
-        let mut targets = 0u64;
-        self.walk_quiet(i, from, occupied, |t, _| {
-            targets |= 1 << t;
-            true
-        });
-        targets
+        self.men[i].moves.quiet_targets(from, occupied)
     }
 
     /// Squares man `i`, now on `to`, may have come from by a non-capturing move, given the
     /// occupied squares.
     #[inline]
     pub fn unmove_origins(&self, i: usize, to: Square, occupied: u64) -> u64 {
-        let mut origins = 0u64;
-        self.walk_unmoves(i, to, occupied, |o, _| {
-            origins |= 1 << o;
-            true
-        });
-        origins
+        self.men[i].moves.unmove_origins(to, occupied)
     }
 
     /// The placement after man `i` captures man `j`, in the smaller material's order.

@@ -71,17 +71,10 @@ impl Build<'_> {
         attacked
     }
 
-    /// Of the squares `from`, those from which the last man attacks `target`.
+    /// Of the squares `from` (empty ones), those from which the last man attacks `target`.
     #[inline]
     fn attackers_of(&self, from: u64, target: Square, others: u64) -> u64 {
-        let moves = self.men.moves(self.men.last());
-        let mut set = 0u64;
-        for_each_bit(from, |x| {
-            if moves.attacks(x, target, others) {
-                set |= 1 << x;
-            }
-        });
-        set
+        from & self.men.moves(self.men.last()).attackers(target, others)
     }
 
     /// For each square of the last man among `positions`, what side `c`'s captures give it.
