@@ -51,8 +51,12 @@ pub const UNKNOWN: u8 = 0;
 pub const ILLEGAL: u8 = 255;
 /// Longest win a table can hold, in moves.
 pub const MAX_WIN: u16 = 127;
-/// Longest loss a table can hold, in moves.
-pub const MAX_LOSS: u16 = 126;
+/// Table byte of a position not (yet) won that can never be lost: the side to move has a
+/// capture into a drawn position. The builder leaves such positions out of its search for
+/// losses; a draw once the build is done, like `UNKNOWN`.
+pub const NOT_LOST: u8 = 253;
+/// Longest loss a table can hold, in moves (the next odd byte is `NOT_LOST`).
+pub const MAX_LOSS: u16 = 125;
 
 /// Byte of `Win(d)`, 1 ≤ d ≤ MAX_WIN.
 #[inline]
@@ -77,7 +81,7 @@ pub fn win_of(b: u8) -> Option<u16> {
 /// Whether a byte is a loss, and its distance.
 #[inline]
 pub fn loss_of(b: u8) -> Option<u16> {
-    (b != ILLEGAL && b % 2 == 1).then_some(b as u16 / 2)
+    (b != ILLEGAL && b != NOT_LOST && b % 2 == 1).then_some(b as u16 / 2)
 }
 
 /// The value a byte stands for, `None` for `ILLEGAL`.
@@ -85,7 +89,7 @@ pub fn loss_of(b: u8) -> Option<u16> {
 pub fn decode(b: u8) -> Option<Value> {
     match b {
         ILLEGAL => None,
-        UNKNOWN => Some(Value::Draw),
+        UNKNOWN | NOT_LOST => Some(Value::Draw),
         _ if b % 2 == 0 => Some(Value::Win(b as u16 / 2)),
         _ => Some(Value::Loss(b as u16 / 2)),
     }
@@ -108,6 +112,9 @@ mod tests {
             assert_eq!(win_of(loss_byte(d)), None);
         }
         assert_eq!(decode(UNKNOWN), Some(Value::Draw));
+        assert_eq!(decode(NOT_LOST), Some(Value::Draw));
+        assert_eq!(loss_of(NOT_LOST), None);
+        assert_eq!(win_of(NOT_LOST), None);
         assert_eq!(decode(ILLEGAL), None);
         assert_eq!(win_of(ILLEGAL), None);
         assert_eq!(loss_of(ILLEGAL), None);

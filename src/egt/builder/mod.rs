@@ -26,7 +26,7 @@ use crate::egt::rules::Rules;
 use crate::egt::seed::{Seed, SeedValue};
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{
-    loss_byte, loss_of, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN,
+    loss_byte, loss_of, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, NOT_LOST, UNKNOWN,
 };
 use crate::piece::PieceSet;
 use bitmap::{for_each_bit, Bitmap};
@@ -336,7 +336,7 @@ impl<'a> Build<'a> {
     }
 
     /// The byte phase 1 gives a legal position with `c` to move (a provisional win or a
-    /// loss, counted by the caller as waiting at its distance, or UNKNOWN).
+    /// loss, counted by the caller as waiting at its distance, NOT_LOST, or UNKNOWN).
     fn initial_byte(&self, sq: &Squares, occ: Occupancy, c: Color, in_check: bool) -> u8 {
         let mut captures = Captures::default();
         self.men.for_each_capture(sq, occ, c, |i, j| {
@@ -372,8 +372,11 @@ impl<'a> Build<'a> {
             }
             return win_byte(d);
         }
+        if draw {
+            return NOT_LOST;
+        }
         let may_be_stuck = in_check || worst_loss.is_some() || self.rules.stalemate_wins;
-        if draw || !may_be_stuck || self.men.has_quiet_move(sq, occ, c) {
+        if !may_be_stuck || self.men.has_quiet_move(sq, occ, c) {
             return UNKNOWN;
         }
         let d = match worst_loss {
@@ -469,9 +472,10 @@ impl<'a> Build<'a> {
             let kept = self.won[c.index()].filter_words(|w, bits| {
                 // SAFETY: only this closure writes word w's bytes, after the last read.
                 let bytes = unsafe { self.word_bytes(c, w) };
-                // Undecided, or won in more than n (ILLEGAL is odd).
+                // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
                 let longer = bytes.even() & !bytes.at_most(win_byte(n));
-                let mut improves = bits & (bytes.equal(UNKNOWN) | longer) & !self.fixed_word(c, w);
+                let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
+                let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
                 if passes {
                     // Reached by un-passing: a stalemated side may not pass.
                     for_each_bit(improves, |b| {
