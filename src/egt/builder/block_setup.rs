@@ -9,7 +9,7 @@ use crate::board::{Color, Square};
 use crate::egt::index::{BlockMove, Squares};
 use crate::egt::men::Occupancy;
 use crate::egt::table::Table;
-use crate::egt::value::{decode, Value, ILLEGAL};
+use crate::egt::value::{decode, Value, ILLEGAL, UNKNOWN};
 use std::sync::atomic::Ordering::Relaxed;
 
 impl Build<'_> {
@@ -31,17 +31,25 @@ impl Build<'_> {
         for (i, &s) in sq[..last].iter().enumerate() {
             fixed.by_color[self.men.color(i).index()] |= 1 << s;
         }
+        // Where no rule can make a quiet position decided, a position without captures and
+        // out of check stays UNKNOWN (it has a quiet move, or it is stalemate: a draw), as the
+        // fresh table already says.
+        let rules_decide_quiet = self.rules.stalemate_wins || self.rules.bare_royal_loses;
         let mut legal = 0;
         for c in Color::BOTH {
             let positions = !others & !attacked[c.flip().index()];
-            let captures = self.captures_in_block(&sq, others, positions, c);
-            for x in 0..64u8 {
-                let cell = self.cell(c, w * 64 + x as u64);
-                if positions & 1 << x == 0 {
-                    cell.store(ILLEGAL, Relaxed);
-                    continue;
-                }
-                legal += 1;
+            let (captures, capturing) = self.captures_in_block(&sq, others, positions, c);
+            for_each_bit(!positions, |x| {
+                self.cell(c, w * 64 + x as u64).store(ILLEGAL, Relaxed)
+            });
+            legal += positions.count_ones() as u64;
+            let quiet = if rules_decide_quiet {
+                0
+            } else {
+                positions & !capturing & !attacked[c.index()]
+            };
+            bytes[c.index()][UNKNOWN as usize] += quiet.count_ones() as u64;
+            for_each_bit(positions & !quiet, |x| {
                 let mut s = sq;
                 s[last] = x;
                 let in_check = attacked[c.index()] & 1 << x != 0;
@@ -49,8 +57,8 @@ impl Build<'_> {
                 occ.by_color[self.men.color(last).index()] |= 1 << x;
                 let byte = self.byte_given_captures(&s, occ, c, in_check, captures[x as usize]);
                 bytes[c.index()][byte as usize] += 1;
-                cell.store(byte, Relaxed);
-            }
+                self.cell(c, w * 64 + x as u64).store(byte, Relaxed);
+            });
         }
         legal
     }
@@ -77,15 +85,23 @@ impl Build<'_> {
         from & self.men.moves(self.men.last()).attackers(target, others)
     }
 
-    /// For each square of the last man among `positions`, what side `c`'s captures give it.
+    /// For each square of the last man among `positions`, what side `c`'s captures give it;
+    /// and the squares where it has a legal capture.
     fn captures_in_block(
         &self,
         sq: &Squares,
         others: u64,
         positions: u64,
         c: Color,
-    ) -> [Captures; 64] {
+    ) -> ([Captures; 64], u64) {
         let mut out = [Captures::default(); 64];
+        let mut capturing = 0u64;
+        let mut add = |x: u8, v: Option<Value>| {
+            if v.is_some() {
+                capturing |= 1 << x;
+                out[x as usize].add(v);
+            }
+        };
         let last = self.men.last();
         for &i in self.men.of(c) {
             for &j in &self.men.of(c.flip())[1..] {
@@ -94,25 +110,25 @@ impl Build<'_> {
                     let reach = self.attackers_of(positions, sq[j], others);
                     if reach != 0 {
                         let v = self.capture_value(sq, i, j, c);
-                        for_each_bit(reach, |x| out[x as usize].add(v));
+                        for_each_bit(reach, |x| add(x, v));
                     }
                 } else if j == last {
                     let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
                     for_each_bit(reach, |x| {
                         let mut s = *sq;
                         s[last] = x;
-                        out[x as usize].add(self.capture_value(&s, i, j, c));
+                        add(x, self.capture_value(&s, i, j, c));
                     });
                 } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
                     let reach = positions & !shadow;
                     let after = self.men.after_capture(sq, i, j);
                     self.sub_values(self.sub(j), after, reach, c.flip(), |x, v| {
-                        out[x as usize].add(v.map(|v| self.after_capture(v)))
+                        add(x, v.map(|v| self.after_capture(v)))
                     });
                 }
             }
         }
-        out
+        (out, capturing)
     }
 
     /// Calls `f(x, value)` for every square x in `squares` of the last man (still the last
