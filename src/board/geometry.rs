@@ -72,14 +72,48 @@ impl Ray {
     }
 }
 
+/// Rays from one square, for set queries: the rays of one square (leaps, and rides cut
+/// short by the edge) merged into one mask, the longer ones kept as rays.
+#[derive(Clone, Debug, Default)]
+struct RaySet {
+    short: u64,
+    long: Vec<Ray>,
+}
+
+impl RaySet {
+    fn new<'r>(rays: impl Iterator<Item = &'r Ray>) -> RaySet {
+        let mut set = RaySet::default();
+        for ray in rays {
+            if ray.len == 1 {
+                set.short |= ray.mask;
+            } else {
+                set.long.push(*ray);
+            }
+        }
+        set
+    }
+
+    /// The squares of every ray before its first occupied one.
+    #[inline]
+    fn free(&self, occupied: u64) -> u64 {
+        self.long
+            .iter()
+            .fold(self.short & !occupied, |set, r| set | r.free(occupied))
+    }
+}
+
 /// The move tables of one piece type for one colour.
 #[derive(Clone, Debug)]
 pub struct PieceMoves {
     forward: Vec<Vec<Ray>>,
     retro: Vec<Vec<Ray>>,
-    /// Per square: the capturing steps walked backwards, the squares a man attacking this
-    /// square may stand on.
-    attackers: Vec<Vec<Ray>>,
+    /// Per square, as sets: the moving rays, the capturing rays, the retro rays, and the
+    /// capturing steps walked backwards (the squares a man attacking this square may stand
+    /// on).
+    quiet_sets: Vec<RaySet>,
+    capture_sets: Vec<RaySet>,
+    retro_sets: Vec<RaySet>,
+    attacker_sets: Vec<RaySet>,
     /// Per square: the squares a capturing ray reaches, ignoring other men.
     reach: Vec<u64>,
     /// Per square: the targets more than one capturing ray reaches (looked at ray by ray).
@@ -105,7 +139,10 @@ impl PieceMoves {
         let mut moves = PieceMoves {
             forward: Vec::with_capacity(BOARD_SQUARES),
             retro: Vec::with_capacity(BOARD_SQUARES),
-            attackers: Vec::with_capacity(BOARD_SQUARES),
+            quiet_sets: Vec::with_capacity(BOARD_SQUARES),
+            capture_sets: Vec::with_capacity(BOARD_SQUARES),
+            retro_sets: Vec::with_capacity(BOARD_SQUARES),
+            attacker_sets: Vec::with_capacity(BOARD_SQUARES),
             reach: vec![0; BOARD_SQUARES],
             multi: vec![0; BOARD_SQUARES],
             between: vec![0; BOARD_SQUARES * BOARD_SQUARES],
@@ -124,19 +161,18 @@ impl PieceMoves {
                     between |= bit;
                 }
             }
+            let retro = walk_all(sq, true, StepMode::moves, Some(StepMode::MoveOnly));
+            let attackers = walk_all(sq, true, StepMode::captures, Some(StepMode::CaptureOnly));
+            moves
+                .quiet_sets
+                .push(RaySet::new(forward.iter().filter(|r| r.mode.moves())));
+            moves
+                .capture_sets
+                .push(RaySet::new(forward.iter().filter(|r| r.mode.captures())));
+            moves.retro_sets.push(RaySet::new(retro.iter()));
+            moves.attacker_sets.push(RaySet::new(attackers.iter()));
             moves.forward.push(forward);
-            moves.retro.push(walk_all(
-                sq,
-                true,
-                StepMode::moves,
-                Some(StepMode::MoveOnly),
-            ));
-            moves.attackers.push(walk_all(
-                sq,
-                true,
-                StepMode::captures,
-                Some(StepMode::CaptureOnly),
-            ));
+            moves.retro.push(retro);
         }
         moves
     }
@@ -157,37 +193,27 @@ impl PieceMoves {
     /// Squares a man on `from` reaches by a non-capturing move, given the occupied squares.
     #[inline]
     pub fn quiet_targets(&self, from: Square, occupied: u64) -> u64 {
-        self.forward[from as usize]
-            .iter()
-            .filter(|r| r.mode.moves())
-            .fold(0, |set, r| set | r.free(occupied))
+        self.quiet_sets[from as usize].free(occupied)
     }
 
     /// Squares a man now on `to` may have come from by a non-capturing move, given the
     /// occupied squares.
     #[inline]
     pub fn unmove_origins(&self, to: Square, occupied: u64) -> u64 {
-        self.retro[to as usize]
-            .iter()
-            .fold(0, |set, r| set | r.free(occupied))
+        self.retro_sets[to as usize].free(occupied)
     }
 
     /// Squares a man on `from` attacks (could capture on), given the occupied squares; an
     /// occupied square ends a ray and is left out.
     #[inline]
     pub fn attack_set(&self, from: Square, occupied: u64) -> u64 {
-        self.forward[from as usize]
-            .iter()
-            .filter(|r| r.mode.captures())
-            .fold(0, |set, r| set | r.free(occupied))
+        self.capture_sets[from as usize].free(occupied)
     }
 
     /// The empty squares from which a man attacks `target`, given the occupied squares.
     #[inline]
     pub fn attackers(&self, target: Square, occupied: u64) -> u64 {
-        self.attackers[target as usize]
-            .iter()
-            .fold(0, |set, r| set | r.free(occupied))
+        self.attacker_sets[target as usize].free(occupied)
     }
 
     /// Whether a man on `from` attacks `target` when one more man may stand on any free
