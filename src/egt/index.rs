@@ -6,7 +6,9 @@
 //! of their orbit); pairs whose royals attack each other unblockably (adjacent kings) are left
 //! out, as every position with them is illegal. `r` is a mixed-radix number over the groups of
 //! identical non-royal men, each group ranked as an unordered set of squares (combinatorial
-//! number system), so `KNN` needs 2016 slots for the knights, not 4096. Where G fixes the royal
+//! number system), so `KNN` needs 2016 slots for the knights, not 4096. The groups are digits in
+//! man order, except that a man alone in his group is moved to the last digit when the last
+//! group is not alone (see `Indexer::has_blocks`). Where G fixes the royal
 //! pair, a placement is canonical if no symmetry fixing the pair gives a smaller `r`. Slots whose
 //! men share a square, or that are not canonical, are holes.
 
@@ -45,6 +47,8 @@ pub struct Indexer {
     rest_shift: Option<u32>,
     /// Per man: index step of one square for a man alone in its group (0 otherwise).
     strides: [u64; MAX_MEN],
+    /// The man whose square is the last digit of the index, if he is alone in his group.
+    block_man: Option<usize>,
 }
 
 fn binomial(n: u64, k: u64) -> u64 {
@@ -146,6 +150,16 @@ impl Indexer {
             });
             i += len;
         }
+        // The last digit is a man alone in his group where there is one (the last such man in
+        // man order), so that the table is made of blocks (see `has_blocks`).
+        if let Some(k) = groups.iter().rposition(|g| g.len == 1) {
+            let single = groups.remove(k);
+            groups.push(single);
+        }
+        let block_man = groups
+            .last()
+            .filter(|g| g.len == 1 && men.len() > 2)
+            .map(|g| g.start);
         let rest: u64 = groups.iter().map(|g| g.size).product();
         let mut strides = [0; MAX_MEN];
         let mut stride = 1;
@@ -166,6 +180,7 @@ impl Indexer {
             rest,
             rest_shift,
             strides,
+            block_man,
         }
     }
 
@@ -341,22 +356,31 @@ impl Indexer {
     }
 
     /// Whether the table is made of blocks: runs of 64 slots, aligned on multiples of 64,
-    /// that differ only in the square of the last man (true when the last man is alone in
-    /// its group). Block b holds slots 64·b .. 64·b + 63, slot 64·b + x with the last man on
-    /// square x.
+    /// that differ only in the square of one man, the *block man* (there is one when a
+    /// non-royal man is alone in his group: the last such man in man order). Block b holds
+    /// slots 64·b .. 64·b + 63, slot 64·b + x with the block man on square x.
     pub fn has_blocks(&self) -> bool {
-        self.men > 2 && self.strides[self.men - 1] == 1
+        self.block_man.is_some()
     }
 
-    /// The squares of every man but the last in block `block` (the last man's entry is 0), or
-    /// `None` if two of them share a square (every slot of the block is a hole).
+    /// The block man (see `has_blocks`).
+    pub fn block_man(&self) -> Option<usize> {
+        self.block_man
+    }
+
+    /// The squares of every man but the block man in block `block` (the block man's entry
+    /// is 0), or `None` if two of them share a square (every slot of the block is a hole).
     #[inline]
     pub fn block_men(&self, block: u64) -> Option<Squares> {
         let sq = self.digits(block * BOARD_SQUARES as u64);
-        distinct(&sq[..self.men - 1]).then_some(sq)
+        let bm = self.block_man.expect("a table with blocks");
+        let others = (0..self.men)
+            .filter(|&i| i != bm)
+            .fold(0u64, |o, i| o | 1 << sq[i]);
+        (others.count_ones() as usize == self.men - 1).then_some(sq)
     }
 
-    /// Where the slots of a block go when man `i` (not the last) moves: `sq` are the block's
+    /// Where the slots of a block go when man `i` (not the block man) moves: `sq` are the block's
     /// men (`block_men`), whose royal pair must be plain (`is_plain`), and `moved` the men
     /// after the move. The same as `block_of(moved)`, cheaper.
     #[inline]
@@ -384,7 +408,7 @@ impl Indexer {
         self.block_of(moved)
     }
 
-    /// Where the slots of the placements `sq` (the last man's square left open) are, in a
+    /// Where the slots of the placements `sq` (the block man's square left open) are, in a
     /// table with blocks.
     #[inline]
     pub fn block_of(&self, sq: &Squares) -> BlockMove {
@@ -475,18 +499,18 @@ impl Indexer {
     }
 }
 
-/// Where the 64 slots of a block go when a man other than the last one moves.
+/// Where the 64 slots of a block go when a man other than the block man moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockMove {
     /// Nowhere: the royals would attack each other (every such position is illegal).
     Off,
-    /// To block `b`, the last man staying on its square.
+    /// To block `b`, the block man staying on his square.
     Block(u64),
-    /// To block `b` under symmetry `g`: the slot with the last man on x goes to the slot with
-    /// it on `g.square(x)`.
+    /// To block `b` under symmetry `g`: the slot with the block man on x goes to the slot
+    /// with him on `g.square(x)`.
     Mapped(u64, Sym),
     /// Each slot on its own (`index`): the new royal pair is symmetric, so the canonical
-    /// form depends on the last man too.
+    /// form depends on the block man too.
     Scattered,
 }
 

@@ -17,6 +17,7 @@ struct ManInfo<'a> {
 pub struct Men<'a> {
     men: Vec<ManInfo<'a>>,
     own: [Vec<usize>; 2],
+    block_man: usize,
 }
 
 /// Occupied squares of a placement, per side.
@@ -52,7 +53,21 @@ impl<'a> Men<'a> {
                 .filter(|&i| men[i].color == c)
                 .collect::<Vec<_>>()
         });
-        Men { men, own }
+        let block_man = men.len() - 1;
+        Men {
+            men,
+            own,
+            block_man,
+        }
+    }
+
+    /// The same men, with man `i` as the block man (see `Indexer::has_blocks`; the last man
+    /// unless said otherwise).
+    pub fn with_block_man(self, i: usize) -> Men<'a> {
+        Men {
+            block_man: i,
+            ..self
+        }
     }
 
     /// Number of men.
@@ -226,10 +241,10 @@ impl<'a> Men<'a> {
         }
     }
 
-    /// Index of the last man, the one whose 64 squares make a block of the index.
+    /// Index of the block man, the one whose 64 squares make a block of the index.
     #[inline]
-    pub fn last(&self) -> usize {
-        self.men.len() - 1
+    pub fn block_man(&self) -> usize {
+        self.block_man
     }
 
     /// Move tables of man `i`.
@@ -245,8 +260,8 @@ impl<'a> Men<'a> {
     }
 
     /// Calls `f(i, to, path)` for every non-capturing move of side `c`'s men other than the
-    /// last, on the board of `occupied` (every man but the last): the move exists for exactly
-    /// the squares of the last man outside `path`, the squares it crosses and lands on. The
+    /// block man, on the board of `occupied` (every man but him): the move exists for exactly
+    /// the squares of the block man outside `path`, the squares it crosses and lands on. The
     /// royal moves last, as in `for_each_quiet`. Stops, returning false, when `f` does.
     #[inline]
     pub fn for_each_quiet_of_block(
@@ -256,17 +271,17 @@ impl<'a> Men<'a> {
         c: Color,
         mut f: impl FnMut(usize, Square, u64) -> bool,
     ) -> bool {
-        let last = self.last();
+        let block = self.block_man;
         self.own[c.index()]
             .iter()
             .rev()
-            .filter(|&&i| i != last)
+            .filter(|&&i| i != block)
             .all(|&i| self.walk_quiet(i, sq[i], occupied, |t, path| f(i, t, path)))
     }
 
-    /// Calls `f(i, origin, path)` for every un-move of side `c`'s men other than the last,
-    /// on the board of `occupied` (every man but the last): it exists for exactly the squares
-    /// of the last man outside `path`, the origin and the squares between. A ray is left when
+    /// Calls `f(i, origin, path)` for every un-move of side `c`'s men other than the block
+    /// man, on the board of `occupied` (every man but him): it exists for exactly the squares
+    /// of the block man outside `path`, the origin and the squares between. A ray is left when
     /// `f` returns false (its further origins have longer paths).
     #[inline]
     pub fn for_each_unmove_of_block(
@@ -276,8 +291,8 @@ impl<'a> Men<'a> {
         c: Color,
         mut f: impl FnMut(usize, Square, u64) -> bool,
     ) {
-        let last = self.last();
-        for &i in self.own[c.index()].iter().filter(|&&i| i != last) {
+        let block = self.block_man;
+        for &i in self.own[c.index()].iter().filter(|&&i| i != block) {
             self.walk_unmoves(i, sq[i], occupied, |o, path| f(i, o, path));
         }
     }

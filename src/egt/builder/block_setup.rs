@@ -1,6 +1,6 @@
-//! Phase 1 (captures and mates) block by block. In a block only the last man moves, so every
+//! Phase 1 (captures and mates) block by block. In a block only the block man moves, so every
 //! attack between the other men is worked out once for all 64 of its squares (with the set
-//! of squares where the last man would block it), and a capture between the other men finds
+//! of squares where the block man would block it), and a capture between the other men finds
 //! its 64 values in one block of the smaller table.
 
 use super::bitmap::for_each_bit;
@@ -24,12 +24,12 @@ impl Build<'_> {
             }
             return 0;
         };
-        let last = self.men.last();
+        let bm = self.men.block_man();
         let others = self.others(&sq);
         let attacked = Color::BOTH.map(|c| self.royal_attacked_in_block(&sq, others, c));
         let mut fixed = Occupancy { by_color: [0; 2] };
-        for (i, &s) in sq[..last].iter().enumerate() {
-            fixed.by_color[self.men.color(i).index()] |= 1 << s;
+        for i in (0..self.men.len()).filter(|&i| i != bm) {
+            fixed.by_color[self.men.color(i).index()] |= 1 << sq[i];
         }
         // Where no rule can make a quiet position decided, a position without captures and
         // out of check stays UNKNOWN (it has a quiet move, or it is stalemate: a draw), as the
@@ -51,10 +51,10 @@ impl Build<'_> {
             bytes[c.index()][UNKNOWN as usize] += quiet.count_ones() as u64;
             for_each_bit(positions & !quiet, |x| {
                 let mut s = sq;
-                s[last] = x;
+                s[bm] = x;
                 let in_check = attacked[c.index()] & 1 << x != 0;
                 let mut occ = fixed;
-                occ.by_color[self.men.color(last).index()] |= 1 << x;
+                occ.by_color[self.men.color(bm).index()] |= 1 << x;
                 let byte = self.byte_given_captures(&s, occ, c, in_check, captures[x as usize]);
                 bytes[c.index()][byte as usize] += 1;
                 self.cell(c, w * 64 + x as u64).store(byte, Relaxed);
@@ -63,14 +63,14 @@ impl Build<'_> {
         legal
     }
 
-    /// The squares of the last man with which side `c`'s royal is attacked, in a block whose
+    /// The squares of the block man with which side `c`'s royal is attacked, in a block whose
     /// other men are `sq` (on the squares `others`).
     fn royal_attacked_in_block(&self, sq: &Squares, others: u64, c: Color) -> u64 {
         let royal = sq[c.index()];
-        let last = self.men.last();
+        let bm = self.men.block_man();
         let mut attacked = 0u64;
         for &j in self.men.of(c.flip()) {
-            if j == last {
+            if j == bm {
                 attacked |= self.attackers_of(!others, royal, others);
             } else if let Some(shadow) = self.men.moves(j).attack_shadow(sq[j], royal, others) {
                 attacked |= !shadow;
@@ -79,13 +79,16 @@ impl Build<'_> {
         attacked
     }
 
-    /// Of the squares `from` (empty ones), those from which the last man attacks `target`.
+    /// Of the squares `from` (empty ones), those from which the block man attacks `target`.
     #[inline]
     fn attackers_of(&self, from: u64, target: Square, others: u64) -> u64 {
-        from & self.men.moves(self.men.last()).attackers(target, others)
+        from & self
+            .men
+            .moves(self.men.block_man())
+            .attackers(target, others)
     }
 
-    /// For each square of the last man among `positions`, what side `c`'s captures give it;
+    /// For each square of the block man among `positions`, what side `c`'s captures give it;
     /// and the squares where it has a legal capture.
     fn captures_in_block(
         &self,
@@ -102,27 +105,29 @@ impl Build<'_> {
                 out[x as usize].add(v);
             }
         };
-        let last = self.men.last();
+        let bm = self.men.block_man();
         for &i in self.men.of(c) {
             for &j in &self.men.of(c.flip())[1..] {
-                if i == last {
-                    // The same position follows from every square the last man takes from.
+                if i == bm {
+                    // The same position follows from every square the block man takes from.
                     let reach = self.attackers_of(positions, sq[j], others);
                     if reach != 0 {
                         let v = self.capture_value(sq, i, j, c);
                         for_each_bit(reach, |x| add(x, v));
                     }
-                } else if j == last {
+                } else if j == bm {
                     let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
                     for_each_bit(reach, |x| {
                         let mut s = *sq;
-                        s[last] = x;
+                        s[bm] = x;
                         add(x, self.capture_value(&s, i, j, c));
                     });
                 } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
                     let reach = positions & !shadow;
                     let after = self.men.after_capture(sq, i, j);
-                    self.sub_values(self.sub(j), after, reach, c.flip(), |x, v| {
+                    // The block man's number among the men left.
+                    let moved_bm = bm - usize::from(j < bm);
+                    self.sub_values(self.sub(j), after, moved_bm, reach, c.flip(), |x, v| {
                         add(x, v.map(|v| self.after_capture(v)))
                     });
                 }
@@ -131,12 +136,13 @@ impl Build<'_> {
         (out, capturing)
     }
 
-    /// Calls `f(x, value)` for every square x in `squares` of the last man (still the last
-    /// man of the smaller material) in the placements `after` of table `sub`, `stm` to move.
+    /// Calls `f(x, value)` for every square x in `squares` of man `m` in the placements
+    /// `after` of table `sub`, `stm` to move: one block of `sub` when m is its block man too.
     fn sub_values(
         &self,
         sub: &Table,
         mut after: Squares,
+        m: usize,
         squares: u64,
         stm: Color,
         mut f: impl FnMut(u8, Option<Value>),
@@ -145,8 +151,7 @@ impl Build<'_> {
             return;
         }
         let ix = sub.indexer();
-        let last = ix.men() - 1;
-        let block = if ix.has_blocks() {
+        let block = if ix.block_man() == Some(m) {
             ix.block_of(&after)
         } else {
             BlockMove::Scattered
@@ -160,7 +165,7 @@ impl Build<'_> {
                 f(x, decode(sub.byte(b * 64 + g.square(x) as u64, stm)))
             }),
             BlockMove::Scattered => for_each_bit(squares, |x| {
-                after[last] = x;
+                after[m] = x;
                 f(x, sub.value(&after, stm))
             }),
         }

@@ -1,8 +1,8 @@
 //! Block-wise work of the iterations. In a table with blocks (see `Indexer::has_blocks`) the
-//! 64 slots of a block differ only in the square of the last man, so a move of any other man
+//! 64 slots of a block differ only in the square of the block man, so a move of any other man
 //! takes the whole block to one other block: one cache line of the table read, or one bitmap
 //! word written, for all 64 placements at once, where slot-by-slot work would touch it once
-//! per placement. The last man's own moves stay inside the block.
+//! per placement. The block man's own moves stay inside the block.
 //!
 //! Only blocks whose royal pair is plain are worked on this way (their slots are all
 //! canonical as they stand); the builder handles the others slot by slot.
@@ -15,7 +15,7 @@ use crate::egt::index::{BlockMove, Squares};
 use crate::egt::value::{win_byte, ILLEGAL};
 
 impl Build<'_> {
-    /// The men of block `w` (the last man's entry is 0) when the block can be worked on as a
+    /// The men of block `w` (the block man's entry is 0) when the block can be worked on as a
     /// whole: the table has blocks, the other men stand on distinct squares, and their royal
     /// pair is plain.
     pub(super) fn plain_block(&self, w: u64) -> Option<Squares> {
@@ -26,10 +26,13 @@ impl Build<'_> {
         self.ix.is_plain(&sq).then_some(sq)
     }
 
-    /// Squares of every man of a block but the last.
+    /// Squares of every man of a block but the block man.
     #[inline]
     pub(super) fn others(&self, sq: &Squares) -> u64 {
-        (0..self.men.last()).fold(0, |o, i| o | 1 << sq[i])
+        let bm = self.men.block_man();
+        (0..self.men.len())
+            .filter(|&i| i != bm)
+            .fold(0, |o, i| o | 1 << sq[i])
     }
 
     /// Sets in `into` (positions with `mover` to move) every predecessor, by a move of
@@ -42,7 +45,7 @@ impl Build<'_> {
         mover: Color,
         into: &Bitmap,
     ) {
-        let last = self.men.last();
+        let bm = self.men.block_man();
         let others = self.others(sq);
         self.men
             .for_each_unmove_of_block(sq, others, mover, |i, origin, path| {
@@ -57,7 +60,7 @@ impl Build<'_> {
                     BlockMove::Block(b) => into.or_word(b, slots),
                     BlockMove::Mapped(b, g) => into.or_word(b, g.bitboard(slots)),
                     BlockMove::Scattered => for_each_bit(slots, |x| {
-                        moved[last] = x;
+                        moved[bm] = x;
                         if let Some(p) = self.ix.index(&moved) {
                             into.set(p);
                         }
@@ -65,10 +68,10 @@ impl Build<'_> {
                 }
                 true
             });
-        if self.men.color(last) == mover {
+        if self.men.color(bm) == mover {
             let mut origins = 0u64;
             for_each_bit(frontier, |x| {
-                origins |= self.men.unmove_origins(last, x, others);
+                origins |= self.men.unmove_origins(bm, x, others);
             });
             into.or_word(w, origins);
         }
@@ -87,15 +90,15 @@ impl Build<'_> {
         n: u16,
         opponent_table: &[u8],
     ) -> (u64, u64) {
-        let last = self.men.last();
+        let bm = self.men.block_man();
         let others = self.others(sq);
         let opponent = c.flip();
         let mut moving = 0u64;
-        // The last man's own moves first: they stay in the block, one read for all of them.
-        if self.men.color(last) == c {
+        // The block man's own moves first: they stay in the block, one read for all of them.
+        if self.men.color(bm) == c {
             let (illegal, won) = won_masks(opponent_table, w, n);
             for_each_bit(alive, |x| {
-                let legal = self.men.quiet_targets(last, x, others) & !illegal;
+                let legal = self.men.quiet_targets(bm, x, others) & !illegal;
                 if legal != 0 {
                     moving |= 1 << x;
                 }
@@ -126,7 +129,7 @@ impl Build<'_> {
                     BlockMove::Scattered => {
                         let (mut illegal, mut won) = (0u64, 0u64);
                         for_each_bit(slots, |x| {
-                            moved[last] = x;
+                            moved[bm] = x;
                             let next = self.ix.index(&moved);
                             match next.and_then(|p| self.won_within(opponent, p, n)) {
                                 None => illegal |= 1 << x,

@@ -164,7 +164,8 @@ pub fn build_table<'t>(
         metric,
         rules,
         ix: &indexer,
-        men: Men::new(material, geometry),
+        men: Men::new(material, geometry)
+            .with_block_man(indexer.block_man().unwrap_or(material.len() - 1)),
         data: &data,
         subs,
         won: [Bitmap::new(size), Bitmap::new(size)],
@@ -518,10 +519,10 @@ impl<'a> Build<'a> {
                 if let Some(sq) = self.plain_block(w) {
                     let (losers, moving) =
                         self.quiet_losers_of_block(w, undecided, &sq, c, n, opponent_table);
-                    let last = self.men.last();
+                    let bm = self.men.block_man();
                     for_each_bit(losers, |x| {
                         let mut s = sq;
-                        s[last] = x;
+                        s[bm] = x;
                         let p = w * 64 + x as u64;
                         // Some quiet move reaches a win in exactly n (the candidate was
                         // found from it), or else the pass does: the candidate would have
