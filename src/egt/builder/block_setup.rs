@@ -116,11 +116,13 @@ impl Build<'_> {
                         for_each_bit(reach, |x| add(x, v));
                     }
                 } else if j == bm {
+                    // Man i lands on the block man's square: in the smaller table he may be
+                    // the block man.
                     let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
-                    for_each_bit(reach, |x| {
-                        let mut s = *sq;
-                        s[bm] = x;
-                        add(x, self.capture_value(&s, i, j, c));
+                    let after = self.men.after_capture(sq, i, j);
+                    let moved_i = i - usize::from(j < i);
+                    self.sub_values(self.sub(j), after, moved_i, reach, c.flip(), |x, v| {
+                        add(x, v.map(|v| self.after_capture(v)))
                     });
                 } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
                     let reach = positions & !shadow;
