@@ -297,6 +297,37 @@ impl<'a> Men<'a> {
         }
     }
 
+    /// The squares of the block man with which side `c`'s royal is attacked, in a block whose
+    /// other men are `sq` (on the squares `others`).
+    pub fn royal_attacked_in_block(&self, sq: &Squares, others: u64, c: Color) -> u64 {
+        let royal = sq[c.index()];
+        let mut attacked = 0u64;
+        for &j in &self.own[c.flip().index()] {
+            if j == self.block_man {
+                attacked |= !others & self.men[j].moves.attackers(royal, others);
+            } else if let Some(shadow) = self.men[j].moves.attack_shadow(sq[j], royal, others) {
+                attacked |= !shadow;
+            }
+        }
+        attacked
+    }
+
+    /// The squares of the block man with which side `c`'s royal has a legal non-capturing
+    /// move, in a block whose other men are `sq` (on the squares `others`).
+    pub fn royal_steps_in_block(&self, sq: &Squares, others: u64, c: Color) -> u64 {
+        let royal = c.index();
+        let from = sq[royal];
+        let mut safe = 0u64;
+        self.walk_quiet(royal, from, others, |t, path| {
+            let mut s = *sq;
+            s[royal] = t;
+            let attacked = self.royal_attacked_in_block(&s, others ^ (1 << from) ^ (1 << t), c);
+            safe |= !attacked & !path;
+            true
+        });
+        safe
+    }
+
     /// Squares man `i` on `from` reaches by a non-capturing move, given the occupied squares.
     #[inline]
     pub fn quiet_targets(&self, i: usize, from: Square, occupied: u64) -> u64 {

@@ -4,6 +4,7 @@
 
 use crate::board::geometry::Geometry;
 use crate::board::Color;
+use crate::egt::index::Squares;
 use crate::egt::men::Men;
 use crate::egt::table::Table;
 use crate::egt::value::{decode, Value};
@@ -91,40 +92,87 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Counts one legal position of value `v`, standing for `weight` placements; `stuck` says
+    /// whether the side to move has no legal move (asked only for draws and losses in 0).
+    #[inline]
+    fn add(&mut self, v: Value, weight: u64, stuck: impl FnOnce() -> Option<bool>) {
+        self.legal += weight;
+        match v {
+            Value::Win(d) => self.wins[d as usize] += weight,
+            Value::Loss(d) => self.losses[d as usize] += weight,
+            Value::Draw => self.drawn += weight,
+        }
+        if matches!(v, Value::Draw | Value::Loss(0)) {
+            match stuck() {
+                Some(true) => self.checkmates += weight,
+                Some(false) => self.stalemates += weight,
+                None => {}
+            }
+        }
+    }
+}
+
 /// Counts a built table.
 pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
+    count(table, geometry, true)
+}
+
+/// `table_stats`, by blocks where the table has them (`by_blocks`), else slot by slot.
+fn count(table: &Table, geometry: &Geometry, by_blocks: bool) -> TableStats {
     let ix = table.indexer();
-    let men = Men::new(table.material(), geometry);
+    let material = table.material();
+    let men =
+        Men::new(material, geometry).with_block_man(ix.block_man().unwrap_or(material.len() - 1));
+    // Mate or stalemate: no legal move; which one: in check or not.
+    let stuck = |sq: &Squares, c: Color| -> Option<bool> {
+        let occ = men.occupancy(sq);
+        (!men.has_legal_move(sq, occ, c)).then(|| men.royal_attacked(sq, occ.all(), c))
+    };
     let per_pair = ix.slots_per_pair();
     let tallies = (0..ix.pair_count() as u64)
         .into_par_iter()
         .fold(
             || [Tally::new(), Tally::new()],
             |mut acc, p| {
+                if by_blocks && ix.has_blocks() && ix.pair_is_plain(p as usize) {
+                    // Block by block: every placement of a plain pair has a full orbit, and
+                    // the royal's safe steps rule out most mates and stalemates at once.
+                    let weight = ix.symmetry() as u64;
+                    let bm = men.block_man();
+                    for w in p * per_pair / 64..(p + 1) * per_pair / 64 {
+                        let Some(sq) = ix.block_men(w) else { continue };
+                        let others = (0..men.len())
+                            .filter(|&i| i != bm)
+                            .fold(0u64, |o, i| o | 1 << sq[i]);
+                        for c in Color::BOTH {
+                            let steps = men.royal_steps_in_block(&sq, others, c);
+                            for x in 0..64u8 {
+                                let Some(v) = decode(table.byte(w * 64 + x as u64, c)) else {
+                                    continue;
+                                };
+                                acc[c.index()].add(v, weight, || {
+                                    (steps & 1 << x == 0)
+                                        .then(|| {
+                                            let mut s = sq;
+                                            s[bm] = x;
+                                            stuck(&s, c)
+                                        })
+                                        .flatten()
+                                });
+                            }
+                        }
+                    }
+                    return acc;
+                }
                 for index in p * per_pair..(p + 1) * per_pair {
                     let Some(sq) = ix.decode(index) else { continue };
                     let weight = ix.orbit_size(&sq);
-                    let occ = men.occupancy(&sq);
                     for c in Color::BOTH {
                         let Some(v) = decode(table.byte(index, c)) else {
                             continue;
                         };
-                        let t = &mut acc[c.index()];
-                        t.legal += weight;
-                        match v {
-                            Value::Win(d) => t.wins[d as usize] += weight,
-                            Value::Loss(d) => t.losses[d as usize] += weight,
-                            Value::Draw => t.drawn += weight,
-                        }
-                        if matches!(v, Value::Draw | Value::Loss(0))
-                            && !men.has_legal_move(&sq, occ, c)
-                        {
-                            if men.royal_attacked(&sq, occ.all(), c) {
-                                t.checkmates += weight;
-                            } else {
-                                t.stalemates += weight;
-                            }
-                        }
+                        acc[c.index()].add(v, weight, || stuck(&sq, c));
                     }
                 }
                 acc
@@ -137,7 +185,7 @@ pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
     let placements = ix.full_board_placements();
     let [w, b] = tallies.map(|t| side_stats(t, placements));
     TableStats {
-        endgame: table.material().name(),
+        endgame: material.name(),
         metric: table.metric().name(),
         symmetry: ix.symmetry(),
         wtm: w,
@@ -168,5 +216,34 @@ fn side_stats(t: Tally, placements: u64) -> SideStats {
         longest_loss: losses.keys().next_back().copied().unwrap_or(0),
         wins,
         losses,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::egt::material::Material;
+    use crate::egt::progress::Silent;
+    use crate::egt::rules::Rules;
+    use crate::egt::tables::TableSet;
+    use crate::piece::PieceSet;
+
+    /// Counting by blocks gives what counting slot by slot gives: with the block man last
+    /// (KQ.KR), not last (KR.KBB), and under stalemate-wins, where stalemates are losses.
+    #[test]
+    fn blocks_count_as_slots_do() {
+        for (spec, stalemate_wins) in [("KQ.KR", false), ("KR.KBB", false), ("KQ.K", true)] {
+            let mut set = TableSet::new(PieceSet::standard(), crate::egt::table::Metric::Dtm)
+                .with_rules(Rules {
+                    stalemate_wins,
+                    ..Rules::default()
+                });
+            let material = Material::parse(spec, set.pieces()).unwrap();
+            set.build(&material, &Silent).unwrap();
+            let table = set.get(&material).unwrap();
+            let by_blocks = count(table, set.geometry(), true);
+            assert_eq!(by_blocks, count(table, set.geometry(), false), "{spec}");
+            assert!(by_blocks.btm.checkmates > 0, "{spec}");
+        }
     }
 }

@@ -26,7 +26,7 @@ impl Build<'_> {
         };
         let bm = self.men.block_man();
         let others = self.others(&sq);
-        let attacked = Color::BOTH.map(|c| self.royal_attacked_in_block(&sq, others, c));
+        let attacked = Color::BOTH.map(|c| self.men.royal_attacked_in_block(&sq, others, c));
         let mut fixed = Occupancy { by_color: [0; 2] };
         for i in (0..self.men.len()).filter(|&i| i != bm) {
             fixed.by_color[self.men.color(i).index()] |= 1 << sq[i];
@@ -61,22 +61,6 @@ impl Build<'_> {
             });
         }
         legal
-    }
-
-    /// The squares of the block man with which side `c`'s royal is attacked, in a block whose
-    /// other men are `sq` (on the squares `others`).
-    fn royal_attacked_in_block(&self, sq: &Squares, others: u64, c: Color) -> u64 {
-        let royal = sq[c.index()];
-        let bm = self.men.block_man();
-        let mut attacked = 0u64;
-        for &j in self.men.of(c.flip()) {
-            if j == bm {
-                attacked |= self.attackers_of(!others, royal, others);
-            } else if let Some(shadow) = self.men.moves(j).attack_shadow(sq[j], royal, others) {
-                attacked |= !shadow;
-            }
-        }
-        attacked
     }
 
     /// Of the squares `from` (empty ones), those from which the block man attacks `target`.
