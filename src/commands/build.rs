@@ -31,6 +31,9 @@ pub fn run(common: &Common, json: bool) -> Result<(), UserError> {
     Ok(())
 }
 
+/// A row of the statistics table: its label and the count it shows.
+type CountRow = (&'static str, fn(&SideStats) -> u64);
+
 /// The statistics as a readable table.
 pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> String {
     let mut out = String::new();
@@ -49,7 +52,7 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
         "{:<14}{:>16}{:>16}",
         "", "white to move", "black to move"
     );
-    let rows: [(&str, fn(&SideStats) -> u64); 8] = [
+    let rows: [CountRow; 8] = [
         ("placements", |x| x.placements),
         ("illegal", |x| x.illegal),
         ("legal", |x| x.legal),

@@ -1,7 +1,7 @@
 //! The set of built tables: a requested endgame and every smaller one reachable by captures.
 
 use crate::board::geometry::Geometry;
-use crate::egt::builder::{build_table, BuildError};
+use crate::egt::builder::{build_table, BuildError, Recipe};
 use crate::egt::material::Material;
 use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
@@ -124,20 +124,18 @@ impl TableSet {
                     elapsed: start.elapsed(),
                 })
             };
-            let table = build_table(
-                &m,
-                &self.pieces,
-                &self.geometry,
-                self.metric,
-                self.rules,
-                match &self.seeds {
+            let recipe = Recipe {
+                pieces: &self.pieces,
+                geometry: &self.geometry,
+                metric: self.metric,
+                rules: self.rules,
+                seeds: match &self.seeds {
                     Some((seeded, seeds)) if *seeded == m => seeds,
                     _ => &[],
                 },
-                self.fold,
-                &|sub: &Material| self.tables.get(sub),
-                &report,
-            )?;
+                fold: self.fold,
+            };
+            let table = build_table(&m, &recipe, &|sub: &Material| self.tables.get(sub), &report)?;
             log::debug!(
                 "{} built in {:.3} s",
                 m.name(),

@@ -75,7 +75,7 @@ pub fn loss_byte(d: u16) -> u8 {
 /// Whether a byte is a win, and its distance.
 #[inline]
 pub fn win_of(b: u8) -> Option<u16> {
-    (b != UNKNOWN && b != ILLEGAL && b % 2 == 0).then_some(b as u16 / 2)
+    (b != UNKNOWN && b != ILLEGAL && b.is_multiple_of(2)).then_some(b as u16 / 2)
 }
 
 /// Whether a byte is a loss, and its distance.
@@ -90,7 +90,7 @@ pub fn decode(b: u8) -> Option<Value> {
     match b {
         ILLEGAL => None,
         UNKNOWN | NOT_LOST => Some(Value::Draw),
-        _ if b % 2 == 0 => Some(Value::Win(b as u16 / 2)),
+        _ if b.is_multiple_of(2) => Some(Value::Win(b as u16 / 2)),
         _ => Some(Value::Loss(b as u16 / 2)),
     }
 }

@@ -126,20 +126,39 @@ struct Build<'a> {
     fixed: Option<[Bitmap; 2]>,
 }
 
-/// Builds the table of `material` (folded by the pieces' symmetry if `fold`); `sub_table(m)` must give the built table of every smaller
-/// material reachable by a capture. `report(phase, fraction of this table)` is called as the
-/// build goes on.
+/// How tables are built: the same for an endgame and all its smaller ones (seeds aside).
+pub struct Recipe<'r> {
+    /// The piece definitions.
+    pub pieces: &'r PieceSet,
+    /// Their move tables.
+    pub geometry: &'r Geometry,
+    /// Distance to mate or to conversion.
+    pub metric: Metric,
+    /// The game's rules.
+    pub rules: Rules,
+    /// Values fixed for some positions of this table.
+    pub seeds: &'r [Seed],
+    /// Whether the index folds placements by the pieces' symmetry.
+    pub fold: bool,
+}
+
+/// Builds the table of `material` as `recipe` says; `sub_table(m)` must give the built table
+/// of every smaller material reachable by a capture. `report(phase, fraction of this table)`
+/// is called as the build goes on.
 pub fn build_table<'t>(
     material: &Material,
-    pieces: &PieceSet,
-    geometry: &Geometry,
-    metric: Metric,
-    rules: Rules,
-    seeds: &[Seed],
-    fold: bool,
+    recipe: &Recipe,
     sub_table: &dyn Fn(&Material) -> Option<&'t Table>,
     report: &(dyn Fn(Phase, f64) + Sync),
 ) -> Result<Table, BuildError> {
+    let Recipe {
+        pieces,
+        geometry,
+        metric,
+        rules,
+        seeds,
+        fold,
+    } = *recipe;
     report(Phase::Setup, 0.0);
     let indexer = Indexer::new(material, geometry, pieces, fold);
     let size = indexer.size();
