@@ -45,7 +45,9 @@ use thiserror::Error;
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum BuildError {
     /// Distances beyond what one byte per position holds.
-    #[error("{0}: a distance exceeds {MAX_WIN} moves, more than the table format holds")]
+    #[error(
+        "{0}: a distance is longer than one byte per position holds (wins up to {MAX_WIN} moves, losses up to {MAX_LOSS})"
+    )]
     TooLong(String),
 }
 
