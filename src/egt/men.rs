@@ -3,7 +3,7 @@
 
 use crate::board::geometry::{Geometry, PieceMoves};
 use crate::board::{Color, Square};
-use crate::egt::index::Squares;
+use crate::egt::index::{Indexer, Squares};
 use crate::egt::material::{Material, MAX_MEN};
 
 /// One man of the material, with its move tables.
@@ -61,11 +61,11 @@ impl<'a> Men<'a> {
         }
     }
 
-    /// The same men, with man `i` as the block man (see `Indexer::has_blocks`; the last man
-    /// unless said otherwise).
-    pub fn with_block_man(self, i: usize) -> Men<'a> {
+    /// The same men, with the block man of `ix` (see `Indexer::has_blocks`) as theirs; the
+    /// last man where the index has no blocks.
+    pub fn with_blocks_of(self, ix: &Indexer) -> Men<'a> {
         Men {
-            block_man: i,
+            block_man: ix.block_man().unwrap_or(self.men.len() - 1),
             ..self
         }
     }
@@ -245,6 +245,14 @@ impl<'a> Men<'a> {
     #[inline]
     pub fn block_man(&self) -> usize {
         self.block_man
+    }
+
+    /// Squares of every man of a block but the block man.
+    #[inline]
+    pub fn others_of_block(&self, sq: &Squares) -> u64 {
+        (0..self.men.len())
+            .filter(|&i| i != self.block_man)
+            .fold(0, |o, i| o | 1 << sq[i])
     }
 
     /// Move tables of man `i`.

@@ -90,9 +90,7 @@ impl Tally {
         }
         self
     }
-}
 
-impl Tally {
     /// Counts one legal position of value `v`, standing for `weight` placements; `stuck` says
     /// whether the side to move has no legal move (asked only for draws and losses in 0).
     #[inline]
@@ -122,8 +120,7 @@ pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
 fn count(table: &Table, geometry: &Geometry, by_blocks: bool) -> TableStats {
     let ix = table.indexer();
     let material = table.material();
-    let men =
-        Men::new(material, geometry).with_block_man(ix.block_man().unwrap_or(material.len() - 1));
+    let men = Men::new(material, geometry).with_blocks_of(ix);
     // Mate or stalemate: no legal move; which one: in check or not.
     let stuck = |sq: &Squares, c: Color| -> Option<bool> {
         let occ = men.occupancy(sq);
@@ -142,9 +139,7 @@ fn count(table: &Table, geometry: &Geometry, by_blocks: bool) -> TableStats {
                     let bm = men.block_man();
                     for w in p * per_pair / 64..(p + 1) * per_pair / 64 {
                         let Some(sq) = ix.block_men(w) else { continue };
-                        let others = (0..men.len())
-                            .filter(|&i| i != bm)
-                            .fold(0u64, |o, i| o | 1 << sq[i]);
+                        let others = men.others_of_block(&sq);
                         for c in Color::BOTH {
                             let steps = men.royal_steps_in_block(&sq, others, c);
                             for x in 0..64u8 {

@@ -5,7 +5,7 @@
 
 use super::bitmap::for_each_bit;
 use super::{Build, Captures};
-use crate::board::{Color, Square};
+use crate::board::Color;
 use crate::egt::index::{BlockMove, Squares};
 use crate::egt::men::Occupancy;
 use crate::egt::table::Table;
@@ -25,7 +25,7 @@ impl Build<'_> {
             return 0;
         };
         let bm = self.men.block_man();
-        let others = self.others(&sq);
+        let others = self.men.others_of_block(&sq);
         let attacked = Color::BOTH.map(|c| self.men.royal_attacked_in_block(&sq, others, c));
         let mut fixed = Occupancy { by_color: [0; 2] };
         for i in (0..self.men.len()).filter(|&i| i != bm) {
@@ -63,15 +63,6 @@ impl Build<'_> {
         legal
     }
 
-    /// Of the squares `from` (empty ones), those from which the block man attacks `target`.
-    #[inline]
-    fn attackers_of(&self, from: u64, target: Square, others: u64) -> u64 {
-        from & self
-            .men
-            .moves(self.men.block_man())
-            .attackers(target, others)
-    }
-
     /// For each square of the block man among `positions`, what side `c`'s captures give it;
     /// and the squares where it has a legal capture.
     fn captures_in_block(
@@ -94,29 +85,28 @@ impl Build<'_> {
             for &j in &self.men.of(c.flip())[1..] {
                 if i == bm {
                     // The same position follows from every square the block man takes from.
-                    let reach = self.attackers_of(positions, sq[j], others);
+                    let reach = positions & self.men.moves(bm).attackers(sq[j], others);
                     if reach != 0 {
                         let v = self.capture_value(sq, i, j, c);
                         for_each_bit(reach, |x| add(x, v));
                     }
-                } else if j == bm {
-                    // Man i lands on the block man's square: in the smaller table he may be
-                    // the block man.
-                    let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
-                    let after = self.men.after_capture(sq, i, j);
-                    let moved_i = i - usize::from(j < i);
-                    self.sub_values(self.sub(j), after, moved_i, reach, c.flip(), |x, v| {
-                        add(x, v.map(|v| self.after_capture(v)))
-                    });
-                } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
-                    let reach = positions & !shadow;
-                    let after = self.men.after_capture(sq, i, j);
-                    // The block man's number among the men left.
-                    let moved_bm = bm - usize::from(j < bm);
-                    self.sub_values(self.sub(j), after, moved_bm, reach, c.flip(), |x, v| {
-                        add(x, v.map(|v| self.after_capture(v)))
-                    });
+                    continue;
                 }
+                // The squares of the block man where the capture exists, and the man left on
+                // that square (his number among the men left): man i landing on the block
+                // man's square, or the block man himself.
+                let (reach, m) = if j == bm {
+                    let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
+                    (reach, i - usize::from(j < i))
+                } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
+                    (positions & !shadow, bm - usize::from(j < bm))
+                } else {
+                    continue;
+                };
+                let after = self.men.after_capture(sq, i, j);
+                self.sub_values(self.sub(j), after, m, reach, c.flip(), |x, v| {
+                    add(x, v.map(|v| self.after_capture(v)))
+                });
             }
         }
         (out, capturing)

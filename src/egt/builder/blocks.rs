@@ -26,15 +26,6 @@ impl Build<'_> {
         self.ix.is_plain(&sq).then_some(sq)
     }
 
-    /// Squares of every man of a block but the block man.
-    #[inline]
-    pub(super) fn others(&self, sq: &Squares) -> u64 {
-        let bm = self.men.block_man();
-        (0..self.men.len())
-            .filter(|&i| i != bm)
-            .fold(0, |o, i| o | 1 << sq[i])
-    }
-
     /// Sets in `into` (positions with `mover` to move) every predecessor, by a move of
     /// `mover`, of the slots `frontier` of the plain block `w` whose men are `sq`.
     pub(super) fn gather_block(
@@ -46,7 +37,7 @@ impl Build<'_> {
         into: &Bitmap,
     ) {
         let bm = self.men.block_man();
-        let others = self.others(sq);
+        let others = self.men.others_of_block(sq);
         self.men
             .for_each_unmove_of_block(sq, others, mover, |i, origin, path| {
                 let slots = frontier & !path;
@@ -91,7 +82,7 @@ impl Build<'_> {
         opponent_table: &[u8],
     ) -> (u64, u64) {
         let bm = self.men.block_man();
-        let others = self.others(sq);
+        let others = self.men.others_of_block(sq);
         let opponent = c.flip();
         let mut moving = 0u64;
         // The block man's own moves first: they stay in the block, one read for all of them.

@@ -185,8 +185,7 @@ pub fn build_table<'t>(
         metric,
         rules,
         ix: &indexer,
-        men: Men::new(material, geometry)
-            .with_block_man(indexer.block_man().unwrap_or(material.len() - 1)),
+        men: Men::new(material, geometry).with_blocks_of(&indexer),
         data: &data,
         subs,
         won: [Bitmap::new(size), Bitmap::new(size)],
