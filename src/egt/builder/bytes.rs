@@ -45,6 +45,18 @@ impl<'a> Bytes64<'a> {
         self.mask(|v| chunks::even_up_to(v, b))
     }
 
+    /// The smallest byte above `floor` other than `except`; 255 if there is none.
+    #[inline]
+    pub(super) fn min_above(&self, floor: u8, except: u8) -> u8 {
+        (0..4)
+            .map(|k| {
+                let chunk: &[u8; 16] = self.0[16 * k..][..16].try_into().expect("16 bytes");
+                chunks::min_above(chunk, floor, except)
+            })
+            .min()
+            .expect("four chunks")
+    }
+
     /// The 64-bit set made of a 16-bit set for each 16 bytes.
     #[inline]
     fn mask(&self, test: impl Fn(&[u8; 16]) -> u16) -> u64 {
@@ -79,6 +91,14 @@ mod portable {
 
     pub(super) fn even_up_to(v: &[u8; 16], b: u8) -> u16 {
         set(v, |x| x % 2 == 0 && x != 0 && x <= b)
+    }
+
+    pub(super) fn min_above(v: &[u8; 16], floor: u8, except: u8) -> u8 {
+        v.iter()
+            .copied()
+            .filter(|&x| x > floor && x != except)
+            .min()
+            .unwrap_or(255)
     }
 }
 
@@ -131,6 +151,24 @@ mod sse2 {
     }
 
     #[inline]
+    pub(super) fn min_above(v: &[u8; 16], floor: u8, except: u8) -> u8 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let v = load(v);
+            let limit = _mm_set1_epi8(floor as i8);
+            // Bytes at most `floor`, and `except`, become 255, which min ignores.
+            let low = _mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit);
+            let skip = _mm_cmpeq_epi8(v, _mm_set1_epi8(except as i8));
+            let mut m = _mm_or_si128(v, _mm_or_si128(low, skip));
+            m = _mm_min_epu8(m, _mm_srli_si128(m, 8));
+            m = _mm_min_epu8(m, _mm_srli_si128(m, 4));
+            m = _mm_min_epu8(m, _mm_srli_si128(m, 2));
+            m = _mm_min_epu8(m, _mm_srli_si128(m, 1));
+            _mm_cvtsi128_si32(m) as u8
+        }
+    }
+
+    #[inline]
     pub(super) fn even(v: &[u8; 16]) -> u16 {
         // SAFETY: SSE2 is part of the x86_64 baseline.
         movemask(unsafe {
@@ -167,6 +205,15 @@ mod tests {
             for x in [0u8, 2, 74, 254] {
                 assert_eq!(b.even_up_to(x), each(&|v| v % 2 == 0 && v != 0 && v <= x));
             }
+            for (floor, except) in [(0u8, 253u8), (74, 111), (200, 0), (254, 1)] {
+                let want = table[w as usize * 64..][..64]
+                    .iter()
+                    .copied()
+                    .filter(|&v| v > floor && v != except)
+                    .min()
+                    .unwrap_or(255);
+                assert_eq!(b.min_above(floor, except), want, "{floor} {except}");
+            }
         }
     }
 
@@ -182,6 +229,8 @@ mod tests {
                 assert_eq!(portable::equal(v, b), chunks::equal(v, b));
                 assert_eq!(portable::at_most(v, b), chunks::at_most(v, b));
                 assert_eq!(portable::even_up_to(v, b), chunks::even_up_to(v, b));
+                assert_eq!(portable::min_above(v, b, 97), chunks::min_above(v, b, 97));
+                assert_eq!(portable::min_above(v, b, v[3]), chunks::min_above(v, b, v[3]));
             }
         }
     }

@@ -9,8 +9,10 @@
 //!    won in n (found by un-moving from the frontier of positions lost in n−1); then each
 //!    predecessor of a position won in n is checked by a forward look at all its moves, and is
 //!    lost in n when every move reaches a position won for the opponent in at most n. Only the
-//!    frontiers are touched, kept as bitmaps; the table is rescanned only at distances where
-//!    phase 1 left provisional values.
+//!    frontiers are touched: a frontier is kept as the blocks that hold it (`frontier.rs`),
+//!    and its slots are read back from the table by their byte; the candidates of a step are
+//!    one bitmap, reused side by side. Provisional values are collected at their distance from
+//!    the blocks known to hold them (`pending.rs`), not by rescanning the table.
 //!
 //! Bytes are relaxed atomics: threads may race to write the same value into one slot, which
 //! is harmless, and never write different values into one slot within a step.
@@ -31,6 +33,8 @@ use crate::egt::value::{
 use crate::piece::PieceSet;
 use bitmap::{for_each_bit, Bitmap};
 use bytes::Bytes64;
+use frontier::Frontier;
+use pending::Pending;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -38,6 +42,8 @@ mod bitmap;
 mod block_setup;
 mod blocks;
 mod bytes;
+mod frontier;
+mod pending;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -49,33 +55,6 @@ pub enum BuildError {
         "{0}: a distance is longer than one byte per position holds (wins up to {MAX_WIN} moves, losses up to {MAX_LOSS})"
     )]
     TooLong(String),
-}
-
-/// Provisional values waiting at each distance, per side to move.
-struct Waiting([Vec<AtomicU64>; 2]);
-
-impl Waiting {
-    fn new() -> Waiting {
-        Waiting([0, 1].map(|_| (0..256).map(|_| AtomicU64::new(0)).collect()))
-    }
-    fn add(&self, c: Color, d: u16) {
-        self.add_many(c, d, 1);
-    }
-    fn add_many(&self, c: Color, d: u16, n: u64) {
-        self.0[c.index()][d as usize].fetch_add(n, Relaxed);
-    }
-    fn at(&self, c: Color, d: u16) -> u64 {
-        self.0[c.index()]
-            .get(d as usize)
-            .map_or(0, |a| a.load(Relaxed))
-    }
-    fn beyond(&self, d: u16) -> bool {
-        (0..2).any(|c| {
-            self.0[c][(d as usize + 1).min(256)..]
-                .iter()
-                .any(|a| a.load(Relaxed) > 0)
-        })
-    }
 }
 
 /// Atomic bytes seen as plain bytes, which the compiler can read in vectors.
@@ -119,10 +98,13 @@ struct Build<'a> {
     data: &'a [Vec<AtomicU8>; 2],
     /// Table of the material left when man j is captured (None for the royals).
     subs: Vec<Option<&'a Table>>,
-    won: [Bitmap; 2],
-    lost: [Bitmap; 2],
-    wins_waiting: Waiting,
-    losses_waiting: Waiting,
+    /// The slots a step works on, for one side to move at a time.
+    candidates: Bitmap,
+    /// Per side: the positions won in the distance reached.
+    won: [Frontier; 2],
+    /// Per side: the positions lost in the distance reached.
+    lost: [Frontier; 2],
+    pending: Pending,
     too_long: AtomicBool,
     /// Seeded positions, whose values the iterations leave alone (only with seeds).
     fixed: Option<[Bitmap; 2]>,
@@ -164,6 +146,7 @@ pub fn build_table<'t>(
     report(Phase::Setup, 0.0);
     let indexer = Indexer::new(material, geometry, pieces, fold);
     let size = indexer.size();
+    let blocks = size.div_ceil(64);
     // Rounded up to whole bitmap words, the bytes past the index being ILLEGAL, so that
     // every word of the table has its 64 bytes.
     let data = [0, 1].map(|_| {
@@ -188,10 +171,10 @@ pub fn build_table<'t>(
         men: Men::new(material, geometry).with_blocks_of(&indexer),
         data: &data,
         subs,
-        won: [Bitmap::new(size), Bitmap::new(size)],
-        lost: [Bitmap::new(size), Bitmap::new(size)],
-        wins_waiting: Waiting::new(),
-        losses_waiting: Waiting::new(),
+        candidates: Bitmap::new(size),
+        won: [0, 1].map(|_| Frontier::new(blocks)),
+        lost: [0, 1].map(|_| Frontier::new(blocks)),
+        pending: Pending::new(blocks),
         too_long: AtomicBool::new(false),
         fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
     };
@@ -210,21 +193,20 @@ impl<'a> Build<'a> {
         let start = Instant::now();
         let legal = self.captures_pass(report);
         self.apply_seeds(seeds)?;
+        for c in Color::BOTH {
+            // SAFETY: nothing writes the tables meanwhile.
+            self.pending.index_blocks(c, unsafe { self.frozen(c) });
+        }
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
         let mut lost: u64 = Color::BOTH
-            .map(|c| {
-                self.collect(c, loss_byte(0), &self.lost[c.index()])
-                    .unwrap_or(0)
-            })
+            .map(|c| self.collect(c, loss_byte(0), &self.lost[c.index()]))
             .iter()
             .sum();
         let mut decided = lost;
         let mut n: u16 = 1;
         loop {
-            let pending =
-                lost > 0 || self.wins_waiting.beyond(n - 1) || self.losses_waiting.beyond(n - 1);
-            if !pending {
+            if lost == 0 && !self.pending.any_beyond(loss_byte(n - 1)) {
                 break;
             }
             if n > MAX_WIN.min(MAX_LOSS) {
@@ -315,10 +297,8 @@ impl<'a> Build<'a> {
                 }
                 for c in Color::BOTH {
                     for (b, &n) in bytes[c.index()].iter().enumerate().filter(|(_, &n)| n > 0) {
-                        if let Some(d) = win_of(b as u8) {
-                            self.wins_waiting.add_many(c, d, n);
-                        } else if let Some(d) = loss_of(b as u8) {
-                            self.losses_waiting.add_many(c, d, n);
+                        if win_of(b as u8).is_some() || loss_of(b as u8).is_some() {
+                            self.pending.count(c, b as u8, n);
                         }
                     }
                 }
@@ -428,27 +408,21 @@ impl<'a> Build<'a> {
             let (byte, fixed) = match seed.value {
                 SeedValue::Draw => (UNKNOWN, true),
                 SeedValue::Undecided => (UNKNOWN, false),
-                SeedValue::Stalemate if self.rules.stalemate_wins => {
-                    self.losses_waiting.add(c, 0);
-                    (loss_byte(0), true)
-                }
+                SeedValue::Stalemate if self.rules.stalemate_wins => (loss_byte(0), true),
                 SeedValue::Stalemate => (UNKNOWN, true),
                 SeedValue::Win(d) if d > MAX_WIN => {
                     return Err(BuildError::TooLong(self.name.clone()))
                 }
-                SeedValue::Win(d) => {
-                    self.wins_waiting.add(c, d);
-                    (win_byte(d), true)
-                }
+                SeedValue::Win(d) => (win_byte(d), true),
                 SeedValue::Loss(d) if d > MAX_LOSS => {
                     return Err(BuildError::TooLong(self.name.clone()))
                 }
-                SeedValue::Loss(d) => {
-                    self.losses_waiting.add(c, d);
-                    (loss_byte(d), true)
-                }
+                SeedValue::Loss(d) => (loss_byte(d), true),
             };
             self.cell(c, index).store(byte, Relaxed);
+            if byte != UNKNOWN {
+                self.pending.count(c, byte, 1);
+            }
             if let Some(bits) = &self.fixed {
                 if fixed {
                     bits[c.index()].set(index);
@@ -458,39 +432,27 @@ impl<'a> Build<'a> {
         Ok(())
     }
 
-    /// Marks in `into` every slot of side `c` whose byte is `byte`, if any is waiting; then
-    /// returns how many slots have that byte (`None`: no scan was needed).
-    fn collect(&self, c: Color, byte: u8, into: &Bitmap) -> Option<u64> {
-        let waiting = match (win_of(byte), loss_of(byte)) {
-            (Some(d), _) => self.wins_waiting.at(c, d),
-            (_, Some(d)) => self.losses_waiting.at(c, d),
-            _ => 0,
-        };
-        if waiting == 0 {
-            return None;
+    /// Adds to the frontier `into` the provisional values of side `c` that have the byte
+    /// `byte` of the distance reached; returns how many there are.
+    fn collect(&self, c: Color, byte: u8, into: &Frontier) -> u64 {
+        if !self.pending.any(c, byte) {
+            return 0;
         }
-        // SAFETY: collecting follows the steps; nothing writes the table meanwhile.
+        // SAFETY: collecting comes before the step's writes to side c's table.
         let table = unsafe { self.frozen(c) };
-        let found = (0..table.len() / 64)
-            .into_par_iter()
-            .with_min_len(1024)
-            .map(|w| {
-                let w = w as u64;
-                let mask = Bytes64::of_word(table, w).equal(byte);
-                into.or_word(w, mask);
-                mask.count_ones() as u64
-            })
-            .sum();
-        Some(found)
+        self.pending.take(c, byte, table, |w, slots| into.mark(w, slots))
     }
 
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
     /// moves is won in n.
     fn win_step(&self, n: u16) -> [u64; 2] {
-        self.gather(&self.lost, &self.won);
-        Color::BOTH.map(|c| {
+        self.won.iter().for_each(Frontier::clear);
+        let counts = Color::BOTH.map(|c| {
+            let won = &self.won[c.index()];
+            let found = self.collect(c, win_byte(n), won);
+            self.gather(c, &self.lost[c.flip().index()], loss_byte(n - 1));
             let passes = self.rules.null_move.allows(c);
-            let kept = self.won[c.index()].filter_words(|w, bits| {
+            found + self.candidates.filter_words(|w, bits| {
                 // SAFETY: only this closure writes word w's bytes, after the last read.
                 let bytes = unsafe { self.word_bytes(c, w) };
                 // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
@@ -512,11 +474,12 @@ impl<'a> Build<'a> {
                 for_each_bit(improves, |b| {
                     self.cell(c, w * 64 + b as u64).store(win_byte(n), Relaxed)
                 });
+                won.mark(w, improves);
                 improves
-            });
-            self.collect(c, win_byte(n), &self.won[c.index()])
-                .unwrap_or(kept)
-        })
+            })
+        });
+        self.lost.iter().for_each(Frontier::clear);
+        counts
     }
 
     /// Distance n: every undecided predecessor of a position won in n whose moves all reach
@@ -524,11 +487,13 @@ impl<'a> Build<'a> {
     /// reaches a longer win, in which case it waits for that distance). Each candidate is
     /// checked once however many of its successors were won in n.
     fn loss_step(&self, n: u16) -> [u64; 2] {
-        self.gather(&self.won, &self.lost);
         Color::BOTH.map(|c| {
-            // SAFETY: this step writes only side c's table.
+            let lost = &self.lost[c.index()];
+            let found = self.collect(c, loss_byte(n), lost);
+            self.gather(c, &self.won[c.flip().index()], win_byte(n));
+            // SAFETY: this side's step writes only side c's table.
             let opponent_table = unsafe { self.frozen(c.flip()) };
-            let kept = self.lost[c.index()].filter_words(|w, bits| {
+            found + self.candidates.filter_words(|w, bits| {
                 // SAFETY: only this closure writes word w's bytes, after the last read.
                 let bytes = unsafe { self.word_bytes(c, w) };
                 let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
@@ -563,10 +528,9 @@ impl<'a> Build<'a> {
                         }
                     });
                 }
+                lost.mark(w, kept);
                 kept
-            });
-            self.collect(c, loss_byte(n), &self.lost[c.index()])
-                .unwrap_or(kept)
+            })
         })
     }
 
@@ -585,7 +549,7 @@ impl<'a> Build<'a> {
             true
         } else {
             self.cell(c, p).store(loss_byte(d), Relaxed);
-            self.losses_waiting.add(c, d);
+            self.pending.add(c, p / 64, loss_byte(d));
             false
         }
     }
@@ -618,39 +582,36 @@ impl<'a> Build<'a> {
             .map_or(0, |bits| bits[c.index()].word(w))
     }
 
-    /// Clears `into` and sets in it every predecessor of the positions in `from`: for a
-    /// position with side s to move, the positions before the other side's last move. Only
-    /// bits are set here, at random; the table is then read in index order by the caller's
-    /// filter, which keeps the big table's accesses local.
-    fn gather(&self, from: &[Bitmap; 2], into: &[Bitmap; 2]) {
-        for c in Color::BOTH {
-            into[c.index()].clear();
-        }
-        for s in Color::BOTH {
-            let mover = s.flip();
-            let into = &into[mover.index()];
-            let unpass = self.rules.null_move.allows(mover);
-            from[s.index()].for_each_word(|w, bits| {
-                if unpass {
-                    // The same placements with the mover to move, before it passed.
-                    into.or_word(w, bits);
-                }
-                if let Some(sq) = self.plain_block(w) {
-                    return self.gather_block(w, bits, &sq, mover, into);
-                }
-                for_each_bit(bits, |b| {
-                    let z = w * 64 + b as u64;
-                    let sq = self.ix.decode(z).expect("frontier slots are positions");
-                    let plain = self.ix.is_plain(&sq);
-                    self.men
-                        .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
-                            if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
-                                into.set(p);
-                            }
-                        });
-                });
+    /// Sets the candidates to every predecessor, with `mover` to move, of the positions of
+    /// the other side in `frontier` (of value `byte`): the positions before the mover's last
+    /// move. Only bits are set here, at random; the table is then read in index order by the
+    /// caller's filter, which keeps the big table's accesses local.
+    fn gather(&self, mover: Color, frontier: &Frontier, byte: u8) {
+        let into = &self.candidates;
+        into.clear();
+        let unpass = self.rules.null_move.allows(mover);
+        // SAFETY: a step writes only the mover's table.
+        let table = unsafe { self.frozen(mover.flip()) };
+        frontier.for_each(table, byte, |w, bits| {
+            if unpass {
+                // The same placements with the mover to move, before it passed.
+                into.or_word(w, bits);
+            }
+            if let Some(sq) = self.plain_block(w) {
+                return self.gather_block(w, bits, &sq, mover, into);
+            }
+            for_each_bit(bits, |b| {
+                let z = w * 64 + b as u64;
+                let sq = self.ix.decode(z).expect("frontier slots are positions");
+                let plain = self.ix.is_plain(&sq);
+                self.men
+                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
+                        if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
+                            into.set(p);
+                        }
+                    });
             });
-        }
+        });
     }
 
     /// If every legal move of side `c` (and its pass, where allowed) reaches a position won

@@ -1,0 +1,178 @@
+//! Provisional values: wins and losses written at a distance the iterations have not reached
+//! yet (by the first pass's captures, by seeds, or by a loss check whose capture reaches a
+//! longer win). They join the frontier when the iterations reach their distance.
+//!
+//! They are counted per byte, which tells when a distance has any and when the build may
+//! stop; and each block keeps the smallest provisional byte it may hold, so that collecting a
+//! distance reads only the blocks that hold one, not the whole table.
+
+use super::bytes::Bytes64;
+use crate::board::Color;
+use crate::egt::value::{ILLEGAL, NOT_LOST, UNKNOWN};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Bytes that can be provisional values: wins and losses. As a block's smallest provisional
+/// byte, `UNKNOWN` (0) means none.
+#[inline]
+fn is_value(b: u8) -> bool {
+    b != UNKNOWN && b != NOT_LOST && b != ILLEGAL
+}
+
+/// The provisional values of both sides' tables.
+pub(super) struct Pending {
+    /// Per side, per byte: how many were written.
+    counts: [Vec<AtomicU64>; 2],
+    /// Per side, per block: at most the smallest provisional byte in it (0: none).
+    first: [Vec<AtomicU8>; 2],
+}
+
+impl Pending {
+    /// No provisional values yet, for tables of `blocks` blocks.
+    pub(super) fn new(blocks: u64) -> Pending {
+        Pending {
+            counts: [0, 1].map(|_| (0..256).map(|_| AtomicU64::new(0)).collect()),
+            first: [0, 1].map(|_| (0..blocks).map(|_| AtomicU8::new(0)).collect()),
+        }
+    }
+
+    /// Counts `n` provisional values of `byte` for side `c`.
+    pub(super) fn count(&self, c: Color, byte: u8, n: u64) {
+        self.counts[c.index()][byte as usize].fetch_add(n, Relaxed);
+    }
+
+    /// Counts one provisional value of `byte` for side `c` just written into block `w` (by
+    /// the one thread that works on that block).
+    pub(super) fn add(&self, c: Color, w: u64, byte: u8) {
+        self.count(c, byte, 1);
+        let first = &self.first[c.index()][w as usize];
+        let old = first.load(Relaxed);
+        if old == 0 || byte < old {
+            first.store(byte, Relaxed);
+        }
+    }
+
+    /// Whether any provisional value of `byte` was written for side `c`.
+    pub(super) fn any(&self, c: Color, byte: u8) -> bool {
+        self.counts[c.index()][byte as usize].load(Relaxed) > 0
+    }
+
+    /// Whether any provisional value of a byte above `byte` was written, for either side.
+    pub(super) fn any_beyond(&self, byte: u8) -> bool {
+        self.counts.iter().any(|counts| {
+            counts[byte as usize + 1..]
+                .iter()
+                .enumerate()
+                .any(|(k, n)| is_value(byte + 1 + k as u8) && n.load(Relaxed) > 0)
+        })
+    }
+
+    /// Finds, for every block of side `c`'s table `table`, its smallest provisional byte:
+    /// once the first pass and the seeds have written them.
+    pub(super) fn index_blocks(&self, c: Color, table: &[u8]) {
+        self.first[c.index()]
+            .par_iter()
+            .enumerate()
+            .with_min_len(1024)
+            .for_each(|(w, first)| first.store(smallest_above(table, w as u64, 0), Relaxed));
+    }
+
+    /// Calls `f(w, slots)` for every block w of side `c`'s table `table` that holds slots of
+    /// value `byte`, the provisional values of the distance the iterations have reached
+    /// (bytes below it are no longer provisional), and moves each such block on to its next
+    /// provisional byte. Returns how many slots were found.
+    pub(super) fn take(
+        &self,
+        c: Color,
+        byte: u8,
+        table: &[u8],
+        f: impl Fn(u64, u64) + Sync,
+    ) -> u64 {
+        self.first[c.index()]
+            .par_iter()
+            .enumerate()
+            .with_min_len(1024)
+            .map(|(w, first)| {
+                let b = first.load(Relaxed);
+                if b == 0 || b > byte {
+                    return 0;
+                }
+                let w = w as u64;
+                let slots = Bytes64::of_word(table, w).equal(byte);
+                if slots != 0 {
+                    f(w, slots);
+                }
+                first.store(smallest_above(table, w, byte), Relaxed);
+                slots.count_ones() as u64
+            })
+            .sum()
+    }
+}
+
+/// The smallest provisional byte above `floor` in block `w` of `table` (0: none).
+#[inline]
+fn smallest_above(table: &[u8], w: u64, floor: u8) -> u8 {
+    // ILLEGAL is 255, which `min_above` gives when there is none.
+    match Bytes64::of_word(table, w).min_above(floor, NOT_LOST) {
+        ILLEGAL => 0,
+        b => b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bitmap::for_each_bit;
+    use super::*;
+    use crate::egt::value::{loss_byte, win_byte};
+    use std::sync::Mutex;
+
+    /// Taking the bytes in the iterations' order (loss 0, then win n and loss n for n = 1, 2,
+    /// …) finds every provisional value exactly once, at its own byte, including one added
+    /// while the iterations run, and none of the bytes that are not values.
+    #[test]
+    fn take_finds_each_provisional_value_at_its_distance() {
+        let blocks = 5u64;
+        let mut table = vec![UNKNOWN; 64 * blocks as usize];
+        let written = [
+            (3, loss_byte(0)),
+            (70, win_byte(2)),
+            (71, win_byte(2)),
+            (72, loss_byte(1)),
+            (130, win_byte(9)),
+            (131, ILLEGAL),
+            (200, NOT_LOST),
+            (201, win_byte(1)),
+            (300, loss_byte(4)),
+            (310, win_byte(127)),
+        ];
+        for (slot, byte) in written {
+            table[slot] = byte;
+        }
+        let pending = Pending::new(blocks);
+        pending.index_blocks(Color::White, &table);
+        let late = (260, loss_byte(6));
+        let mut order = vec![loss_byte(0)];
+        order.extend((1..=127).flat_map(|n| [win_byte(n), loss_byte(n.min(125))]));
+        order.dedup();
+        let found = Mutex::new(Vec::new());
+        for byte in order {
+            if byte == loss_byte(3) {
+                table[late.0] = late.1;
+                pending.add(Color::White, late.0 as u64 / 64, late.1);
+            }
+            pending.take(Color::White, byte, &table, |w, slots| {
+                for_each_bit(slots, |k| found.lock().unwrap().push((w * 64 + k as u64, byte)))
+            });
+        }
+        let mut found = found.into_inner().unwrap();
+        found.sort_unstable();
+        let mut want: Vec<(u64, u8)> = written
+            .iter()
+            .chain([&late])
+            .filter(|(_, b)| is_value(*b))
+            .map(|&(s, b)| (s as u64, b))
+            .collect();
+        want.sort_unstable();
+        assert_eq!(found, want);
+    }
+}
