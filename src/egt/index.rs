@@ -284,6 +284,21 @@ impl Indexer {
         Some(pair as u64 * self.rest + best)
     }
 
+    /// The slots of the placements `sq` with man `m` moved to any square: `base + stride · x`
+    /// for square x, when their royal pair is plain and man m is alone in his group; `None`
+    /// otherwise. Slots whose men share a square are holes.
+    #[inline]
+    pub fn line(&self, sq: &Squares, m: usize) -> Option<(u64, u64)> {
+        let stride = self.strides[m];
+        let (pair, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        if m < 2 || stride == 0 || pair == NO_PAIR || mask != 1 {
+            return None;
+        }
+        let mut at_zero = *sq;
+        at_zero[m] = 0;
+        Some((pair as u64 * self.rest + self.rest_plain(&at_zero), stride))
+    }
+
     /// `rest_of` under the identity.
     #[inline]
     fn rest_plain(&self, sq: &Squares) -> u64 {
@@ -593,6 +608,40 @@ mod tests {
                 ix.full_board_placements() - adjacent_pairs * others,
                 "{spec}"
             );
+        }
+    }
+
+    /// A line's slots are the index of each placement on it, and lines exist exactly for
+    /// lone men of plain royal pairs.
+    #[test]
+    fn lines_agree_with_the_index() {
+        let set = PieceSet::standard();
+        let geo = Geometry::new(&set);
+        for spec in ["KBN.K", "KRR.KN"] {
+            let ix = Indexer::new(&material(spec, &set), &geo, &set, true);
+            let (mut lines, mut checked) = (0, 0);
+            for i in (0..ix.size()).step_by(97) {
+                let Some(sq) = ix.decode(i) else { continue };
+                for m in 0..ix.men {
+                    let alone = m >= 2 && ix.strides[m] != 0;
+                    match ix.line(&sq, m) {
+                        Some((base, stride)) => {
+                            assert!(alone && ix.is_plain(&sq), "{spec} {sq:?} {m}");
+                            lines += 1;
+                            for x in 0..64u8 {
+                                let mut s = sq;
+                                s[m] = x;
+                                if distinct(&s[..ix.men]) {
+                                    assert_eq!(ix.index(&s), Some(base + stride * x as u64));
+                                    checked += 1;
+                                }
+                            }
+                        }
+                        None => assert!(!alone || !ix.is_plain(&sq), "{spec} {sq:?} {m}"),
+                    }
+                }
+            }
+            assert!(lines > 100 && checked > 1000, "{spec}: {lines} lines");
         }
     }
 }

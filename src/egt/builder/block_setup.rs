@@ -49,13 +49,22 @@ impl Build<'_> {
                 positions & !capturing & !attacked[c.index()]
             };
             bytes[c.index()][UNKNOWN as usize] += quiet.count_ones() as u64;
-            for_each_bit(positions & !quiet, |x| {
+            let rest = positions & !quiet;
+            // Where the royal can step, there is a quiet move, whatever the other men can do.
+            let steps = if rest != 0 {
+                self.men.royal_steps_in_block(&sq, others, c)
+            } else {
+                0
+            };
+            for_each_bit(rest, |x| {
                 let mut s = sq;
                 s[bm] = x;
                 let in_check = attacked[c.index()] & 1 << x != 0;
                 let mut occ = fixed;
                 occ.by_color[self.men.color(bm).index()] |= 1 << x;
-                let byte = self.byte_given_captures(&s, occ, c, in_check, captures[x as usize]);
+                let byte = self.byte_given_captures(c, in_check, captures[x as usize], || {
+                    steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
+                });
                 bytes[c.index()][byte as usize] += 1;
                 self.cell(c, w * 64 + x as u64).store(byte, Relaxed);
             });
@@ -140,10 +149,15 @@ impl Build<'_> {
             BlockMove::Mapped(b, g) => for_each_bit(squares, |x| {
                 f(x, decode(sub.byte(b * 64 + g.square(x) as u64, stm)))
             }),
-            BlockMove::Scattered => for_each_bit(squares, |x| {
-                after[m] = x;
-                f(x, sub.value(&after, stm))
-            }),
+            BlockMove::Scattered => match ix.line(&after, m) {
+                Some((base, stride)) => for_each_bit(squares, |x| {
+                    f(x, decode(sub.byte(base + stride * x as u64, stm)))
+                }),
+                None => for_each_bit(squares, |x| {
+                    after[m] = x;
+                    f(x, sub.value(&after, stm))
+                }),
+            },
         }
     }
 }

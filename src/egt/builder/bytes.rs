@@ -230,7 +230,10 @@ mod tests {
                 assert_eq!(portable::at_most(v, b), chunks::at_most(v, b));
                 assert_eq!(portable::even_up_to(v, b), chunks::even_up_to(v, b));
                 assert_eq!(portable::min_above(v, b, 97), chunks::min_above(v, b, 97));
-                assert_eq!(portable::min_above(v, b, v[3]), chunks::min_above(v, b, v[3]));
+                assert_eq!(
+                    portable::min_above(v, b, v[3]),
+                    chunks::min_above(v, b, v[3])
+                );
             }
         }
     }

@@ -343,17 +343,19 @@ impl<'a> Build<'a> {
         self.men.for_each_capture(sq, occ, c, |i, j| {
             captures.add(self.capture_value(sq, i, j, c))
         });
-        self.byte_given_captures(sq, occ, c, in_check, captures)
+        self.byte_given_captures(c, in_check, captures, || {
+            self.men.has_quiet_move(sq, occ, c)
+        })
     }
 
-    /// `initial_byte` once the captures are known.
+    /// `initial_byte` once the captures are known; `has_quiet_move` tells whether side `c`
+    /// has a legal non-capturing move.
     fn byte_given_captures(
         &self,
-        sq: &Squares,
-        occ: Occupancy,
         c: Color,
         in_check: bool,
         captures: Captures,
+        has_quiet_move: impl FnOnce() -> bool,
     ) -> u8 {
         if self.rules.bare_royal_loses
             && self.men.of(c).len() == 1
@@ -377,7 +379,7 @@ impl<'a> Build<'a> {
             return NOT_LOST;
         }
         let may_be_stuck = in_check || worst_loss.is_some() || self.rules.stalemate_wins;
-        if !may_be_stuck || self.men.has_quiet_move(sq, occ, c) {
+        if !may_be_stuck || has_quiet_move() {
             return UNKNOWN;
         }
         let d = match worst_loss {
@@ -440,7 +442,8 @@ impl<'a> Build<'a> {
         }
         // SAFETY: collecting comes before the step's writes to side c's table.
         let table = unsafe { self.frozen(c) };
-        self.pending.take(c, byte, table, |w, slots| into.mark(w, slots))
+        self.pending
+            .take(c, byte, table, |w, slots| into.mark(w, slots))
     }
 
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
@@ -452,31 +455,32 @@ impl<'a> Build<'a> {
             let found = self.collect(c, win_byte(n), won);
             self.gather(c, &self.lost[c.flip().index()], loss_byte(n - 1));
             let passes = self.rules.null_move.allows(c);
-            found + self.candidates.filter_words(|w, bits| {
-                // SAFETY: only this closure writes word w's bytes, after the last read.
-                let bytes = unsafe { self.word_bytes(c, w) };
-                // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
-                let longer = bytes.even() & !bytes.at_most(win_byte(n));
-                let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
-                let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
-                if passes {
-                    // Reached by un-passing: a stalemated side may not pass.
+            found
+                + self.candidates.filter_words(|w, bits| {
+                    // SAFETY: only this closure writes word w's bytes, after the last read.
+                    let bytes = unsafe { self.word_bytes(c, w) };
+                    // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
+                    let longer = bytes.even() & !bytes.at_most(win_byte(n));
+                    let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
+                    let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
+                    if passes {
+                        // Reached by un-passing: a stalemated side may not pass.
+                        for_each_bit(improves, |b| {
+                            let sq = self
+                                .ix
+                                .decode(w * 64 + b as u64)
+                                .expect("candidates are positions");
+                            if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
+                                improves &= !(1 << b);
+                            }
+                        });
+                    }
                     for_each_bit(improves, |b| {
-                        let sq = self
-                            .ix
-                            .decode(w * 64 + b as u64)
-                            .expect("candidates are positions");
-                        if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
-                            improves &= !(1 << b);
-                        }
+                        self.cell(c, w * 64 + b as u64).store(win_byte(n), Relaxed)
                     });
-                }
-                for_each_bit(improves, |b| {
-                    self.cell(c, w * 64 + b as u64).store(win_byte(n), Relaxed)
-                });
-                won.mark(w, improves);
-                improves
-            })
+                    won.mark(w, improves);
+                    improves
+                })
         });
         self.lost.iter().for_each(Frontier::clear);
         counts
@@ -493,44 +497,45 @@ impl<'a> Build<'a> {
             self.gather(c, &self.won[c.flip().index()], win_byte(n));
             // SAFETY: this side's step writes only side c's table.
             let opponent_table = unsafe { self.frozen(c.flip()) };
-            found + self.candidates.filter_words(|w, bits| {
-                // SAFETY: only this closure writes word w's bytes, after the last read.
-                let bytes = unsafe { self.word_bytes(c, w) };
-                let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
-                if undecided == 0 {
-                    return 0;
-                }
-                let mut kept = 0;
-                if let Some(sq) = self.plain_block(w) {
-                    let (losers, moving) =
-                        self.quiet_losers_of_block(w, undecided, &sq, c, n, opponent_table);
-                    let bm = self.men.block_man();
-                    for_each_bit(losers, |x| {
-                        let mut s = sq;
-                        s[bm] = x;
-                        let p = w * 64 + x as u64;
-                        // Some quiet move reaches a win in exactly n (the candidate was
-                        // found from it), or else the pass does: the candidate would have
-                        // been settled at the distance of its longest win otherwise.
-                        let quiet = (moving & 1 << x != 0).then_some(n);
-                        let occ = self.men.occupancy(&s);
-                        let d = self.other_moves_lose(p, &s, occ, c, n, quiet);
-                        if self.settle_loss(c, p, d, n) {
-                            kept |= 1 << x;
-                        }
-                    });
-                } else {
-                    for_each_bit(undecided, |b| {
-                        let p = w * 64 + b as u64;
-                        let sq = self.ix.decode(p).expect("candidates are positions");
-                        if self.settle_loss(c, p, self.all_moves_lose(p, &sq, c, n), n) {
-                            kept |= 1 << b;
-                        }
-                    });
-                }
-                lost.mark(w, kept);
-                kept
-            })
+            found
+                + self.candidates.filter_words(|w, bits| {
+                    // SAFETY: only this closure writes word w's bytes, after the last read.
+                    let bytes = unsafe { self.word_bytes(c, w) };
+                    let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
+                    if undecided == 0 {
+                        return 0;
+                    }
+                    let mut kept = 0;
+                    if let Some(sq) = self.plain_block(w) {
+                        let (losers, moving) =
+                            self.quiet_losers_of_block(w, undecided, &sq, c, n, opponent_table);
+                        let bm = self.men.block_man();
+                        for_each_bit(losers, |x| {
+                            let mut s = sq;
+                            s[bm] = x;
+                            let p = w * 64 + x as u64;
+                            // Some quiet move reaches a win in exactly n (the candidate was
+                            // found from it), or else the pass does: the candidate would have
+                            // been settled at the distance of its longest win otherwise.
+                            let quiet = (moving & 1 << x != 0).then_some(n);
+                            let occ = self.men.occupancy(&s);
+                            let d = self.other_moves_lose(p, &s, occ, c, n, quiet);
+                            if self.settle_loss(c, p, d, n) {
+                                kept |= 1 << x;
+                            }
+                        });
+                    } else {
+                        for_each_bit(undecided, |b| {
+                            let p = w * 64 + b as u64;
+                            let sq = self.ix.decode(p).expect("candidates are positions");
+                            if self.settle_loss(c, p, self.all_moves_lose(p, &sq, c, n), n) {
+                                kept |= 1 << b;
+                            }
+                        });
+                    }
+                    lost.mark(w, kept);
+                    kept
+                })
         })
     }
 

@@ -161,7 +161,9 @@ mod tests {
                 pending.add(Color::White, late.0 as u64 / 64, late.1);
             }
             pending.take(Color::White, byte, &table, |w, slots| {
-                for_each_bit(slots, |k| found.lock().unwrap().push((w * 64 + k as u64, byte)))
+                for_each_bit(slots, |k| {
+                    found.lock().unwrap().push((w * 64 + k as u64, byte))
+                })
             });
         }
         let mut found = found.into_inner().unwrap();
