@@ -28,7 +28,7 @@ use crate::egt::rules::Rules;
 use crate::egt::seed::{Seed, SeedValue};
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{
-    loss_byte, loss_of, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, NOT_LOST, UNKNOWN,
+    loss_byte, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, MAX_WIN, NOT_LOST, UNKNOWN,
 };
 use crate::piece::PieceSet;
 use bitmap::{for_each_bit, Bitmap};
@@ -297,9 +297,7 @@ impl<'a> Build<'a> {
                 }
                 for c in Color::BOTH {
                     for (b, &n) in bytes[c.index()].iter().enumerate().filter(|(_, &n)| n > 0) {
-                        if win_of(b as u8).is_some() || loss_of(b as u8).is_some() {
-                            self.pending.count(c, b as u8, n);
-                        }
+                        self.pending.count(c, b as u8, n);
                     }
                 }
                 let d = done.fetch_add(1, Relaxed) + 1;
@@ -422,9 +420,7 @@ impl<'a> Build<'a> {
                 SeedValue::Loss(d) => (loss_byte(d), true),
             };
             self.cell(c, index).store(byte, Relaxed);
-            if byte != UNKNOWN {
-                self.pending.count(c, byte, 1);
-            }
+            self.pending.count(c, byte, 1);
             if let Some(bits) = &self.fixed {
                 if fixed {
                     bits[c.index()].set(index);

@@ -36,9 +36,12 @@ impl Pending {
         }
     }
 
-    /// Counts `n` provisional values of `byte` for side `c`.
+    /// Counts `n` bytes `byte` written for side `c`: provisional values if they are wins
+    /// or losses (other bytes are not counted).
     pub(super) fn count(&self, c: Color, byte: u8, n: u64) {
-        self.counts[c.index()][byte as usize].fetch_add(n, Relaxed);
+        if is_value(byte) {
+            self.counts[c.index()][byte as usize].fetch_add(n, Relaxed);
+        }
     }
 
     /// Counts one provisional value of `byte` for side `c` just written into block `w` (by
@@ -62,8 +65,7 @@ impl Pending {
         self.counts.iter().any(|counts| {
             counts[byte as usize + 1..]
                 .iter()
-                .enumerate()
-                .any(|(k, n)| is_value(byte + 1 + k as u8) && n.load(Relaxed) > 0)
+                .any(|n| n.load(Relaxed) > 0)
         })
     }
 
