@@ -49,20 +49,18 @@ impl Build<'_> {
                 positions & !capturing & !attacked[c.index()]
             };
             bytes[c.index()][UNKNOWN as usize] += quiet.count_ones() as u64;
-            let rest = positions & !quiet;
-            // Where the royal can step, there is a quiet move, whatever the other men can do.
-            let steps = if rest != 0 {
-                self.men.royal_steps_in_block(&sq, others, c)
-            } else {
-                0
-            };
-            for_each_bit(rest, |x| {
+            // Where the royal can step, there is a quiet move, whatever the other men can do:
+            // found for the whole block the first time a position asks.
+            let mut steps = None;
+            for_each_bit(positions & !quiet, |x| {
                 let mut s = sq;
                 s[bm] = x;
                 let in_check = attacked[c.index()] & 1 << x != 0;
                 let mut occ = fixed;
                 occ.by_color[self.men.color(bm).index()] |= 1 << x;
                 let byte = self.byte_given_captures(c, in_check, captures[x as usize], || {
+                    let steps =
+                        *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
                     steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
                 });
                 bytes[c.index()][byte as usize] += 1;

@@ -8,7 +8,7 @@
 
 use super::bytes::Bytes64;
 use crate::board::Color;
-use crate::egt::value::{ILLEGAL, NOT_LOST, UNKNOWN};
+use crate::egt::value::{loss_of, win_of, ILLEGAL, NOT_LOST};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 /// byte, `UNKNOWN` (0) means none.
 #[inline]
 fn is_value(b: u8) -> bool {
-    b != UNKNOWN && b != NOT_LOST && b != ILLEGAL
+    win_of(b).is_some() || loss_of(b).is_some()
 }
 
 /// The provisional values of both sides' tables.
@@ -125,7 +125,7 @@ fn smallest_above(table: &[u8], w: u64, floor: u8) -> u8 {
 mod tests {
     use super::super::bitmap::for_each_bit;
     use super::*;
-    use crate::egt::value::{loss_byte, win_byte};
+    use crate::egt::value::{loss_byte, win_byte, UNKNOWN};
     use std::sync::Mutex;
 
     /// Taking the bytes in the iterations' order (loss 0, then win n and loss n for n = 1, 2,
