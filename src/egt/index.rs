@@ -49,6 +49,8 @@ pub struct Indexer {
     strides: [u64; MAX_MEN],
     /// The man whose square is the last digit of the index, if he is alone in his group.
     block_man: Option<usize>,
+    /// Per element of G: the fold of a block fixed by it.
+    folds: Vec<Fold>,
 }
 
 fn binomial(n: u64, k: u64) -> u64 {
@@ -170,6 +172,7 @@ impl Indexer {
             stride *= g.size;
         }
         let rest_shift = rest.is_power_of_two().then(|| rest.trailing_zeros());
+        let folds = syms.iter().map(|&g| Fold::new(g)).collect();
         Indexer {
             men: men.len(),
             syms,
@@ -181,6 +184,7 @@ impl Indexer {
             rest_shift,
             strides,
             block_man,
+            folds,
         }
     }
 
@@ -395,9 +399,29 @@ impl Indexer {
         (others.count_ones() as usize == self.men - 1).then_some(sq)
     }
 
-    /// Where the slots of a block go when man `i` (not the block man) moves: `sq` are the block's
-    /// men (`block_men`), whose royal pair must be plain (`is_plain`), and `moved` the men
-    /// after the move. The same as `block_of(moved)`, cheaper.
+    /// Which of a block's slots are canonical positions: `sq` are its men (`block_men`).
+    /// Only a block whose royal pair is fixed by a symmetry h can have holes: when h also
+    /// fixes the other men, the block man on x and on h(x) give the same position.
+    #[inline]
+    pub fn block_shape(&self, sq: &Squares) -> BlockShape {
+        let (_, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        if mask == 1 {
+            return BlockShape::Whole;
+        }
+        // The pair is canonical (bit 0, the identity) and fixed by one other element.
+        let k = (mask & !1).trailing_zeros() as usize;
+        let own = self.rest_plain(sq) / BOARD_SQUARES as u64;
+        let image = self.rest_of(&self.images[k], sq) / BOARD_SQUARES as u64;
+        match own.cmp(&image) {
+            std::cmp::Ordering::Less => BlockShape::Whole,
+            std::cmp::Ordering::Equal => BlockShape::Half(self.folds[k]),
+            std::cmp::Ordering::Greater => BlockShape::Hole,
+        }
+    }
+
+    /// Where the slots of a block go when man `i` (not the block man) moves: `sq` are the
+    /// block's men (`block_men`) and `moved` the men after the move. The same as
+    /// `block_of(moved)`, cheaper.
     #[inline]
     pub fn block_after_move(
         &self,
@@ -406,7 +430,7 @@ impl Indexer {
         i: usize,
         moved: &Squares,
     ) -> BlockMove {
-        if i >= 2 && self.strides[i] != 0 {
+        if i >= 2 && self.strides[i] != 0 && self.is_plain(sq) {
             let stride = (self.strides[i] / BOARD_SQUARES as u64) as i64;
             return BlockMove::Block(
                 (block as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64,
@@ -431,20 +455,40 @@ impl Indexer {
         if pair == NO_PAIR {
             return BlockMove::Off;
         }
-        if mask.count_ones() > 1 {
-            return BlockMove::Scattered;
+        let per_pair = self.rest / BOARD_SQUARES as u64;
+        let block = |rest: u64| pair as u64 * per_pair + rest / BOARD_SQUARES as u64;
+        if mask == 1 {
+            return BlockMove::Block(block(self.rest_plain(sq)));
         }
+        // One element of G, or two (then they differ by the symmetry h fixing the new pair),
+        // map the pair onto its canonical pair: the one giving the smaller rest wins, and on
+        // a tie h fixes the other men too, so the block man's square decides.
         let k = mask.trailing_zeros() as usize;
-        let rest = if k == 0 {
-            self.rest_plain(sq)
-        } else {
-            self.rest_of(&self.images[k], sq)
-        };
-        let block = pair as u64 * (self.rest / BOARD_SQUARES as u64) + rest / BOARD_SQUARES as u64;
+        let rest = self.rest_of(&self.images[k], sq);
+        let others = mask & !(1 << k);
+        if others != 0 {
+            let k2 = others.trailing_zeros() as usize;
+            debug_assert_eq!(
+                others.count_ones(),
+                1,
+                "two royals are fixed by one reflection"
+            );
+            let rest2 = self.rest_of(&self.images[k2], sq);
+            let (own, image) = (rest / BOARD_SQUARES as u64, rest2 / BOARD_SQUARES as u64);
+            if image < own {
+                return BlockMove::Mapped(block(rest2), self.syms[k2]);
+            }
+            if image == own {
+                let (a, b) = self.pairs[pair as usize];
+                let fixing = self.pair_slot[a as usize * BOARD_SQUARES + b as usize].1 & !1;
+                let fold = self.folds[fixing.trailing_zeros() as usize];
+                return BlockMove::Folded(block(rest), self.syms[k], fold);
+            }
+        }
         if k == 0 {
-            BlockMove::Block(block)
+            BlockMove::Block(block(rest))
         } else {
-            BlockMove::Mapped(block, self.syms[k])
+            BlockMove::Mapped(block(rest), self.syms[k])
         }
     }
 
@@ -524,9 +568,66 @@ pub enum BlockMove {
     /// To block `b` under symmetry `g`: the slot with the block man on x goes to the slot
     /// with him on `g.square(x)`.
     Mapped(u64, Sym),
-    /// Each slot on its own (`index`): the new royal pair is symmetric, so the canonical
-    /// form depends on the block man too.
-    Scattered,
+    /// To block `b` under symmetry `g`, into a block that is folded: the slot with the block
+    /// man on x goes to the slot `fold.square(g.square(x))`.
+    Folded(u64, Sym, Fold),
+}
+
+/// Which slots of a block are canonical positions (men sharing a square aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockShape {
+    /// All of them.
+    Whole,
+    /// Those that `Fold` keeps: the block's men are fixed by a symmetry.
+    Half(Fold),
+    /// None: the block's men are the image of another block's.
+    Hole,
+}
+
+/// A block whose men (the block man aside) a symmetry h fixes: its slots x and h(x) are the
+/// same position, and only the smaller of the two squares is its canonical slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fold {
+    sym: Sym,
+    keep: u64,
+}
+
+impl Fold {
+    fn new(sym: Sym) -> Fold {
+        let keep = (0..BOARD_SQUARES as Square)
+            .filter(|&x| x <= sym.square(x))
+            .fold(0u64, |k, x| k | 1 << x);
+        Fold { sym, keep }
+    }
+
+    /// The canonical slots.
+    #[inline]
+    pub fn keep(&self) -> u64 {
+        self.keep
+    }
+
+    /// The canonical slot of square `x`.
+    #[inline]
+    pub fn square(&self, x: Square) -> Square {
+        if self.keep & 1 << x != 0 {
+            x
+        } else {
+            self.sym.square(x)
+        }
+    }
+
+    /// The canonical slots of the squares in `bits`.
+    #[inline]
+    pub fn fold(&self, bits: u64) -> u64 {
+        bits & self.keep | self.sym.bitboard(bits & !self.keep)
+    }
+
+    /// The squares whose canonical slot is in `bits` (a set of canonical slots).
+    #[inline]
+    pub fn unfold(&self, bits: u64) -> u64 {
+        let kept = bits & self.keep;
+        kept | self.sym.bitboard(kept)
+    }
 }
 
 /// Whether the squares are pairwise distinct.
@@ -607,6 +708,72 @@ mod tests {
                 covered,
                 ix.full_board_placements() - adjacent_pairs * others,
                 "{spec}"
+            );
+        }
+    }
+
+    /// Blocks fold and move as the index says: a block's canonical slots are those its shape
+    /// names, and when a man other than the block man goes to any square, each slot of the
+    /// block goes where `block_after_move` says, folded blocks and symmetric royal pairs
+    /// included.
+    #[test]
+    fn blocks_fold_and_move_as_the_index_says() {
+        let set = PieceSet::standard();
+        let geo = Geometry::new(&set);
+        for spec in ["KQ.KR", "KBN.K", "KRR.KN"] {
+            let ix = Indexer::new(&material(spec, &set), &geo, &set, true);
+            let bm = ix.block_man().expect("a table with blocks");
+            let (mut halves, mut folded, mut checked) = (0, 0, 0);
+            for w in (0..ix.size() / 64).step_by(29) {
+                let Some(sq) = ix.block_men(w) else { continue };
+                let others = (0..ix.men)
+                    .filter(|&i| i != bm)
+                    .fold(0u64, |o, i| o | 1 << sq[i]);
+                let canonical = match ix.block_shape(&sq) {
+                    BlockShape::Whole => !0,
+                    BlockShape::Half(f) => {
+                        halves += 1;
+                        f.keep()
+                    }
+                    BlockShape::Hole => 0,
+                };
+                for x in (0..64u8).filter(|&x| others & 1 << x == 0) {
+                    let slot = w * 64 + x as u64;
+                    assert_eq!(
+                        ix.decode(slot).is_some(),
+                        canonical & 1 << x != 0,
+                        "{spec} {slot}"
+                    );
+                }
+                if canonical == 0 {
+                    continue;
+                }
+                for i in (0..ix.men).filter(|&i| i != bm) {
+                    for t in (0..64u8).filter(|&t| others & 1 << t == 0) {
+                        let mut moved = sq;
+                        moved[i] = t;
+                        let to = ix.block_after_move(w, &sq, i, &moved);
+                        folded += usize::from(matches!(to, BlockMove::Folded(..)));
+                        let occupied = others & !(1 << sq[i]) | 1 << t;
+                        for x in (0..64u8).filter(|&x| occupied & 1 << x == 0) {
+                            moved[bm] = x;
+                            let slot = match to {
+                                BlockMove::Off => None,
+                                BlockMove::Block(b) => Some(b * 64 + x as u64),
+                                BlockMove::Mapped(b, g) => Some(b * 64 + g.square(x) as u64),
+                                BlockMove::Folded(b, g, f) => {
+                                    Some(b * 64 + f.square(g.square(x)) as u64)
+                                }
+                            };
+                            assert_eq!(slot, ix.index(&moved), "{spec} {moved:?} from {sq:?}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+            assert!(
+                halves > 0 && folded > 0 && checked > 100_000,
+                "{spec}: {halves} {folded}"
             );
         }
     }

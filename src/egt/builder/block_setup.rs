@@ -5,7 +5,7 @@
 
 use super::bitmap::for_each_bit;
 use super::{Build, Captures};
-use crate::board::Color;
+use crate::board::{Color, Square};
 use crate::egt::index::{BlockMove, Squares};
 use crate::egt::men::Occupancy;
 use crate::egt::table::Table;
@@ -13,10 +13,10 @@ use crate::egt::value::{decode, Value, ILLEGAL, UNKNOWN};
 use std::sync::atomic::Ordering::Relaxed;
 
 impl Build<'_> {
-    /// Phase 1 for block `w`, whose royal pair is plain: sets both sides' bytes of its 64
-    /// slots, counting them in `bytes`; returns the number of legal positions.
+    /// Phase 1 for block `w`: sets both sides' bytes of its 64 slots, counting them in
+    /// `bytes`; returns the number of legal positions.
     pub(super) fn setup_block(&self, w: u64, bytes: &mut [[u64; 256]; 2]) -> u64 {
-        let Some(sq) = self.ix.block_men(w) else {
+        let Some((sq, fold)) = self.block(w) else {
             for c in Color::BOTH {
                 for x in 0..64 {
                     self.cell(c, w * 64 + x).store(ILLEGAL, Relaxed);
@@ -36,8 +36,9 @@ impl Build<'_> {
         // fresh table already says.
         let rules_decide_quiet = self.rules.stalemate_wins || self.rules.bare_royal_loses;
         let mut legal = 0;
+        let canonical = fold.map_or(!0, |f| f.keep());
         for c in Color::BOTH {
-            let positions = !others & !attacked[c.flip().index()];
+            let positions = canonical & !others & !attacked[c.flip().index()];
             let (captures, capturing) = self.captures_in_block(&sq, others, positions, c);
             for_each_bit(!positions, |x| {
                 self.cell(c, w * 64 + x as u64).store(ILLEGAL, Relaxed)
@@ -134,28 +135,28 @@ impl Build<'_> {
             return;
         }
         let ix = sub.indexer();
-        let block = if ix.block_man() == Some(m) {
-            ix.block_of(&after)
-        } else {
-            BlockMove::Scattered
-        };
-        match block {
-            BlockMove::Off => for_each_bit(squares, |x| f(x, None)),
-            BlockMove::Block(b) => {
-                for_each_bit(squares, |x| f(x, decode(sub.byte(b * 64 + x as u64, stm))))
+        if ix.block_man() == Some(m) {
+            let slot = |b: u64, x: Square| sub.byte(b * 64 + x as u64, stm);
+            match ix.block_of(&after) {
+                BlockMove::Off => for_each_bit(squares, |x| f(x, None)),
+                BlockMove::Block(b) => for_each_bit(squares, |x| f(x, decode(slot(b, x)))),
+                BlockMove::Mapped(b, g) => {
+                    for_each_bit(squares, |x| f(x, decode(slot(b, g.square(x)))))
+                }
+                BlockMove::Folded(b, g, fold) => {
+                    for_each_bit(squares, |x| f(x, decode(slot(b, fold.square(g.square(x))))))
+                }
             }
-            BlockMove::Mapped(b, g) => for_each_bit(squares, |x| {
-                f(x, decode(sub.byte(b * 64 + g.square(x) as u64, stm)))
+            return;
+        }
+        match ix.line(&after, m) {
+            Some((base, stride)) => for_each_bit(squares, |x| {
+                f(x, decode(sub.byte(base + stride * x as u64, stm)))
             }),
-            BlockMove::Scattered => match ix.line(&after, m) {
-                Some((base, stride)) => for_each_bit(squares, |x| {
-                    f(x, decode(sub.byte(base + stride * x as u64, stm)))
-                }),
-                None => for_each_bit(squares, |x| {
-                    after[m] = x;
-                    f(x, sub.value(&after, stm))
-                }),
-            },
+            None => for_each_bit(squares, |x| {
+                after[m] = x;
+                f(x, sub.value(&after, stm))
+            }),
         }
     }
 }

@@ -4,35 +4,40 @@
 //! word written, for all 64 placements at once, where slot-by-slot work would touch it once
 //! per placement. The block man's own moves stay inside the block.
 //!
-//! Only blocks whose royal pair is plain are worked on this way (their slots are all
-//! canonical as they stand); the builder handles the others slot by slot.
+//! A block whose men a symmetry fixes (the block man aside) is *folded*: only half its slots
+//! are canonical, the others standing for the same positions (`Fold`). Its own slots are read
+//! through the fold; moves into such a block fold the slots they reach.
 
 use super::bitmap::{for_each_bit, Bitmap};
 use super::bytes::Bytes64;
 use super::Build;
 use crate::board::Color;
-use crate::egt::index::{BlockMove, Squares};
+use crate::egt::index::{BlockMove, BlockShape, Fold, Squares};
 use crate::egt::value::{win_byte, ILLEGAL};
 
 impl Build<'_> {
-    /// The men of block `w` (the block man's entry is 0) when the block can be worked on as a
-    /// whole: the table has blocks, the other men stand on distinct squares, and their royal
-    /// pair is plain.
-    pub(super) fn plain_block(&self, w: u64) -> Option<Squares> {
+    /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
+    /// the block can be worked on as a whole: the table has blocks, and the block holds
+    /// positions (the other men stand on distinct squares, and they are canonical).
+    pub(super) fn block(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
         if !self.ix.has_blocks() {
             return None;
         }
         let sq = self.ix.block_men(w)?;
-        self.ix.is_plain(&sq).then_some(sq)
+        match self.ix.block_shape(&sq) {
+            BlockShape::Whole => Some((sq, None)),
+            BlockShape::Half(fold) => Some((sq, Some(fold))),
+            BlockShape::Hole => None,
+        }
     }
 
     /// Sets in `into` (positions with `mover` to move) every predecessor, by a move of
-    /// `mover`, of the slots `frontier` of the plain block `w` whose men are `sq`.
+    /// `mover`, of the slots `frontier` of block `w` whose men are `sq` and fold `fold`.
     pub(super) fn gather_block(
         &self,
         w: u64,
         frontier: u64,
-        sq: &Squares,
+        (sq, fold): &(Squares, Option<Fold>),
         mover: Color,
         into: &Bitmap,
     ) {
@@ -50,12 +55,7 @@ impl Build<'_> {
                     BlockMove::Off => {}
                     BlockMove::Block(b) => into.or_word(b, slots),
                     BlockMove::Mapped(b, g) => into.or_word(b, g.bitboard(slots)),
-                    BlockMove::Scattered => for_each_bit(slots, |x| {
-                        moved[bm] = x;
-                        if let Some(p) = self.ix.index(&moved) {
-                            into.set(p);
-                        }
-                    }),
+                    BlockMove::Folded(b, g, f) => into.or_word(b, f.fold(g.bitboard(slots))),
                 }
                 true
             });
@@ -64,11 +64,12 @@ impl Build<'_> {
             for_each_bit(frontier, |x| {
                 origins |= self.men.unmove_origins(bm, x, others);
             });
-            into.or_word(w, origins);
+            // In a folded block, an origin may stand for the slot of its mirror image.
+            into.or_word(w, fold.map_or(origins, |f| f.fold(origins)));
         }
     }
 
-    /// Of the slots `alive` of the plain block `w` (men `sq`, side `c` to move), those
+    /// Of the slots `alive` of block `w` (men `sq`, fold `fold`, side `c` to move), those
     /// whose every quiet move reaches a position won for the opponent in at most n; and the
     /// set of slots that have a legal quiet move. `opponent_table` holds the bytes of the
     /// opponent's table.
@@ -76,18 +77,21 @@ impl Build<'_> {
         &self,
         w: u64,
         mut alive: u64,
-        sq: &Squares,
+        (sq, fold): &(Squares, Option<Fold>),
         c: Color,
         n: u16,
         opponent_table: &[u8],
     ) -> (u64, u64) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
-        let opponent = c.flip();
         let mut moving = 0u64;
         // The block man's own moves first: they stay in the block, one read for all of them.
         if self.men.color(bm) == c {
-            let (illegal, won) = won_masks(opponent_table, w, n);
+            let (mut illegal, mut won) = won_masks(opponent_table, w, n);
+            if let Some(f) = fold {
+                // The block man's moves may land on slots that stand for others.
+                (illegal, won) = (f.unfold(illegal), f.unfold(won));
+            }
             for_each_bit(alive, |x| {
                 let legal = self.men.quiet_targets(bm, x, others) & !illegal;
                 if legal != 0 {
@@ -117,18 +121,13 @@ impl Build<'_> {
                         let back = g.inverse();
                         (back.bitboard(illegal), back.bitboard(won))
                     }
-                    BlockMove::Scattered => {
-                        let (mut illegal, mut won) = (0u64, 0u64);
-                        for_each_bit(slots, |x| {
-                            moved[bm] = x;
-                            let next = self.ix.index(&moved);
-                            match next.and_then(|p| self.won_within(opponent, p, n)) {
-                                None => illegal |= 1 << x,
-                                Some(Some(_)) => won |= 1 << x,
-                                Some(None) => {}
-                            }
-                        });
-                        (illegal, won)
+                    BlockMove::Folded(b, g, f) => {
+                        let (illegal, won) = won_masks(opponent_table, b, n);
+                        let back = g.inverse();
+                        (
+                            back.bitboard(f.unfold(illegal)),
+                            back.bitboard(f.unfold(won)),
+                        )
                     }
                 };
                 let legal = slots & !illegal;

@@ -286,7 +286,7 @@ impl<'a> Build<'a> {
                 let mut legal = 0;
                 let per_pair = self.ix.slots_per_pair() / 64;
                 let first = p * per_pair;
-                if self.ix.has_blocks() && self.ix.pair_is_plain(p as usize) {
+                if self.ix.has_blocks() {
                     for w in first..first + per_pair {
                         legal += self.setup_block(w, &mut bytes);
                     }
@@ -502,9 +502,10 @@ impl<'a> Build<'a> {
                         return 0;
                     }
                     let mut kept = 0;
-                    if let Some(sq) = self.plain_block(w) {
+                    if let Some(block) = self.block(w) {
                         let (losers, moving) =
-                            self.quiet_losers_of_block(w, undecided, &sq, c, n, opponent_table);
+                            self.quiet_losers_of_block(w, undecided, &block, c, n, opponent_table);
+                        let sq = block.0;
                         let bm = self.men.block_man();
                         for_each_bit(losers, |x| {
                             let mut s = sq;
@@ -598,8 +599,8 @@ impl<'a> Build<'a> {
                 // The same placements with the mover to move, before it passed.
                 into.or_word(w, bits);
             }
-            if let Some(sq) = self.plain_block(w) {
-                return self.gather_block(w, bits, &sq, mover, into);
+            if let Some(block) = self.block(w) {
+                return self.gather_block(w, bits, &block, mover, into);
             }
             for_each_bit(bits, |b| {
                 let z = w * 64 + b as u64;
