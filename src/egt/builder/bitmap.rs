@@ -47,17 +47,37 @@ impl Bitmap {
     pub(super) fn or_word(&self, w: u64, bits: u64) {
         if bits != 0 {
             self.words[w as usize].fetch_or(bits, Relaxed);
-            let g = w as usize / GROUP;
-            let mark = &self.summary[g / 64];
-            // Read first: once marked, the summary's cache line is only read, not fought over.
-            if mark.load(Relaxed) & 1 << (g % 64) == 0 {
-                mark.fetch_or(1 << (g % 64), Relaxed);
-            }
+            self.mark(w, |mark, bit| {
+                mark.fetch_or(bit, Relaxed);
+            });
+        }
+    }
+
+    /// `or_word` for a set that no other thread writes meanwhile: plain writes, not locked
+    /// read-modify-writes.
+    #[inline]
+    pub(super) fn or_word_alone(&self, w: u64, bits: u64) {
+        if bits != 0 {
+            let word = &self.words[w as usize];
+            word.store(word.load(Relaxed) | bits, Relaxed);
+            self.mark(w, |mark, bit| mark.store(mark.load(Relaxed) | bit, Relaxed));
+        }
+    }
+
+    /// Marks the group of word `w` in the summary with `or(summary word, bit)` unless it is
+    /// marked already.
+    #[inline]
+    fn mark(&self, w: u64, or: impl FnOnce(&AtomicU64, u64)) {
+        let g = w as usize / GROUP;
+        let mark = &self.summary[g / 64];
+        // Read first: once marked, the summary's cache line is only read, not fought over.
+        if mark.load(Relaxed) & 1 << (g % 64) == 0 {
+            or(mark, 1 << (g % 64));
         }
     }
 
     /// The marked groups, in order.
-    fn groups(&self) -> Vec<usize> {
+    pub(super) fn groups(&self) -> Vec<usize> {
         let mut groups = Vec::new();
         for (k, mark) in self.summary.iter().enumerate() {
             let mut bits = mark.load(Relaxed);
@@ -71,7 +91,7 @@ impl Bitmap {
 
     /// The words of group `g`, with their numbers.
     #[inline]
-    fn words_of(&self, g: usize) -> impl Iterator<Item = (u64, &AtomicU64)> {
+    pub(super) fn words_of(&self, g: usize) -> impl Iterator<Item = (u64, &AtomicU64)> {
         let first = g * GROUP;
         self.words[first..(first + GROUP).min(self.words.len())]
             .iter()
@@ -85,34 +105,6 @@ impl Bitmap {
                 .for_each(|(_, word)| word.store(0, Relaxed));
         });
         self.summary.iter().for_each(|mark| mark.store(0, Relaxed));
-    }
-
-    /// Replaces every non-empty word by `keep(w, bits)` (a subset of its bits), each word
-    /// owned by one thread. Returns the number of bits kept.
-    pub(super) fn filter_words(&self, keep: impl Fn(u64, u64) -> u64 + Sync) -> u64 {
-        self.groups()
-            .into_par_iter()
-            .map(|g| {
-                let mut kept_here = 0u64;
-                let mut any = false;
-                for (w, word) in self.words_of(g) {
-                    let bits = word.load(Relaxed);
-                    if bits == 0 {
-                        continue;
-                    }
-                    let kept = keep(w, bits) & bits;
-                    if kept != bits {
-                        word.store(kept, Relaxed);
-                    }
-                    any |= kept != 0;
-                    kept_here += kept.count_ones() as u64;
-                }
-                if !any {
-                    self.summary[g / 64].fetch_and(!(1 << (g % 64)), Relaxed);
-                }
-                kept_here
-            })
-            .sum()
     }
 
     /// Calls `f(w, bits)` for every non-empty word.
@@ -141,8 +133,8 @@ pub(super) fn for_each_bit(mut bits: u64, mut f: impl FnMut(u8)) {
 mod tests {
     use super::*;
 
-    /// Bits set from several threads are all found by the passes, and clearing empties the
-    /// set, across many groups.
+    /// Bits set from several threads, or from one with plain writes, are all found by the
+    /// passes, and clearing empties the set, across many groups.
     #[test]
     fn passes_visit_exactly_the_set_bits() {
         let size = 64 * GROUP as u64 * 130 + 17;
@@ -159,12 +151,16 @@ mod tests {
         want.sort_unstable();
         want.dedup();
         assert_eq!(found, want);
-        // Keep only even slots: the odd ones are gone from later passes.
-        let kept = set.filter_words(|_, b| b & 0x5555_5555_5555_5555);
-        assert_eq!(kept, want.iter().filter(|&&i| i % 2 == 0).count() as u64);
-        set.for_each_word(|w, b| assert_eq!(b & !0x5555_5555_5555_5555, 0, "word {w}"));
+        // Plain ORs from one thread are found the same way.
+        let alone = Bitmap::new(size);
+        bits.iter()
+            .for_each(|&i| alone.or_word_alone(i / 64, 1 << (i % 64)));
+        assert!((0..size.div_ceil(64)).all(|w| alone.word(w) == set.word(w)));
+        assert_eq!(alone.groups(), set.groups());
         set.clear();
-        assert_eq!(set.filter_words(|_, b| b), 0);
+        let empty = std::sync::atomic::AtomicBool::new(true);
+        set.for_each_word(|_, _| empty.store(false, Relaxed));
+        assert!(empty.into_inner());
         assert!((0..size.div_ceil(64)).all(|w| set.word(w) == 0));
     }
 }

@@ -8,8 +8,9 @@
 //! are canonical, the others standing for the same positions (`Fold`). Its own slots are read
 //! through the fold; moves into such a block fold the slots they reach.
 
-use super::bitmap::{for_each_bit, Bitmap};
+use super::bitmap::for_each_bit;
 use super::bytes::Bytes64;
+use super::candidates::Lane;
 use super::Build;
 use crate::board::Color;
 use crate::egt::index::{BlockMove, BlockShape, Fold, Squares};
@@ -39,7 +40,7 @@ impl Build<'_> {
         frontier: u64,
         (sq, fold): &(Squares, Option<Fold>),
         mover: Color,
-        into: &Bitmap,
+        into: &Lane,
     ) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);

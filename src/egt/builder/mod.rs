@@ -33,6 +33,7 @@ use crate::egt::value::{
 use crate::piece::PieceSet;
 use bitmap::{for_each_bit, Bitmap};
 use bytes::Bytes64;
+use candidates::Candidates;
 use frontier::Frontier;
 use pending::Pending;
 use rayon::prelude::*;
@@ -42,6 +43,7 @@ mod bitmap;
 mod block_setup;
 mod blocks;
 mod bytes;
+mod candidates;
 mod frontier;
 mod pending;
 use std::time::{Duration, Instant};
@@ -99,7 +101,7 @@ struct Build<'a> {
     /// Table of the material left when man j is captured (None for the royals).
     subs: Vec<Option<&'a Table>>,
     /// The slots a step works on, for one side to move at a time.
-    candidates: Bitmap,
+    candidates: Candidates,
     /// Per side: the positions won in the distance reached.
     won: [Frontier; 2],
     /// Per side: the positions lost in the distance reached.
@@ -171,14 +173,16 @@ pub fn build_table<'t>(
         men: Men::new(material, geometry).with_blocks_of(&indexer),
         data: &data,
         subs,
-        candidates: Bitmap::new(size),
+        candidates: Candidates::new(size, rayon::current_num_threads()),
         won: [0, 1].map(|_| Frontier::new(blocks)),
         lost: [0, 1].map(|_| Frontier::new(blocks)),
         pending: Pending::new(blocks),
         too_long: AtomicBool::new(false),
         fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
     };
-    build.run(seeds, report)?;
+    // On one of the pool's threads, so that every step's work runs on them (each thread
+    // gathers candidates into its own lane, see `candidates.rs`).
+    rayon::scope(|_| build.run(seeds, report))?;
     drop(build);
     Ok(Table {
         material: material.clone(),
@@ -452,7 +456,7 @@ impl<'a> Build<'a> {
             self.gather(c, &self.lost[c.flip().index()], loss_byte(n - 1));
             let passes = self.rules.null_move.allows(c);
             found
-                + self.candidates.filter_words(|w, bits| {
+                + self.candidates.check_words(|w, bits| {
                     // SAFETY: only this closure writes word w's bytes, after the last read.
                     let bytes = unsafe { self.word_bytes(c, w) };
                     // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
@@ -494,7 +498,7 @@ impl<'a> Build<'a> {
             // SAFETY: this side's step writes only side c's table.
             let opponent_table = unsafe { self.frozen(c.flip()) };
             found
-                + self.candidates.filter_words(|w, bits| {
+                + self.candidates.check_words(|w, bits| {
                     // SAFETY: only this closure writes word w's bytes, after the last read.
                     let bytes = unsafe { self.word_bytes(c, w) };
                     let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
@@ -589,18 +593,18 @@ impl<'a> Build<'a> {
     /// move. Only bits are set here, at random; the table is then read in index order by the
     /// caller's filter, which keeps the big table's accesses local.
     fn gather(&self, mover: Color, frontier: &Frontier, byte: u8) {
-        let into = &self.candidates;
-        into.clear();
+        self.candidates.clear();
         let unpass = self.rules.null_move.allows(mover);
         // SAFETY: a step writes only the mover's table.
         let table = unsafe { self.frozen(mover.flip()) };
         frontier.for_each(table, byte, |w, bits| {
+            let into = self.candidates.lane();
             if unpass {
                 // The same placements with the mover to move, before it passed.
                 into.or_word(w, bits);
             }
             if let Some(block) = self.block(w) {
-                return self.gather_block(w, bits, &block, mover, into);
+                return self.gather_block(w, bits, &block, mover, &into);
             }
             for_each_bit(bits, |b| {
                 let z = w * 64 + b as u64;
