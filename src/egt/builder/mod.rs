@@ -11,8 +11,9 @@
 //!    lost in n when every move reaches a position won for the opponent in at most n. Only the
 //!    frontiers are touched: a frontier is kept as the blocks that hold it (`frontier.rs`),
 //!    and its slots are read back from the table by their byte; the candidates of a step are
-//!    one bitmap, reused side by side. Provisional values are collected at their distance from
-//!    the blocks known to hold them (`pending.rs`), not by rescanning the table.
+//!    a bitmap per thread (`candidates.rs`), reused side by side. Provisional values are
+//!    collected at their distance from the blocks known to hold them (`pending.rs`), not by
+//!    rescanning the table.
 //!
 //! Bytes are relaxed atomics: threads may race to write the same value into one slot, which
 //! is harmless, and never write different values into one slot within a step.
