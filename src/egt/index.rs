@@ -404,18 +404,14 @@ impl Indexer {
     /// fixes the other men, the block man on x and on h(x) give the same position.
     #[inline]
     pub fn block_shape(&self, sq: &Squares) -> BlockShape {
-        let (_, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
-        if mask == 1 {
+        if self.is_plain(sq) {
             return BlockShape::Whole;
         }
-        // The pair is canonical (bit 0, the identity) and fixed by one other element.
-        let k = (mask & !1).trailing_zeros() as usize;
-        let own = self.rest_plain(sq) / BOARD_SQUARES as u64;
-        let image = self.rest_of(&self.images[k], sq) / BOARD_SQUARES as u64;
-        match own.cmp(&image) {
-            std::cmp::Ordering::Less => BlockShape::Whole,
-            std::cmp::Ordering::Equal => BlockShape::Half(self.folds[k]),
-            std::cmp::Ordering::Greater => BlockShape::Hole,
+        // Where its slots are canonical: in itself, folded into itself, or in another block.
+        match self.block_of(sq) {
+            BlockMove::Block(_) => BlockShape::Whole,
+            BlockMove::Folded(_, _, fold) => BlockShape::Half(fold),
+            BlockMove::Mapped(..) | BlockMove::Off => BlockShape::Hole,
         }
     }
 
