@@ -361,6 +361,17 @@ impl Indexer {
         let (pair, mut r) = self.split(index);
         let mut sq = [0; MAX_MEN];
         (sq[0], sq[1]) = self.pairs[pair as usize];
+        if self.rest_shift.is_some() {
+            // No identical men: every man's digit is one square, at his stride. Packed in a
+            // word, not stored byte by byte, so that reading the squares back does not wait.
+            let mut packed = sq[0] as u64 | (sq[1] as u64) << 8;
+            for i in 2..self.men {
+                packed |= (r >> self.strides[i].trailing_zeros() & 63) << (8 * i);
+            }
+            let bytes = packed.to_le_bytes();
+            sq.copy_from_slice(&bytes[..MAX_MEN]);
+            return sq;
+        }
         for g in self.groups.iter().rev() {
             if g.len == 1 {
                 sq[g.start] = (r % 64) as Square;
@@ -393,10 +404,14 @@ impl Indexer {
     pub fn block_men(&self, block: u64) -> Option<Squares> {
         let sq = self.digits(block * BOARD_SQUARES as u64);
         let bm = self.block_man.expect("a table with blocks");
-        let others = (0..self.men)
-            .filter(|&i| i != bm)
-            .fold(0u64, |o, i| o | 1 << sq[i]);
-        (others.count_ones() as usize == self.men - 1).then_some(sq)
+        let mut others = 0u64;
+        for i in (0..self.men).filter(|&i| i != bm) {
+            if others & 1 << sq[i] != 0 {
+                return None;
+            }
+            others |= 1 << sq[i];
+        }
+        Some(sq)
     }
 
     /// Which of a block's slots are canonical positions: `sq` are its men (`block_men`).
