@@ -387,7 +387,7 @@ impl<'a> Build<'a> {
         }
         let d = match worst_loss {
             // Every legal move is a losing capture; a pass, where allowed, is decided later.
-            Some(_) if self.may_pass(c, in_check) => return UNKNOWN,
+            Some(_) if self.may_pass(c, || in_check) => return UNKNOWN,
             Some(d) => d,
             None if in_check || self.rules.stalemate_wins => 0,
             // Stalemate: a draw.
@@ -396,10 +396,11 @@ impl<'a> Build<'a> {
         loss_byte(d)
     }
 
-    /// Whether side `c` may pass in a position where it has a legal move.
+    /// Whether side `c` may pass in a position where it has a legal move; `in_check` is
+    /// asked only where the rules allow passing.
     #[inline]
-    fn may_pass(&self, c: Color, in_check: bool) -> bool {
-        !in_check && self.rules.null_move.allows(c)
+    fn may_pass(&self, c: Color, in_check: impl FnOnce() -> bool) -> bool {
+        self.rules.null_move.allows(c) && !in_check()
     }
 
     /// Fixes the seeded values (after mates are known, before the iterations).
@@ -675,7 +676,7 @@ impl<'a> Build<'a> {
         if !all_lose || !moves {
             return None;
         }
-        if self.may_pass(c, self.men.royal_attacked(sq, occ.all(), c)) {
+        if self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c)) {
             let d = self.won_within(c.flip(), index, n).flatten()?;
             longest = longest.max(d);
         }
