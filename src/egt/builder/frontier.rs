@@ -5,7 +5,7 @@
 //! of a bit per slot.
 
 use super::bitmap::{for_each_bit, Bitmap};
-use super::bytes::Bytes64;
+use super::bytes::{self, Bytes64};
 
 /// The blocks of one side's table that hold the frontier.
 pub(super) struct Frontier(Bitmap);
@@ -34,6 +34,12 @@ impl Frontier {
         self.0.for_each_word(|k, marks| {
             for_each_bit(marks, |b| {
                 let w = k * 64 + b as u64;
+                // Frontier blocks are far apart, too far for the processor to guess the next
+                // one: its read starts while this one is worked on.
+                let later = marks >> b >> 1;
+                if later != 0 {
+                    bytes::prefetch(table, w + 1 + later.trailing_zeros() as u64);
+                }
                 let slots = Bytes64::of_word(table, w).equal(byte);
                 if slots != 0 {
                     f(w, slots);
