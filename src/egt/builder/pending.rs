@@ -6,7 +6,7 @@
 //! stop; and each block keeps the smallest provisional byte it may hold, so that collecting a
 //! distance reads only the blocks that hold one, not the whole table.
 
-use super::bytes::Bytes64;
+use super::bytes::{self, Bytes64};
 use crate::board::Color;
 use crate::egt::value::{loss_of, win_of, ILLEGAL, NOT_LOST};
 use rayon::prelude::*;
@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 fn is_value(b: u8) -> bool {
     win_of(b).is_some() || loss_of(b).is_some()
 }
+
+/// Blocks per parallel task of `take`.
+const CHUNK: usize = 1024;
 
 /// The provisional values of both sides' tables.
 pub(super) struct Pending {
@@ -90,22 +93,32 @@ impl Pending {
         table: &[u8],
         f: impl Fn(u64, u64) + Sync,
     ) -> u64 {
+        let due = |first: &AtomicU8| {
+            let b = first.load(Relaxed);
+            b != 0 && b <= byte
+        };
         self.first[c.index()]
-            .par_iter()
+            .par_chunks(CHUNK)
             .enumerate()
-            .with_min_len(1024)
-            .map(|(w, first)| {
-                let b = first.load(Relaxed);
-                if b == 0 || b > byte {
-                    return 0;
+            .map(|(k, chunk)| {
+                let after = |i: usize| chunk[i..].iter().position(due).map(|j| i + j);
+                let mut found = 0;
+                let mut next = after(0);
+                while let Some(i) = next {
+                    let w = (k * CHUNK + i) as u64;
+                    // The blocks due are scattered: the next one's read starts now.
+                    next = after(i + 1);
+                    if let Some(j) = next {
+                        bytes::prefetch(table, (k * CHUNK + j) as u64);
+                    }
+                    let slots = Bytes64::of_word(table, w).equal(byte);
+                    if slots != 0 {
+                        f(w, slots);
+                    }
+                    chunk[i].store(smallest_above(table, w, byte), Relaxed);
+                    found += slots.count_ones() as u64;
                 }
-                let w = w as u64;
-                let slots = Bytes64::of_word(table, w).equal(byte);
-                if slots != 0 {
-                    f(w, slots);
-                }
-                first.store(smallest_above(table, w, byte), Relaxed);
-                slots.count_ones() as u64
+                found
             })
             .sum()
     }
@@ -130,12 +143,18 @@ mod tests {
 
     /// Taking the bytes in the iterations' order (loss 0, then win n and loss n for n = 1, 2,
     /// …) finds every provisional value exactly once, at its own byte, including one added
-    /// while the iterations run, and none of the bytes that are not values.
+    /// while the iterations run, and none of the bytes that are not values; blocks due
+    /// side by side and on either side of a task's edge included.
     #[test]
     fn take_finds_each_provisional_value_at_its_distance() {
-        let blocks = 5u64;
+        let blocks = 2 * CHUNK as u64 + 5;
         let mut table = vec![UNKNOWN; 64 * blocks as usize];
+        let edge = 64 * CHUNK;
         let written = [
+            (edge - 60, win_byte(2)),
+            (edge, win_byte(2)),
+            (edge + 64, loss_byte(4)),
+            (2 * edge + 4 * 64 + 63, win_byte(9)),
             (3, loss_byte(0)),
             (70, win_byte(2)),
             (71, win_byte(2)),
