@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Words per group of the summary.
-const GROUP: usize = 64;
+pub(super) const GROUP: usize = 64;
 
 /// A set of slots of one table, for one side to move.
 pub(super) struct Bitmap {

@@ -67,15 +67,18 @@ impl<'a> Bytes64<'a> {
     }
 }
 
-/// Asks the processor to start loading the 64 bytes of word `w` of a table's bytes into its
-/// caches, for a read that comes soon after: a hint, which does nothing off x86_64.
+/// Asks the processor to start loading the 64 bytes of word `w` of a table's bytes (`u8`,
+/// or `AtomicU8` that other threads may be writing) into its caches, for a read that comes
+/// soon after: a hint, which does nothing off x86_64.
 #[inline]
-pub(super) fn prefetch(table: &[u8], w: u64) {
+pub(super) fn prefetch<B>(table: &[B], w: u64) {
+    debug_assert_eq!(std::mem::size_of::<B>(), 1, "table bytes");
     #[cfg(target_arch = "x86_64")]
     if let Some(byte) = table.get((w * 64) as usize) {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: SSE is part of the x86_64 baseline; a prefetch never faults.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((byte as *const u8).cast()) }
+        // SAFETY: SSE is part of the x86_64 baseline; a prefetch reads nothing the program
+        // sees, and never faults.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((byte as *const B).cast()) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (table, w);

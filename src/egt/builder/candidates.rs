@@ -7,7 +7,7 @@
 //! A lane costs one bit per slot, so there are lanes only up to `MAX_LANES` threads: with
 //! more, all threads share one bitmap and OR atomically.
 
-use super::bitmap::Bitmap;
+use super::bitmap::{Bitmap, GROUP};
 use rayon::prelude::*;
 
 /// The most threads that get a lane of their own.
@@ -54,24 +54,38 @@ impl Candidates {
 
     /// Calls `check(w, bits)`, in parallel, for every word w of the candidates with its bits
     /// (of every lane), which returns the slots it keeps of them; returns how many are kept.
-    pub(super) fn check_words(&self, check: impl Fn(u64, u64) -> u64 + Sync) -> u64 {
+    /// Before a thread checks a word, it calls `ahead(w)` for the next word it will check,
+    /// which may start the reads that check needs.
+    pub(super) fn check_words(
+        &self,
+        ahead: impl Fn(u64) + Sync,
+        check: impl Fn(u64, u64) -> u64 + Sync,
+    ) -> u64 {
         let mut groups: Vec<usize> = self.lanes.iter().flat_map(Bitmap::groups).collect();
         groups.sort_unstable();
         groups.dedup();
         groups
             .into_par_iter()
             .map(|g| {
-                self.lanes[0]
-                    .words_of(g)
-                    .map(|(w, _)| {
-                        let bits = self.lanes.iter().fold(0, |b, lane| b | lane.word(w));
-                        if bits == 0 {
-                            0
-                        } else {
-                            (check(w, bits) & bits).count_ones() as u64
-                        }
-                    })
-                    .sum::<u64>()
+                // The group's non-empty words first, so that each check knows the next one.
+                let mut words = [(0u64, 0u64); GROUP];
+                let mut n = 0;
+                for (w, _) in self.lanes[0].words_of(g) {
+                    let bits = self.lanes.iter().fold(0, |b, lane| b | lane.word(w));
+                    if bits != 0 {
+                        words[n] = (w, bits);
+                        n += 1;
+                    }
+                }
+                let words = &words[..n];
+                let mut kept = 0;
+                for (k, &(w, bits)) in words.iter().enumerate() {
+                    if let Some(&(next, _)) = words.get(k + 1) {
+                        ahead(next);
+                    }
+                    kept += (check(w, bits) & bits).count_ones() as u64;
+                }
+                kept
             })
             .sum()
     }
@@ -101,7 +115,8 @@ mod tests {
     use std::sync::Mutex;
 
     /// Whatever the number of threads, and lanes shared or not, a step sees every slot set
-    /// by any thread, once, and counts the slots kept; clearing empties the candidates.
+    /// by any thread, once, and counts the slots kept; each word checked but the first of
+    /// its group was announced ahead; clearing empties the candidates.
     #[test]
     fn steps_see_the_union_of_the_lanes() {
         let size = 64 * 64 * 300 + 5;
@@ -118,20 +133,35 @@ mod tests {
                 let candidates = Candidates::new(size, rayon::current_num_threads());
                 slots.par_iter().for_each(|&i| candidates.lane().set(i));
                 let found = Mutex::new(Vec::new());
-                let count = candidates.check_words(|w, bits| {
-                    let mut found = found.lock().unwrap();
-                    (0..64)
-                        .filter(|b| bits & 1 << b != 0)
-                        .for_each(|b| found.push(w * 64 + b));
-                    bits & 0x5555_5555_5555_5555
-                });
+                let announced = Mutex::new(Vec::new());
+                let count = candidates.check_words(
+                    |w| announced.lock().unwrap().push(w),
+                    |w, bits| {
+                        let mut found = found.lock().unwrap();
+                        (0..64)
+                            .filter(|b| bits & 1 << b != 0)
+                            .for_each(|b| found.push(w * 64 + b));
+                        bits & 0x5555_5555_5555_5555
+                    },
+                );
                 let mut found = found.into_inner().unwrap();
                 found.sort_unstable();
                 assert_eq!(found, want, "{threads} threads");
+                let mut words: Vec<u64> = want.iter().map(|i| i / 64).collect();
+                words.dedup();
+                let first_of_group =
+                    |k: usize| k == 0 || words[k - 1] / GROUP as u64 != words[k] / GROUP as u64;
+                let ahead: Vec<u64> = (0..words.len())
+                    .filter(|&k| !first_of_group(k))
+                    .map(|k| words[k])
+                    .collect();
+                let mut announced = announced.into_inner().unwrap();
+                announced.sort_unstable();
+                assert_eq!(announced, ahead, "{threads} threads");
                 let even = want.iter().filter(|&&i| i % 2 == 0).count();
                 assert_eq!(count, even as u64, "{threads} threads");
                 candidates.clear();
-                assert_eq!(candidates.check_words(|_, bits| bits), 0);
+                assert_eq!(candidates.check_words(|_| {}, |_, bits| bits), 0);
             });
         }
     }

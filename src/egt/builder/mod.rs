@@ -458,31 +458,34 @@ impl<'a> Build<'a> {
             self.gather(c, &self.lost[c.flip().index()], loss_byte(n - 1));
             let passes = self.rules.null_move.allows(c);
             found
-                + self.candidates.check_words(|w, bits| {
-                    // SAFETY: only this closure writes word w's bytes, after the last read.
-                    let bytes = unsafe { self.word_bytes(c, w) };
-                    // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
-                    let longer = bytes.even() & !bytes.at_most(win_byte(n));
-                    let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
-                    let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
-                    if passes {
-                        // Reached by un-passing: a stalemated side may not pass.
+                + self.candidates.check_words(
+                    |w| bytes::prefetch(&self.data[c.index()], w),
+                    |w, bits| {
+                        // SAFETY: only this closure writes word w's bytes, after the last read.
+                        let bytes = unsafe { self.word_bytes(c, w) };
+                        // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
+                        let longer = bytes.even() & !bytes.at_most(win_byte(n));
+                        let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
+                        let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
+                        if passes {
+                            // Reached by un-passing: a stalemated side may not pass.
+                            for_each_bit(improves, |b| {
+                                let sq = self
+                                    .ix
+                                    .decode(w * 64 + b as u64)
+                                    .expect("candidates are positions");
+                                if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
+                                    improves &= !(1 << b);
+                                }
+                            });
+                        }
                         for_each_bit(improves, |b| {
-                            let sq = self
-                                .ix
-                                .decode(w * 64 + b as u64)
-                                .expect("candidates are positions");
-                            if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
-                                improves &= !(1 << b);
-                            }
+                            self.cell(c, w * 64 + b as u64).store(win_byte(n), Relaxed)
                         });
-                    }
-                    for_each_bit(improves, |b| {
-                        self.cell(c, w * 64 + b as u64).store(win_byte(n), Relaxed)
-                    });
-                    won.mark(w, improves);
-                    improves
-                })
+                        won.mark(w, improves);
+                        improves
+                    },
+                )
         });
         self.lost.iter().for_each(Frontier::clear);
         counts
@@ -500,45 +503,58 @@ impl<'a> Build<'a> {
             // SAFETY: this side's step writes only side c's table.
             let opponent_table = unsafe { self.frozen(c.flip()) };
             found
-                + self.candidates.check_words(|w, bits| {
-                    // SAFETY: only this closure writes word w's bytes, after the last read.
-                    let bytes = unsafe { self.word_bytes(c, w) };
-                    let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
-                    if undecided == 0 {
-                        return 0;
-                    }
-                    let mut kept = 0;
-                    if let Some(block) = self.block(w) {
-                        let (losers, moving) =
-                            self.quiet_losers_of_block(w, undecided, &block, c, n, opponent_table);
-                        let sq = block.0;
-                        let bm = self.men.block_man();
-                        for_each_bit(losers, |x| {
-                            let mut s = sq;
-                            s[bm] = x;
-                            let p = w * 64 + x as u64;
-                            // Some quiet move reaches a win in exactly n (the candidate was
-                            // found from it), or else the pass does: the candidate would have
-                            // been settled at the distance of its longest win otherwise.
-                            let quiet = (moving & 1 << x != 0).then_some(n);
-                            let occ = self.men.occupancy(&s);
-                            let d = self.other_moves_lose(p, &s, occ, c, n, quiet);
-                            if self.settle_loss(c, p, d, n) {
-                                kept |= 1 << x;
-                            }
-                        });
-                    } else {
-                        for_each_bit(undecided, |b| {
-                            let p = w * 64 + b as u64;
-                            let sq = self.ix.decode(p).expect("candidates are positions");
-                            if self.settle_loss(c, p, self.all_moves_lose(p, &sq, c, n), n) {
-                                kept |= 1 << b;
-                            }
-                        });
-                    }
-                    lost.mark(w, kept);
-                    kept
-                })
+                + self.candidates.check_words(
+                    |w| {
+                        bytes::prefetch(&self.data[c.index()], w);
+                        // For the block man's moves.
+                        bytes::prefetch(opponent_table, w);
+                    },
+                    |w, bits| {
+                        // SAFETY: only this closure writes word w's bytes, after the last read.
+                        let bytes = unsafe { self.word_bytes(c, w) };
+                        let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
+                        if undecided == 0 {
+                            return 0;
+                        }
+                        let mut kept = 0;
+                        if let Some(block) = self.block(w) {
+                            let (losers, moving) = self.quiet_losers_of_block(
+                                w,
+                                undecided,
+                                &block,
+                                c,
+                                n,
+                                opponent_table,
+                            );
+                            let sq = block.0;
+                            let bm = self.men.block_man();
+                            for_each_bit(losers, |x| {
+                                let mut s = sq;
+                                s[bm] = x;
+                                let p = w * 64 + x as u64;
+                                // Some quiet move reaches a win in exactly n (the candidate was
+                                // found from it), or else the pass does: the candidate would have
+                                // been settled at the distance of its longest win otherwise.
+                                let quiet = (moving & 1 << x != 0).then_some(n);
+                                let occ = self.men.occupancy(&s);
+                                let d = self.other_moves_lose(p, &s, occ, c, n, quiet);
+                                if self.settle_loss(c, p, d, n) {
+                                    kept |= 1 << x;
+                                }
+                            });
+                        } else {
+                            for_each_bit(undecided, |b| {
+                                let p = w * 64 + b as u64;
+                                let sq = self.ix.decode(p).expect("candidates are positions");
+                                if self.settle_loss(c, p, self.all_moves_lose(p, &sq, c, n), n) {
+                                    kept |= 1 << b;
+                                }
+                            });
+                        }
+                        lost.mark(w, kept);
+                        kept
+                    },
+                )
         })
     }
 
