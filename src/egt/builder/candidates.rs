@@ -8,7 +8,11 @@
 //! more, all threads share one bitmap and OR atomically.
 
 use super::bitmap::{Bitmap, GROUP};
+use super::frontier::Frontier;
 use rayon::prelude::*;
+
+// A group of candidate words is one word of a frontier's blocks.
+const _: () = assert!(GROUP == 64);
 
 /// The most threads that get a lane of their own.
 const MAX_LANES: usize = 2;
@@ -53,11 +57,13 @@ impl Candidates {
     }
 
     /// Calls `check(w, bits)`, in parallel, for every word w of the candidates with its bits
-    /// (of every lane), which returns the slots it keeps of them; returns how many are kept.
-    /// Before a thread checks a word, it calls `ahead(w)` for the next word it will check,
-    /// which may start the reads that check needs.
+    /// (of every lane), which returns the slots it keeps of them; marks the blocks that keep
+    /// any in `kept`, and returns how many slots are kept. Before a thread checks a word, it
+    /// calls `ahead(w)` for the next word it will check, which may start the reads that check
+    /// needs.
     pub(super) fn check_words(
         &self,
+        kept: &Frontier,
         ahead: impl Fn(u64) + Sync,
         check: impl Fn(u64, u64) -> u64 + Sync,
     ) -> u64 {
@@ -78,14 +84,22 @@ impl Candidates {
                     }
                 }
                 let words = &words[..n];
-                let mut kept = 0;
+                let mut count = 0;
+                let mut blocks = 0u64;
                 for (k, &(w, bits)) in words.iter().enumerate() {
                     if let Some(&(next, _)) = words.get(k + 1) {
                         ahead(next);
                     }
-                    kept += (check(w, bits) & bits).count_ones() as u64;
+                    let slots = check(w, bits) & bits;
+                    if slots != 0 {
+                        blocks |= 1 << (w % GROUP as u64);
+                        count += slots.count_ones() as u64;
+                    }
                 }
-                kept
+                // The group's words are the blocks of one word of the frontier: marked with one
+                // atomic OR, not one per block (each a barrier to the check's table writes).
+                kept.mark_blocks(g as u64, blocks);
+                count
             })
             .sum()
     }
@@ -115,8 +129,8 @@ mod tests {
     use std::sync::Mutex;
 
     /// Whatever the number of threads, and lanes shared or not, a step sees every slot set
-    /// by any thread, once, and counts the slots kept; each word checked but the first of
-    /// its group was announced ahead; clearing empties the candidates.
+    /// by any thread, once, counts the slots kept and marks their blocks; each word checked
+    /// but the first of its group was announced ahead; clearing empties the candidates.
     #[test]
     fn steps_see_the_union_of_the_lanes() {
         let size = 64 * 64 * 300 + 5;
@@ -134,7 +148,9 @@ mod tests {
                 slots.par_iter().for_each(|&i| candidates.lane().set(i));
                 let found = Mutex::new(Vec::new());
                 let announced = Mutex::new(Vec::new());
+                let kept = Frontier::new(size.div_ceil(64));
                 let count = candidates.check_words(
+                    &kept,
                     |w| announced.lock().unwrap().push(w),
                     |w, bits| {
                         let mut found = found.lock().unwrap();
@@ -160,8 +176,17 @@ mod tests {
                 assert_eq!(announced, ahead, "{threads} threads");
                 let even = want.iter().filter(|&&i| i % 2 == 0).count();
                 assert_eq!(count, even as u64, "{threads} threads");
+                let mut keeping: Vec<u64> = want
+                    .iter()
+                    .filter(|&&i| i % 2 == 0)
+                    .map(|i| i / 64)
+                    .collect();
+                keeping.dedup();
+                assert_eq!(kept.blocks(), keeping, "{threads} threads");
                 candidates.clear();
-                assert_eq!(candidates.check_words(|_| {}, |_, bits| bits), 0);
+                let none = Frontier::new(size.div_ceil(64));
+                assert_eq!(candidates.check_words(&none, |_| {}, |_, bits| bits), 0);
+                assert!(none.blocks().is_empty());
             });
         }
     }

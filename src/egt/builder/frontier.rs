@@ -24,6 +24,12 @@ impl Frontier {
         }
     }
 
+    /// Marks the blocks 64·k + b for the bits b of `blocks`.
+    #[inline]
+    pub(super) fn mark_blocks(&self, k: u64, blocks: u64) {
+        self.0.or_word(k, blocks);
+    }
+
     pub(super) fn clear(&self) {
         self.0.clear();
     }
@@ -46,5 +52,17 @@ impl Frontier {
                 }
             })
         });
+    }
+
+    /// The marked blocks, in order.
+    #[cfg(test)]
+    pub(super) fn blocks(&self) -> Vec<u64> {
+        let blocks = std::sync::Mutex::new(Vec::new());
+        self.0.for_each_word(|k, marks| {
+            for_each_bit(marks, |b| blocks.lock().unwrap().push(k * 64 + b as u64))
+        });
+        let mut blocks = blocks.into_inner().unwrap();
+        blocks.sort_unstable();
+        blocks
     }
 }

@@ -459,6 +459,7 @@ impl<'a> Build<'a> {
             let passes = self.rules.null_move.allows(c);
             found
                 + self.candidates.check_words(
+                    won,
                     |w| bytes::prefetch(&self.data[c.index()], w),
                     |w, bits| {
                         // SAFETY: only this closure writes word w's bytes, after the last read.
@@ -482,7 +483,6 @@ impl<'a> Build<'a> {
                         for_each_bit(improves, |b| {
                             self.cell(c, w * 64 + b as u64).store(win_byte(n), Relaxed)
                         });
-                        won.mark(w, improves);
                         improves
                     },
                 )
@@ -504,6 +504,7 @@ impl<'a> Build<'a> {
             let opponent_table = unsafe { self.frozen(c.flip()) };
             found
                 + self.candidates.check_words(
+                    lost,
                     |w| {
                         bytes::prefetch(&self.data[c.index()], w);
                         // For the block man's moves.
@@ -551,7 +552,6 @@ impl<'a> Build<'a> {
                                 }
                             });
                         }
-                        lost.mark(w, kept);
                         kept
                     },
                 )
