@@ -78,9 +78,14 @@ impl Bitmap {
 
     /// The marked groups, in order.
     pub(super) fn groups(&self) -> Vec<usize> {
+        Bitmap::groups_of_any(std::slice::from_ref(self))
+    }
+
+    /// The groups marked in any of `sets` (of the same size), in order.
+    pub(super) fn groups_of_any(sets: &[Bitmap]) -> Vec<usize> {
         let mut groups = Vec::new();
-        for (k, mark) in self.summary.iter().enumerate() {
-            let mut bits = mark.load(Relaxed);
+        for k in 0..sets.first().map_or(0, |set| set.summary.len()) {
+            let mut bits = sets.iter().fold(0, |b, set| b | set.summary[k].load(Relaxed));
             while bits != 0 {
                 groups.push(k * 64 + bits.trailing_zeros() as usize);
                 bits &= bits - 1;

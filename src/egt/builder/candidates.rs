@@ -67,10 +67,7 @@ impl Candidates {
         ahead: impl Fn(u64) + Sync,
         check: impl Fn(u64, u64) -> u64 + Sync,
     ) -> u64 {
-        let mut groups: Vec<usize> = self.lanes.iter().flat_map(Bitmap::groups).collect();
-        groups.sort_unstable();
-        groups.dedup();
-        groups
+        Bitmap::groups_of_any(&self.lanes)
             .into_par_iter()
             .map(|g| {
                 // The group's non-empty words first, so that each check knows the next one.
