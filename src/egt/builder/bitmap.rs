@@ -64,6 +64,28 @@ impl Bitmap {
         }
     }
 
+    /// The bits of word `w`, leaving it empty, in a set that no other thread writes
+    /// meanwhile: a plain read and write, not a locked swap.
+    #[inline]
+    pub(super) fn take_word(&self, w: u64) -> u64 {
+        let word = &self.words[w as usize];
+        let bits = word.load(Relaxed);
+        if bits != 0 {
+            word.store(0, Relaxed);
+        }
+        bits
+    }
+
+    /// Forgets the marked groups once their words are all empty (see `take_word`): the set
+    /// is then empty, without a pass over its words.
+    pub(super) fn unmark(&self) {
+        debug_assert!(self
+            .groups()
+            .into_iter()
+            .all(|g| self.words_of(g).all(|(_, word)| word.load(Relaxed) == 0)));
+        self.summary.iter().for_each(|mark| mark.store(0, Relaxed));
+    }
+
     /// Marks the group of word `w` in the summary with `or(summary word, bit)` unless it is
     /// marked already.
     #[inline]
@@ -85,7 +107,9 @@ impl Bitmap {
     pub(super) fn groups_of_any(sets: &[Bitmap]) -> Vec<usize> {
         let mut groups = Vec::new();
         for k in 0..sets.first().map_or(0, |set| set.summary.len()) {
-            let mut bits = sets.iter().fold(0, |b, set| b | set.summary[k].load(Relaxed));
+            let mut bits = sets
+                .iter()
+                .fold(0, |b, set| b | set.summary[k].load(Relaxed));
             while bits != 0 {
                 groups.push(k * 64 + bits.trailing_zeros() as usize);
                 bits &= bits - 1;

@@ -52,29 +52,26 @@ impl Candidates {
         }
     }
 
-    pub(super) fn clear(&self) {
-        self.lanes.iter().for_each(Bitmap::clear);
-    }
-
     /// Calls `check(w, bits)`, in parallel, for every word w of the candidates with its bits
     /// (of every lane), which returns the slots it keeps of them; marks the blocks that keep
     /// any in `kept`, and returns how many slots are kept. Before a thread checks a word, it
     /// calls `ahead(w)` for the next word it will check, which may start the reads that check
-    /// needs.
+    /// needs. The candidates are taken: none are left for the next step, each word being
+    /// cleared as it is read rather than in a pass of its own.
     pub(super) fn check_words(
         &self,
         kept: &Frontier,
         ahead: impl Fn(u64) + Sync,
         check: impl Fn(u64, u64) -> u64 + Sync,
     ) -> u64 {
-        Bitmap::groups_of_any(&self.lanes)
+        let kept_slots = Bitmap::groups_of_any(&self.lanes)
             .into_par_iter()
             .map(|g| {
                 // The group's non-empty words first, so that each check knows the next one.
                 let mut words = [(0u64, 0u64); GROUP];
                 let mut n = 0;
                 for (w, _) in self.lanes[0].words_of(g) {
-                    let bits = self.lanes.iter().fold(0, |b, lane| b | lane.word(w));
+                    let bits = self.lanes.iter().fold(0, |b, lane| b | lane.take_word(w));
                     if bits != 0 {
                         words[n] = (w, bits);
                         n += 1;
@@ -98,7 +95,9 @@ impl Candidates {
                 kept.mark_blocks(g as u64, blocks);
                 count
             })
-            .sum()
+            .sum();
+        self.lanes.iter().for_each(Bitmap::unmark);
+        kept_slots
     }
 }
 
@@ -122,12 +121,13 @@ impl Lane<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::bitmap::for_each_bit;
     use super::*;
     use std::sync::Mutex;
 
     /// Whatever the number of threads, and lanes shared or not, a step sees every slot set
     /// by any thread, once, counts the slots kept and marks their blocks; each word checked
-    /// but the first of its group was announced ahead; clearing empties the candidates.
+    /// but the first of its group was announced ahead; checking empties the candidates.
     #[test]
     fn steps_see_the_union_of_the_lanes() {
         let size = 64 * 64 * 300 + 5;
@@ -180,10 +180,25 @@ mod tests {
                     .collect();
                 keeping.dedup();
                 assert_eq!(kept.blocks(), keeping, "{threads} threads");
-                candidates.clear();
+                // The check took the candidates: the next step sees only its own.
+                let next: Vec<u64> = want.iter().step_by(1000).map(|i| i ^ 1).collect();
+                next.par_iter().for_each(|&i| candidates.lane().set(i));
+                let seen = Frontier::new(size.div_ceil(64));
+                let found = Mutex::new(Vec::new());
+                candidates.check_words(
+                    &seen,
+                    |_| {},
+                    |w, bits| {
+                        for_each_bit(bits, |b| found.lock().unwrap().push(w * 64 + b as u64));
+                        0
+                    },
+                );
+                let mut found = found.into_inner().unwrap();
+                found.sort_unstable();
+                assert_eq!(found, next, "{threads} threads");
                 let none = Frontier::new(size.div_ceil(64));
                 assert_eq!(candidates.check_words(&none, |_| {}, |_, bits| bits), 0);
-                assert!(none.blocks().is_empty());
+                assert!(none.blocks().is_empty() && seen.blocks().is_empty());
             });
         }
     }

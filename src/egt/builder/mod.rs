@@ -606,12 +606,12 @@ impl<'a> Build<'a> {
             .map_or(0, |bits| bits[c.index()].word(w))
     }
 
-    /// Sets the candidates to every predecessor, with `mover` to move, of the positions of
-    /// the other side in `frontier` (of value `byte`): the positions before the mover's last
-    /// move. Only bits are set here, at random; the table is then read in index order by the
-    /// caller's filter, which keeps the big table's accesses local.
+    /// Sets the candidates (empty: the last step's checks took them) to every predecessor,
+    /// with `mover` to move, of the positions of the other side in `frontier` (of value
+    /// `byte`): the positions before the mover's last move. Only bits are set here, at random;
+    /// the table is then read in index order by the caller's filter, which keeps the big
+    /// table's accesses local.
     fn gather(&self, mover: Color, frontier: &Frontier, byte: u8) {
-        self.candidates.clear();
         let unpass = self.rules.null_move.allows(mover);
         // SAFETY: a step writes only the mover's table.
         let table = unsafe { self.frozen(mover.flip()) };
