@@ -15,7 +15,7 @@ pub fn run(common: &Common, json: bool) -> Result<(), UserError> {
         .expect("the requested table was built");
     let stats = table_stats(table, tables.geometry());
     if let Some(report) = s.report() {
-        report.write_stats(&tables, &s.material, &stats, threads, took);
+        report.write_stats(table, tables.rules(), &stats, threads, took);
     }
     let seconds = (took.as_secs_f64() * 1000.0).round() / 1000.0;
     if json {

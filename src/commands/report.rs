@@ -4,8 +4,11 @@
 //! stderr, never an error: the tables are built and usable all the same.
 
 use super::build::render;
+use crate::board::geometry::Geometry;
 use crate::egt::material::Material;
+use crate::egt::rules::Rules;
 use crate::egt::stats::{table_stats, TableStats};
+use crate::egt::table::Table;
 use crate::egt::tables::TableSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -21,21 +24,21 @@ pub struct Report {
 }
 
 impl Report {
-    /// The text of the report of `material` (built in `tables`, with these statistics).
+    /// The text of the report of a built table (built under `rules`, with these statistics).
     pub fn text(
         &self,
-        tables: &TableSet,
-        material: &Material,
+        table: &Table,
+        rules: Rules,
         stats: &TableStats,
         threads: usize,
         took: Duration,
     ) -> String {
-        let bytes = tables.get(material).map_or(0, |t| t.bytes());
+        let material = table.material();
         let mut out = String::new();
         let _ = writeln!(out, "fairy-egt {} report", env!("CARGO_PKG_VERSION"));
         let _ = writeln!(out, "endgame: {}", material.name());
-        let _ = writeln!(out, "metric:  {}", tables.metric());
-        let _ = writeln!(out, "rules:   {}", tables.rules().describe());
+        let _ = writeln!(out, "metric:  {}", table.metric());
+        let _ = writeln!(out, "rules:   {}", rules.describe());
         let seeds = match &self.seed {
             Some((seeded, file, n)) if seeded == material => {
                 format!("{} ({n} positions)", file.display())
@@ -44,7 +47,7 @@ impl Report {
         };
         let _ = writeln!(out, "seeds:   {seeds}\n");
         let seconds = (took.as_secs_f64() * 1000.0).round() / 1000.0;
-        out.push_str(&render(stats, threads, seconds, bytes));
+        out.push_str(&render(stats, threads, seconds, table.bytes()));
         out
     }
 
@@ -52,21 +55,33 @@ impl Report {
     /// on stderr.
     pub fn write(&self, tables: &TableSet, material: &Material, threads: usize, took: Duration) {
         if let Some(table) = tables.get(material) {
-            let stats = table_stats(table, tables.geometry());
-            self.write_stats(tables, material, &stats, threads, took);
+            self.write_table(table, tables.geometry(), tables.rules(), threads, took);
         }
     }
 
-    /// Writes the report of `material` with statistics already counted.
+    /// Counts the statistics of a built table and writes its report.
+    pub fn write_table(
+        &self,
+        table: &Table,
+        geometry: &Geometry,
+        rules: Rules,
+        threads: usize,
+        took: Duration,
+    ) {
+        let stats = table_stats(table, geometry);
+        self.write_stats(table, rules, &stats, threads, took);
+    }
+
+    /// Writes the report of a built table with statistics already counted.
     pub fn write_stats(
         &self,
-        tables: &TableSet,
-        material: &Material,
+        table: &Table,
+        rules: Rules,
         stats: &TableStats,
         threads: usize,
         took: Duration,
     ) {
-        let text = self.text(tables, material, stats, threads, took);
+        let text = self.text(table, rules, stats, threads, took);
         if let Err(e) = std::fs::write(&self.path, text) {
             eprintln!(
                 "fairy-egt: warning: cannot write the report {}: {e}",

@@ -9,6 +9,8 @@ use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
 use crate::piece::PieceSet;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Tables of one piece set and metric, built on request.
@@ -19,7 +21,9 @@ pub struct TableSet {
     rules: Rules,
     seeds: Option<(Material, Vec<Seed>)>,
     fold: bool,
-    tables: HashMap<Material, Table>,
+    /// Shared, so that a finished table can be read elsewhere (its statistics counted for
+    /// the report) while the set is used or extended.
+    tables: HashMap<Material, Arc<Table>>,
 }
 
 impl TableSet {
@@ -86,12 +90,17 @@ impl TableSet {
 
     /// The built table of a material.
     pub fn get(&self, material: &Material) -> Option<&Table> {
-        self.tables.get(material)
+        self.tables.get(material).map(|t| &**t)
+    }
+
+    /// The built table of a material, shared.
+    pub fn shared(&self, material: &Material) -> Option<Arc<Table>> {
+        self.tables.get(material).cloned()
     }
 
     /// Bytes of table data held (every built table, both sides to move).
     pub fn bytes(&self) -> u64 {
-        self.tables.values().map(Table::bytes).sum()
+        self.tables.values().map(|t| t.bytes()).sum()
     }
 
     /// Drops the built tables whose material `keep` refuses (to free memory).
@@ -105,6 +114,18 @@ impl TableSet {
         &mut self,
         material: &Material,
         progress: &dyn Progress,
+    ) -> Result<(), BuildError> {
+        self.build_cancellable(material, progress, &AtomicBool::new(false))
+    }
+
+    /// [`TableSet::build`] that stops soon after `cancel` is raised, with
+    /// [`BuildError::Cancelled`]: the tables completed before stay in the set, the one in
+    /// progress is dropped, so no half-built table is ever in the set.
+    pub fn build_cancellable(
+        &mut self,
+        material: &Material,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
     ) -> Result<(), BuildError> {
         let start = Instant::now();
         let mut todo = material.sub_materials();
@@ -134,14 +155,15 @@ impl TableSet {
                     _ => &[],
                 },
                 fold: self.fold,
+                cancel,
             };
-            let table = build_table(&m, &recipe, &|sub: &Material| self.tables.get(sub), &report)?;
+            let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
             log::debug!(
                 "{} built in {:.3} s",
                 m.name(),
                 start.elapsed().as_secs_f64()
             );
-            self.tables.insert(m, table);
+            self.tables.insert(m, Arc::new(table));
             done += w;
         }
         Ok(())
@@ -170,5 +192,42 @@ mod tests {
                 .longest_win,
             16
         );
+    }
+
+    #[test]
+    fn a_cancelled_build_keeps_only_complete_tables() {
+        use crate::egt::progress::{BuildEvent, Phase};
+        use std::sync::atomic::Ordering::Relaxed;
+        let pieces = PieceSet::standard();
+        let kqkr = Material::parse("KQ.KR", &pieces).unwrap();
+        let kqk = Material::parse("KQ.K", &pieces).unwrap();
+        let mut set = TableSet::new(pieces.clone(), Metric::Dtm);
+        // Cancelled in the middle of KQ.KR's iterations, after its sub-tables are complete.
+        let cancel = AtomicBool::new(false);
+        let raise = |e: &BuildEvent| {
+            if e.table == "KQ.KR" && e.phase == Phase::Iteration(3) {
+                cancel.store(true, Relaxed);
+            }
+        };
+        assert_eq!(
+            set.build_cancellable(&kqkr, &raise, &cancel),
+            Err(BuildError::Cancelled)
+        );
+        assert!(set.get(&kqkr).is_none(), "a half-built table is in the set");
+        assert!(set.get(&kqk).is_some(), "a complete sub-table was dropped");
+        // Cancelled before it starts: nothing new.
+        let kr = Material::parse("KR.K", &pieces).unwrap();
+        let raised = AtomicBool::new(true);
+        assert_eq!(
+            set.build_cancellable(&kr, &Silent, &raised),
+            Err(BuildError::Cancelled)
+        );
+        assert!(set.get(&kr).is_none());
+        // Built again, the table equals one built without interruption.
+        set.build(&kqkr, &Silent).unwrap();
+        let mut fresh = TableSet::new(pieces, Metric::Dtm);
+        fresh.build(&kqkr, &Silent).unwrap();
+        let stats = |s: &TableSet| table_stats(s.get(&kqkr).unwrap(), s.geometry());
+        assert_eq!(stats(&set), stats(&fresh));
     }
 }

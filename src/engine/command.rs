@@ -64,8 +64,13 @@ pub enum Command {
     Book,
     /// The opponent offers a draw: accepted when the position is a draw.
     DrawOffer,
-    /// Answer with [`Event::Synced`] once every earlier command is complete.
+    /// XBoard's `ping`: answer with [`Event::Synced`] once every earlier command is complete.
+    /// A build running in the background is not a command: it is not waited for (XBoard
+    /// shows no thinking output, build progress included, while a `ping` is unanswered).
     Sync(String),
+    /// UCI's `isready`: answer with [`Event::Synced`] once every earlier command is complete
+    /// and the running build, if any, is over (UCI's "ready after initialising").
+    SyncAfterBuild(String),
     /// The game's variant (the pieces the GUI uses).
     Variant(Variant),
     /// Distance metric of the tables: a change rebuilds them.
@@ -195,7 +200,8 @@ pub enum Event {
         /// The command or the detail.
         detail: String,
     },
-    /// Every command before the matching [`Command::Sync`] is complete.
+    /// Every command before the matching [`Command::Sync`] or [`Command::SyncAfterBuild`] is
+    /// complete.
     Synced(String),
     /// The best move for the side to move.
     Hint(Move),

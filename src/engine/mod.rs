@@ -5,7 +5,11 @@
 //! later one, so answers keep their order) until [`Engine::built`] hands the tables back.
 //!
 //! The tables themselves travel: while a build runs, the [`TableSet`] is with the builder
-//! ([`BuildJob`]), so probing and building never share it.
+//! ([`BuildJob`]), so probing and building never share it. At most one build is out at a
+//! time. A build that has become useless is cancelled through its job's flag: when a new
+//! position needs other material (the tables come back with every table completed before,
+//! and the new material is built next), or when an option changes the tables' contents (the
+//! tables that come back are dropped, and new ones are started under the new settings).
 
 pub mod command;
 pub mod game;
@@ -26,6 +30,8 @@ use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 use game::{Board, START_FEN};
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A build the engine asks for: build `material` into `tables` (with `threads` threads,
@@ -39,6 +45,18 @@ pub struct BuildJob {
     pub threads: usize,
     /// Where to write the report of the build (`None`: no report).
     pub report: Option<Box<Report>>,
+    /// Raised when the engine no longer needs the build: the builder then stops soon and
+    /// hands the tables back with [`BuildError::Cancelled`].
+    pub cancel: Arc<AtomicBool>,
+}
+
+/// The build that is out.
+struct Running {
+    material: Material,
+    started: Instant,
+    cancel: Arc<AtomicBool>,
+    /// The settings changed since it started: the tables it hands back are dropped.
+    stale: bool,
 }
 
 /// What the engine asks its host to do.
@@ -59,8 +77,10 @@ pub struct Engine {
     memory: Option<u64>,
     /// `None` while a build has them.
     tables: Option<TableSet>,
-    /// The build running, and when it started.
-    building: Option<(Material, Instant)>,
+    /// The build that is out, if any.
+    building: Option<Running>,
+    /// Once the running (stale) build is back: build the start-up endgame first.
+    startup_next: bool,
     /// Endgames whose build failed, and why.
     failed: HashMap<Material, String>,
     board: Board,
@@ -89,6 +109,7 @@ impl Engine {
             royals,
             memory: None,
             building: None,
+            startup_next: false,
             failed: HashMap::new(),
             edit: None,
             side: Some(Color::Black),
@@ -109,7 +130,24 @@ impl Engine {
 
     /// The endgame being built, if a build runs.
     pub fn building(&self) -> Option<&Material> {
-        self.building.as_ref().map(|(m, _)| m)
+        self.building
+            .as_ref()
+            .filter(|r| !r.stale)
+            .map(|r| &r.material)
+    }
+
+    /// Whether commands wait for the running build (every command read is answered once
+    /// this is false).
+    pub fn has_waiting_commands(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
+    /// Asks the running build, if any, to stop (the engine is leaving). The tables come
+    /// back through [`Engine::built`] as usual.
+    pub fn cancel_build(&mut self) {
+        if let Some(r) = &self.building {
+            r.cancel.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Whether thinking output (and so build progress) is shown.
@@ -129,23 +167,21 @@ impl Engine {
     /// A build asked for by [`Action::Build`] is over: the tables come back and the queued
     /// commands go on.
     pub fn built(&mut self, tables: TableSet, result: Result<(), BuildError>) {
-        self.tables = Some(tables);
-        if let Some((material, start)) = self.building.take() {
-            match result {
-                Ok(()) if self.shows_thinking() => self.say(Event::TableReady {
-                    material: material.name(),
-                    took: start.elapsed(),
-                }),
-                Ok(()) => {}
-                Err(e) => {
-                    let reason = e.to_string();
-                    self.say(Event::BuildFailed {
-                        material: material.name(),
-                        reason: reason.clone(),
-                    });
-                    self.failed.insert(material, reason);
+        match self.building.take() {
+            Some(Running { stale: true, .. }) => {
+                // Built under settings that changed meanwhile.
+                self.tables = Some(new_tables(&self.settings));
+                if std::mem::take(&mut self.startup_next) {
+                    self.start_build(self.settings.material.clone());
                 }
             }
+            Some(Running {
+                material, started, ..
+            }) => {
+                self.tables = Some(tables);
+                self.report_build(material, started, result);
+            }
+            None => self.tables = Some(tables),
         }
         if let (Some(budget), Some(t)) = (self.memory, &self.tables) {
             if t.bytes() > budget {
@@ -168,7 +204,34 @@ impl Engine {
         }
     }
 
-    /// Whether a command must wait for a running build.
+    /// Says how the build of `material` ended: ready (when thinking is shown), cancelled
+    /// (nothing to say), or failed (said, and not tried again for these settings).
+    fn report_build(
+        &mut self,
+        material: Material,
+        started: Instant,
+        result: Result<(), BuildError>,
+    ) {
+        match result {
+            Ok(()) if self.shows_thinking() => self.say(Event::TableReady {
+                material: material.name(),
+                took: started.elapsed(),
+            }),
+            Ok(()) | Err(BuildError::Cancelled) => {}
+            Err(e) => {
+                let reason = e.to_string();
+                log::error!("the build of {material} failed: {reason}");
+                self.say(Event::BuildFailed {
+                    material: material.name(),
+                    reason: reason.clone(),
+                });
+                self.failed.insert(material, reason);
+            }
+        }
+    }
+
+    /// Whether a command must wait for a running build: those that need the tables. Option
+    /// changes do not wait: they cancel the build (see [`Engine::retable`]).
     fn must_wait(&self, cmd: &Command) -> bool {
         if self.building.is_none() {
             return false;
@@ -178,13 +241,7 @@ impl Engine {
             | Command::Hint
             | Command::Book
             | Command::DrawOffer
-            | Command::Sync(_)
-            | Command::Metric(_)
-            | Command::Endgame(_)
-            | Command::PieceFile(_)
-            | Command::NullMove(_)
-            | Command::StalemateWins(_)
-            | Command::BareRoyalLoses(_)
+            | Command::SyncAfterBuild(_)
             | Command::Analyze(true)
             | Command::AnalysisStatus => true,
             Command::Move(_) => self.analyzing || self.engine_replies(),
@@ -297,7 +354,7 @@ impl Engine {
                     }
                 }
             }
-            Command::Sync(token) => self.say(Event::Synced(token)),
+            Command::Sync(token) | Command::SyncAfterBuild(token) => self.say(Event::Synced(token)),
             Command::Variant(v) => self.say(Event::Variant(v)),
             Command::Metric(m) => self.reconfigure(|c| c.metric = m),
             Command::NullMove(n) => self.reconfigure(|c| c.null_move = n),
@@ -347,9 +404,6 @@ impl Engine {
         }
     }
 
-    /// New settings after an option changed (metric, rules, endgame or pieces): the seed file
-    /// is read again, new tables are started, and the position's endgame (with `startup`,
-    /// first the start-up endgame) is built. A seed file that does not read for the new
     /// Rebuilds the tables with one setting of the configuration changed (see `retable`).
     fn reconfigure(&mut self, change: impl FnOnce(&mut EngineConfig)) {
         let mut new = self.settings.clone();
@@ -357,7 +411,11 @@ impl Engine {
         self.retable(new, false);
     }
 
-    /// settings refuses the change: nothing changes. Unchanged settings change nothing.
+    /// New settings after an option changed (metric, rules, endgame or pieces): the seed file
+    /// is read again, new tables are started, and the position's endgame (with `startup`,
+    /// first the start-up endgame) is built. A running build is cancelled, and new tables
+    /// start when it is back. A seed file that does not read for the new settings refuses
+    /// the change: nothing changes. Unchanged settings change nothing.
     fn retable(&mut self, new: Settings, startup: bool) {
         if new.config == self.settings.config && new.material == self.settings.material {
             return;
@@ -370,8 +428,15 @@ impl Engine {
             }
         };
         self.settings = new;
-        self.tables = Some(new_tables(&self.settings));
         self.failed.clear();
+        match &mut self.building {
+            Some(running) => {
+                running.cancel.store(true, Ordering::Relaxed);
+                running.stale = true;
+                self.startup_next |= startup;
+            }
+            None => self.tables = Some(new_tables(&self.settings)),
+        }
         if startup {
             // New pieces or royals: the position is checked again (its history is dropped).
             self.geometry = Geometry::new(&self.settings.pieces);
@@ -414,6 +479,7 @@ impl Engine {
             let reason = reason.clone();
             self.say(Event::NotPlayable(reason));
         }
+        self.cancel_useless_build();
         self.ensure_tables();
         self.reanalyse();
     }
@@ -424,6 +490,7 @@ impl Engine {
         if let Board::Unplayable { reason, .. } = &self.board {
             log::info!("position not playable: {reason}");
         }
+        self.cancel_useless_build();
         self.ensure_tables();
         self.reanalyse();
     }
@@ -619,6 +686,21 @@ impl Engine {
         self.start_build(target);
     }
 
+    /// After a new position: a running build of other material than the position's is
+    /// cancelled (the position's endgame is built when the tables are back).
+    fn cancel_useless_build(&self) {
+        if let (Some(running), Board::Playable(game)) = (&self.building, &self.board) {
+            let (material, _) = material_of(game.position());
+            if running.material != material {
+                log::info!(
+                    "cancelling the build of {} for {material}",
+                    running.material
+                );
+                running.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
     /// Starts the build of `target` unless a build runs, it is built, or its build failed.
     fn start_build(&mut self, target: Material) {
         if self.building.is_some() {
@@ -647,12 +729,19 @@ impl Engine {
             }
         }
         let tables = self.tables.take().expect("checked above");
-        self.building = Some((target.clone(), Instant::now()));
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.building = Some(Running {
+            material: target.clone(),
+            started: Instant::now(),
+            cancel: cancel.clone(),
+            stale: false,
+        });
         self.out.push(Action::Build(BuildJob {
             tables,
             material: target,
             threads: self.settings.config.threads,
             report: self.settings.report().map(Box::new),
+            cancel,
         }));
     }
 }

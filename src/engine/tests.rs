@@ -1,9 +1,10 @@
 //! The engine driven without a process: builds run synchronously when asked for.
 
 use super::*;
-use crate::config::EngineConfig;
+use crate::config::{EngineConfig, Metric};
 use crate::egt::progress::Silent;
 use crate::piece::PieceSet;
+use std::sync::atomic::Ordering;
 
 const KQKR: &str = "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1";
 
@@ -20,14 +21,16 @@ fn engine(endgame: &str) -> Engine {
 }
 
 /// Runs the engine's actions (builds at once) until it has nothing left to do; the events
-/// said, in order. With `hold_builds`, builds are left pending and returned.
+/// said, in order.
 fn drive(e: &mut Engine) -> Vec<Event> {
+    let actions = e.take_actions();
+    drive_actions(e, actions)
+}
+
+/// `drive`, starting with these actions.
+fn drive_actions(e: &mut Engine, mut actions: Vec<Action>) -> Vec<Event> {
     let mut events = Vec::new();
-    loop {
-        let actions = e.take_actions();
-        if actions.is_empty() {
-            return events;
-        }
+    while !actions.is_empty() {
         for a in actions {
             match a {
                 Action::Say(ev) => events.push(ev),
@@ -38,7 +41,34 @@ fn drive(e: &mut Engine) -> Vec<Event> {
                 }
             }
         }
+        actions = e.take_actions();
     }
+    events
+}
+
+/// The events said so far, without running any build asked for.
+fn drive_said(e: &mut Engine) -> Vec<Event> {
+    e.take_actions()
+        .into_iter()
+        .map(|a| match a {
+            Action::Say(ev) => ev,
+            Action::Build(job) => panic!("unexpected build of {}", job.material),
+        })
+        .collect()
+}
+
+/// A short name of each event's kind.
+fn kinds(events: &[Event]) -> Vec<&'static str> {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::TableReady { .. } => "ready",
+            Event::Synced(_) => "sync",
+            Event::Thinking(_) => "thinking",
+            Event::Move(_) => "move",
+            _ => "other",
+        })
+        .collect()
 }
 
 fn setup(fen: &str) -> Command {
@@ -81,26 +111,117 @@ fn commands_wait_behind_a_build_in_order() {
     assert_eq!(e.building().map(|m| m.name()), Some("KQ.KR".into()));
     e.command(Command::Force);
     e.command(setup(KQKR));
+    // A background build is not a command: `ping` is answered at once (XBoard shows no
+    // progress while a ping is unanswered).
     e.command(Command::Sync("1".into()));
+    assert_eq!(kinds(&drive_said(&mut e)), ["sync"]);
     e.command(Command::Go);
     e.command(Command::Sync("2".into()));
-    // Nothing is said until the tables are back.
+    e.command(Command::SyncAfterBuild("3".into()));
+    // Nothing more is said until the tables are back: the `go` waits, and so does every
+    // command after it.
     assert!(e.take_actions().is_empty());
     let mut t = job.tables;
     let r = t.build(&job.material, &Silent);
     e.built(t, r);
     let events = drive(&mut e);
-    let kinds: Vec<&str> = events
-        .iter()
-        .map(|e| match e {
-            Event::TableReady { .. } => "ready",
-            Event::Synced(_) => "sync",
-            Event::Thinking(_) => "thinking",
-            Event::Move(_) => "move",
-            _ => "other",
-        })
-        .collect();
-    assert_eq!(kinds, ["ready", "sync", "thinking", "move", "sync"]);
+    assert_eq!(
+        kinds(&events),
+        ["ready", "thinking", "move", "sync", "sync"]
+    );
+}
+
+#[test]
+fn uci_isready_waits_for_the_build() {
+    let mut e = engine("KQ.KR");
+    let Some(Action::Build(job)) = e.take_actions().pop() else {
+        panic!("no start-up build")
+    };
+    e.command(Command::SyncAfterBuild("readyok".into()));
+    assert!(e.take_actions().is_empty());
+    let mut t = job.tables;
+    let r = t.build(&job.material, &Silent);
+    e.built(t, r);
+    assert_eq!(kinds(&drive(&mut e)), ["ready", "sync"]);
+}
+
+#[test]
+fn a_position_of_other_material_cancels_the_running_build() {
+    let mut e = engine("KQ.KR");
+    let Some(Action::Build(job)) = e.take_actions().pop() else {
+        panic!("no start-up build")
+    };
+    // Same material: the build goes on.
+    e.command(setup(KQKR));
+    assert!(!job.cancel.load(Ordering::Relaxed));
+    e.command(setup("8/8/8/8/8/8/2k5/K6R w - - 0 1"));
+    assert!(
+        job.cancel.load(Ordering::Relaxed),
+        "KQ.KR is no longer needed"
+    );
+    e.command(Command::Go);
+    let mut t = job.tables;
+    let r = t.build_cancellable(&job.material, &Silent, &job.cancel);
+    assert_eq!(r, Err(BuildError::Cancelled));
+    e.built(t, r);
+    // Nothing failed: the position's endgame is built next, then the `go` is answered.
+    let actions = e.take_actions();
+    let [Action::Build(next)] = &actions[..] else {
+        panic!("KR.K is not built next")
+    };
+    assert_eq!(next.material.name(), "KR.K");
+    assert!(!next.cancel.load(Ordering::Relaxed));
+    let Some(Action::Build(next)) = actions.into_iter().next() else {
+        unreachable!()
+    };
+    let mut t = next.tables;
+    let r = t.build(&next.material, &Silent);
+    e.built(t, r);
+    assert_eq!(kinds(&drive(&mut e)), ["ready", "thinking", "move"]);
+}
+
+#[test]
+fn an_option_change_cancels_the_build_and_drops_its_tables() {
+    let mut e = engine("KQ.KR");
+    let Some(Action::Build(job)) = e.take_actions().pop() else {
+        panic!("no start-up build")
+    };
+    e.command(Command::Force);
+    e.command(setup(KQKR));
+    e.command(Command::Metric(Metric::Dtc));
+    assert!(
+        job.cancel.load(Ordering::Relaxed),
+        "a DTM build is useless now"
+    );
+    e.command(Command::Go);
+    // Even had it finished, the DTM tables are not used.
+    let mut t = job.tables;
+    let r = t.build(&job.material, &Silent);
+    e.built(t, r);
+    let actions = e.take_actions();
+    let [Action::Build(next)] = &actions[..] else {
+        panic!("no new build")
+    };
+    assert_eq!(next.tables.metric(), Metric::Dtc);
+    assert!(next.tables.get(&next.material).is_none());
+    let events = drive_actions(&mut e, actions);
+    let Some(Event::Thinking(t)) = events.iter().find(|e| matches!(e, Event::Thinking(_))) else {
+        panic!("{events:?}")
+    };
+    // The value of a DTC table built on its own (30 moves to the rook's capture, against
+    // 35 to mate).
+    let mut dtc = TableSet::new(PieceSet::standard(), Metric::Dtc);
+    let kqkr = Material::parse("KQ.KR", dtc.pieces()).unwrap();
+    dtc.build(&kqkr, &Silent).unwrap();
+    let pos = game::check(
+        &Setup::from_fen(KQKR).unwrap(),
+        dtc.geometry(),
+        kqkr.royals(),
+    )
+    .unwrap();
+    assert_eq!(t.metric, Metric::Dtc);
+    assert_eq!(Ok(t.value), dtc.probe(&pos));
+    assert_eq!(t.value, Value::Win(30));
 }
 
 #[test]

@@ -292,7 +292,11 @@ impl Protocol for Uci {
         }
         match parse(trimmed) {
             UciMessage::Uci => self.identify(),
-            UciMessage::IsReady => vec![Input::Engine(Command::Sync("readyok".to_string()))],
+            UciMessage::IsReady => {
+                vec![Input::Engine(Command::SyncAfterBuild(
+                    "readyok".to_string(),
+                ))]
+            }
             UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             UciMessage::UciNewGame => vec![Input::Engine(Command::Force)],
             UciMessage::Go { time_control, .. } => self.go(matches!(

@@ -58,6 +58,12 @@ pub enum BuildError {
         "{0}: a distance is longer than one byte per position holds (wins up to {MAX_WIN} moves, losses up to {MAX_LOSS})"
     )]
     TooLong(String),
+    /// The build was cancelled (its cancel flag was raised) before the table was complete.
+    #[error("the build was cancelled")]
+    Cancelled,
+    /// The build stopped on an internal error (a panic), with its message.
+    #[error("internal error while building: {0}")]
+    Internal(String),
 }
 
 /// Atomic bytes seen as plain bytes, which the compiler can read in vectors.
@@ -127,6 +133,9 @@ pub struct Recipe<'r> {
     pub seeds: &'r [Seed],
     /// Whether the index folds placements by the pieces' symmetry.
     pub fold: bool,
+    /// Raised to stop the build: it is checked between the first pass's royal pairs and
+    /// between distances, and the build then returns [`BuildError::Cancelled`].
+    pub cancel: &'r AtomicBool,
 }
 
 /// Builds the table of `material` as `recipe` says; `sub_table(m)` must give the built table
@@ -145,8 +154,12 @@ pub fn build_table<'t>(
         rules,
         seeds,
         fold,
+        cancel,
     } = *recipe;
     report(Phase::Setup, 0.0);
+    if cancel.load(Relaxed) {
+        return Err(BuildError::Cancelled);
+    }
     let indexer = Indexer::new(material, geometry, pieces, fold);
     let size = indexer.size();
     let blocks = size.div_ceil(64);
@@ -183,7 +196,7 @@ pub fn build_table<'t>(
     };
     // On one of the pool's threads, so that every step's work runs on them (each thread
     // gathers candidates into its own lane, see `candidates.rs`).
-    rayon::scope(|_| build.run(seeds, report))?;
+    rayon::scope(|_| build.run(seeds, report, cancel))?;
     drop(build);
     Ok(Table {
         material: material.clone(),
@@ -194,9 +207,17 @@ pub fn build_table<'t>(
 }
 
 impl<'a> Build<'a> {
-    fn run(&self, seeds: &[Seed], report: &(dyn Fn(Phase, f64) + Sync)) -> Result<(), BuildError> {
+    fn run(
+        &self,
+        seeds: &[Seed],
+        report: &(dyn Fn(Phase, f64) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<(), BuildError> {
         let start = Instant::now();
-        let legal = self.captures_pass(report);
+        let legal = self.captures_pass(report, cancel);
+        if cancel.load(Relaxed) {
+            return Err(BuildError::Cancelled);
+        }
         self.apply_seeds(seeds)?;
         for c in Color::BOTH {
             // SAFETY: nothing writes the tables meanwhile.
@@ -216,6 +237,9 @@ impl<'a> Build<'a> {
             }
             if n > MAX_WIN.min(MAX_LOSS) {
                 return Err(BuildError::TooLong(self.name.clone()));
+            }
+            if cancel.load(Relaxed) {
+                return Err(BuildError::Cancelled);
             }
             report(
                 Phase::Iteration(n),
@@ -277,13 +301,17 @@ impl<'a> Build<'a> {
         }
     }
 
-    /// Phase 1 over every slot; returns the number of legal positions.
-    fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
+    /// Phase 1 over every slot; returns the number of legal positions. Once `cancel` is
+    /// raised the remaining royal pairs are skipped (the caller then drops the table).
+    fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync), cancel: &AtomicBool) -> u64 {
         let pairs = self.ix.pair_count() as u64;
         let done = AtomicU64::new(0);
         (0..pairs)
             .into_par_iter()
             .map(|p| {
+                if cancel.load(Relaxed) {
+                    return 0;
+                }
                 // Bytes given, per side, counted here and added to the shared counters once
                 // per pair (one shared counter hit per position would make the threads fight
                 // over its cache line).
