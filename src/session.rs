@@ -1,46 +1,43 @@
-//! Engine mode, and the only concurrent code of the program: a thread reads stdin, a worker
-//! thread builds tables (with its own rayon pool inside) and writes the report file, and the
-//! main thread runs the engine and is the one writer of stdout, flushing every line. Stdin
-//! lines and finished builds arrive on one channel; while a build runs, its progress is shown
-//! twice a second. The protocol is XBoard, or UCI when the first line is `uci`.
+//! Engine mode, and the only concurrent code of the program.
 //!
-//! Plain threads and `std::sync::mpsc` do this: the only blocking I/O is reading stdin, and
-//! one channel with a receive timeout (for the progress ticks) serves every event. An async
-//! runtime would add a dependency without removing any of the three threads' work.
+//! One event loop on a current-thread tokio runtime waits for whichever comes first: a line of
+//! stdin (or its end), a message of the build worker (progress, or a finished build), the
+//! timer that paces progress lines, or SIGTERM. The engine ([`Engine`]) is synchronous and
+//! runs on the loop; the loop is the one writer of stdout and flushes every line. CPU work
+//! never runs on the runtime: the build worker is a thread of its own with a rayon pool
+//! inside, and the statistics of the report file are counted by a reporter thread after the
+//! tables are handed back, so that `go` never waits for them.
+//!
+//! The protocol is XBoard, or UCI when the first line is `uci`. `quit` leaves at once (the
+//! running build is cancelled); at the end of input every command read before it is answered
+//! first — a build that one of them waits for is finished — and then the session ends.
 
 use crate::cli::Common;
 use crate::commands::{settings, UserError};
 use crate::egt::builder::BuildError;
-use crate::egt::progress::{BuildEvent, Phase};
+use crate::egt::material::Material;
+use crate::egt::progress::{BuildEvent, Phase, Progress};
 use crate::egt::tables::TableSet;
 use crate::engine::{Action, BuildJob, Engine};
 use crate::protocol::uci::Uci;
 use crate::protocol::xboard::XBoard;
 use crate::protocol::{Dialect, Input, Protocol};
-use std::io::{BufRead, Write};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 
-/// How often the main loop wakes while waiting.
-const TICK: Duration = Duration::from_millis(100);
-/// Time between two progress lines.
+/// Least time between two progress lines.
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
+/// Least time between two progress messages of the worker (it is told far more often).
+const WORKER_REPORTS_EVERY: Duration = Duration::from_millis(100);
 
-/// What reaches the main thread.
-enum Inbound {
-    /// A line of stdin, without its line end.
-    Line(String),
-    /// Stdin is closed.
-    Eof,
-    /// A build is over: the tables come back.
-    Built(TableSet, Result<(), BuildError>),
-}
+/// How the worker builds tables: [`TableSet::build_cancellable`], or a stand-in in tests.
+pub type BuildFn =
+    fn(&mut TableSet, &Material, &dyn Progress, &AtomicBool) -> Result<(), BuildError>;
 
-/// The latest progress report of the running build.
-type Latest = Arc<Mutex<Option<BuildEvent>>>;
-
-/// Runs engine mode until `quit` or the end of input.
+/// Runs engine mode on stdin and stdout until `quit`, SIGTERM or the end of input.
 pub fn run(common: &Common) -> Result<(), UserError> {
     let s = settings(common)?;
     let xboard = XBoard::new(
@@ -57,178 +54,224 @@ pub fn run(common: &Common) -> Result<(), UserError> {
         &s.config.pieces.display().to_string(),
         s.rules(),
     );
-    let mut engine = Engine::new(s);
-    let (tx, rx) = mpsc::channel();
-    let latest: Latest = Arc::default();
-    let jobs = spawn_builder(tx.clone(), latest.clone());
-    spawn_reader(tx);
-    let mut out = Output {
-        stdout: std::io::stdout().lock(),
-        build_started: None,
-        last_progress: Instant::now(),
-    };
-    if out.act(&mut engine, &xboard, &jobs).is_err() {
-        return Ok(());
-    }
-    main_loop(&rx, &mut engine, xboard, uci, &jobs, &latest, &mut out);
+    let engine = Engine::new(s);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| UserError(format!("cannot start the event loop: {e}")))?;
+    let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+    runtime.block_on(serve(
+        engine,
+        xboard,
+        uci,
+        stdin,
+        tokio::io::stdout(),
+        TableSet::build_cancellable,
+    ));
+    // tokio reads stdin with a blocking read that cannot be cancelled: do not wait for it.
+    runtime.shutdown_background();
     Ok(())
 }
 
-/// Reads stdin, runs the engine, writes its answers and the build progress; returns on `quit`,
-/// at the end of input, or when stdout is closed. The first line chooses the protocol.
-fn main_loop(
-    rx: &Receiver<Inbound>,
-    engine: &mut Engine,
+/// What the build worker tells the loop.
+enum FromWorker {
+    /// The latest progress of the running build.
+    Progress(BuildEvent),
+    /// A build is over: the tables come back.
+    Built(TableSet, Result<(), BuildError>),
+}
+
+/// Serves one session: protocol lines from `input`, answers to `output`, builds by `build` on
+/// a worker thread. Returns on `quit`, SIGTERM, when `output` is closed, or once every command
+/// read before the end of `input` is answered.
+pub async fn serve<R, W>(
+    mut engine: Engine,
     xboard: XBoard,
     uci: Uci,
-    jobs: &Sender<BuildJob>,
-    latest: &Latest,
-    out: &mut Output,
-) {
-    let mut first_line = true;
-    let mut uci = Some(uci);
-    let mut protocol: Box<dyn Protocol> = Box::new(xboard);
+    input: R,
+    output: W,
+    build: BuildFn,
+) where
+    R: AsyncBufRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let (to_loop, mut from_worker) = unbounded_channel();
+    let jobs = spawn_worker(to_loop, build);
+    let mut s = Session {
+        protocol: Box::new(xboard),
+        uci: Some(uci),
+        first_line: true,
+        out: output,
+        progress: None,
+        last_progress: None,
+    };
+    let mut lines = input.lines();
+    let mut eof = false;
+    let mut term = sigterm();
     loop {
-        match rx.recv_timeout(TICK) {
-            Ok(Inbound::Line(line)) => {
-                log::debug!("> {line}");
-                if std::mem::take(&mut first_line) && Dialect::of_first_line(&line) == Dialect::Uci
-                {
-                    if let Some(uci) = uci.take() {
-                        protocol = Box::new(uci);
-                    }
-                }
-                for input in protocol.read(&line) {
-                    match input {
-                        Input::Quit => return,
-                        Input::Reply(text) => {
-                            if out.line(&text).is_err() {
-                                return;
-                            }
-                        }
-                        Input::Engine(cmd) => engine.command(cmd),
-                    }
-                }
-            }
-            Ok(Inbound::Built(tables, result)) => {
-                out.build_started = None;
-                if let Ok(mut l) = latest.lock() {
-                    *l = None;
-                }
-                engine.built(tables, result);
-            }
-            Ok(Inbound::Eof) | Err(RecvTimeoutError::Disconnected) => return,
-            Err(RecvTimeoutError::Timeout) => {}
+        if s.act(&mut engine, &jobs).await.is_err() {
+            break;
         }
-        if out.act(engine, protocol.as_ref(), jobs).is_err()
-            || out.progress(engine, protocol.as_ref(), latest).is_err()
-        {
-            return;
+        if eof && !engine.has_waiting_commands() {
+            break;
+        }
+        let progress_due = s
+            .last_progress
+            .map_or_else(Instant::now, |t| t + PROGRESS_EVERY);
+        tokio::select! {
+            line = lines.next_line(), if !eof => match line {
+                Ok(Some(line)) => {
+                    if s.line(&line, &mut engine).await.is_err() {
+                        break;
+                    }
+                }
+                Ok(None) | Err(_) => eof = true,
+            },
+            message = from_worker.recv() => match message {
+                Some(FromWorker::Progress(event)) => {
+                    if engine.building().is_some() && engine.shows_thinking() {
+                        s.progress = Some(event);
+                    }
+                }
+                Some(FromWorker::Built(tables, result)) => {
+                    s.progress = None;
+                    engine.built(tables, result);
+                }
+                None => {
+                    log::error!("the build worker is gone");
+                    break;
+                }
+            },
+            () = tokio::time::sleep_until(progress_due.into()), if s.progress.is_some() => {
+                if s.show_progress().await.is_err() {
+                    break;
+                }
+            }
+            () = recv_or_never(&mut term) => {
+                log::info!("SIGTERM: leaving");
+                break;
+            }
         }
     }
+    engine.cancel_build();
 }
 
-/// The writer of stdout.
-struct Output {
-    stdout: std::io::StdoutLock<'static>,
-    /// When the running build started.
-    build_started: Option<Instant>,
-    last_progress: Instant,
+/// The session's side of the loop: the protocol spoken and the writer of the output.
+struct Session<W> {
+    protocol: Box<dyn Protocol>,
+    /// The UCI protocol, until the first line has chosen.
+    uci: Option<Uci>,
+    first_line: bool,
+    out: W,
+    /// Progress not shown yet.
+    progress: Option<BuildEvent>,
+    /// When the last progress line went out.
+    last_progress: Option<Instant>,
 }
 
-impl Output {
+impl<W: AsyncWrite + Unpin> Session<W> {
     /// Writes and flushes one line.
-    fn line(&mut self, text: &str) -> std::io::Result<()> {
+    async fn write(&mut self, text: &str) -> std::io::Result<()> {
         log::debug!("< {text}");
-        writeln!(self.stdout, "{text}")?;
-        self.stdout.flush()
+        self.out.write_all(text.as_bytes()).await?;
+        self.out.write_all(b"\n").await?;
+        self.out.flush().await
+    }
+
+    /// Reads one input line: replies at once, commands to the engine. `quit` is an error: the
+    /// session ends.
+    async fn line(&mut self, line: &str, engine: &mut Engine) -> std::io::Result<()> {
+        log::debug!("> {line}");
+        if std::mem::take(&mut self.first_line) && Dialect::of_first_line(line) == Dialect::Uci {
+            if let Some(uci) = self.uci.take() {
+                self.protocol = Box::new(uci);
+            }
+        }
+        for input in self.protocol.read(line) {
+            match input {
+                Input::Quit => return Err(std::io::Error::other("quit")),
+                Input::Reply(text) => self.write(&text).await?,
+                Input::Engine(cmd) => engine.command(cmd),
+            }
+        }
+        Ok(())
     }
 
     /// Carries out the engine's actions: says its events, hands builds to the worker.
-    fn act(
+    async fn act(
         &mut self,
         engine: &mut Engine,
-        protocol: &dyn Protocol,
-        jobs: &Sender<BuildJob>,
+        jobs: &std::sync::mpsc::Sender<BuildJob>,
     ) -> std::io::Result<()> {
         for action in engine.take_actions() {
             match action {
                 Action::Say(event) => {
-                    for text in protocol.render(&event) {
-                        self.line(&text)?;
+                    for text in self.protocol.render(&event) {
+                        self.write(&text).await?;
                     }
                 }
                 Action::Build(job) => {
                     log::info!("building {}", job.material);
-                    self.build_started = Some(Instant::now());
-                    // Far enough back that the first progress line comes at once.
-                    self.last_progress = Instant::now() - PROGRESS_EVERY;
-                    if jobs.send(job).is_err() {
-                        return Err(std::io::Error::other("the build worker is gone"));
-                    }
+                    jobs.send(job)
+                        .map_err(|_| std::io::Error::other("the build worker is gone"))?;
                 }
             }
         }
         Ok(())
     }
 
-    /// Shows the running build's progress, at most every [`PROGRESS_EVERY`].
-    fn progress(
-        &mut self,
-        engine: &Engine,
-        protocol: &dyn Protocol,
-        latest: &Latest,
-    ) -> std::io::Result<()> {
-        let (Some(material), Some(started)) = (engine.building(), self.build_started) else {
+    /// Shows the progress not shown yet.
+    async fn show_progress(&mut self) -> std::io::Result<()> {
+        let Some(event) = self.progress.take() else {
             return Ok(());
         };
-        if !engine.shows_thinking() || self.last_progress.elapsed() < PROGRESS_EVERY {
-            return Ok(());
-        }
-        let reported = latest.lock().ok().and_then(|l| l.clone());
-        let mut event = reported.unwrap_or_else(|| BuildEvent {
-            table: material.name(),
-            target: material.name(),
-            phase: Phase::Setup,
-            fraction: 0.0,
-            elapsed: Duration::ZERO,
-        });
-        event.elapsed = started.elapsed();
-        self.last_progress = Instant::now();
-        match protocol.progress(&event) {
-            Some(text) => self.line(&text),
+        self.last_progress = Some(Instant::now());
+        match self.protocol.progress(&event) {
+            Some(text) => self.write(&text).await,
             None => Ok(()),
         }
     }
 }
 
-/// The thread that reads stdin: one [`Inbound::Line`] per line (invalid UTF-8 replaced), then
-/// [`Inbound::Eof`].
-fn spawn_reader(tx: Sender<Inbound>) {
-    std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match stdin.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf);
-                    let line = line.trim_end_matches(['\n', '\r']).to_string();
-                    if tx.send(Inbound::Line(line)).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-        let _ = tx.send(Inbound::Eof);
-    });
+/// SIGTERM as a stream, where the system has it.
+#[cfg(unix)]
+fn sigterm() -> Option<tokio::signal::unix::Signal> {
+    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok()
 }
 
-/// The build worker: runs each [`BuildJob`] on a rayon pool of the job's size, keeps the
-/// latest progress report in `latest`, and sends the tables back.
-fn spawn_builder(tx: Sender<Inbound>, latest: Latest) -> Sender<BuildJob> {
-    let (jobs, job_rx) = mpsc::channel::<BuildJob>();
+#[cfg(not(unix))]
+fn sigterm() -> Option<std::convert::Infallible> {
+    None
+}
+
+/// Waits for the signal, or forever without one.
+#[cfg(unix)]
+async fn recv_or_never(term: &mut Option<tokio::signal::unix::Signal>) {
+    if let Some(t) = term {
+        if t.recv().await.is_some() {
+            return;
+        }
+    }
+    std::future::pending().await
+}
+
+#[cfg(not(unix))]
+async fn recv_or_never(_: &mut Option<std::convert::Infallible>) {
+    std::future::pending().await
+}
+
+/// The build worker: runs each [`BuildJob`] with `build` on a rayon pool of the job's size,
+/// sends its progress (at most every [`WORKER_REPORTS_EVERY`], and each table's start) and
+/// then the tables back. A build that panics is reported as [`BuildError::Internal`]: the
+/// tables completed before it are intact, since a table enters the set only when complete.
+/// The report file of a finished build is written afterwards by a reporter thread.
+fn spawn_worker(
+    to_loop: UnboundedSender<FromWorker>,
+    build: BuildFn,
+) -> std::sync::mpsc::Sender<BuildJob> {
+    let (jobs, job_rx) = std::sync::mpsc::channel::<BuildJob>();
+    let reports = spawn_reporter();
     std::thread::spawn(move || {
         let mut pool: Option<(usize, rayon::ThreadPool)> = None;
         for job in job_rx {
@@ -240,33 +283,80 @@ fn spawn_builder(tx: Sender<Inbound>, latest: Latest) -> Sender<BuildJob> {
                     .ok()
                     .map(|p| (job.threads, p));
             }
+            let threads = pool
+                .as_ref()
+                .map_or_else(rayon::current_num_threads, |(_, p)| p.current_num_threads());
             let mut tables = job.tables;
+            let last_sent: Mutex<Option<Instant>> = Mutex::new(None);
             let progress = |e: &BuildEvent| {
-                if let Ok(mut l) = latest.lock() {
-                    *l = Some(e.clone());
+                let Ok(mut last) = last_sent.lock() else {
+                    return;
+                };
+                let due = e.phase == Phase::Setup
+                    || last.is_none_or(|t| t.elapsed() >= WORKER_REPORTS_EVERY);
+                if due {
+                    *last = Some(Instant::now());
+                    let _ = to_loop.send(FromWorker::Progress(e.clone()));
                 }
             };
             let started = Instant::now();
-            let result = match &pool {
-                Some((_, p)) => p.install(|| tables.build(&job.material, &progress)),
-                None => tables.build(&job.material, &progress),
+            let mut run = || build(&mut tables, &job.material, &progress, &job.cancel);
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &pool {
+                Some((_, p)) => p.install(run),
+                None => run(),
+            }))
+            .unwrap_or_else(|panic| Err(BuildError::Internal(panic_text(&*panic))));
+            let took = started.elapsed();
+            let report = match (&result, job.report) {
+                (Ok(()), Some(report)) => tables.shared(&job.material).map(|table| ReportJob {
+                    report: *report,
+                    table,
+                    geometry: tables.geometry().clone(),
+                    rules: tables.rules(),
+                    threads,
+                    took,
+                }),
+                _ => None,
             };
-            // The report is part of the build's work: `ping`/`isready` wait for it too.
-            if let (Ok(()), Some(report)) = (&result, &job.report) {
-                let took = started.elapsed();
-                let threads = pool
-                    .as_ref()
-                    .map_or_else(rayon::current_num_threads, |(_, p)| p.current_num_threads());
-                let write = || report.write(&tables, &job.material, threads, took);
-                match &pool {
-                    Some((_, p)) => p.install(write),
-                    None => write(),
-                }
-            }
-            if tx.send(Inbound::Built(tables, result)).is_err() {
+            if to_loop.send(FromWorker::Built(tables, result)).is_err() {
                 return;
+            }
+            if let Some(r) = report {
+                let _ = reports.send(r);
             }
         }
     });
     jobs
+}
+
+/// What a panic said.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
+/// A report file to write for a finished build.
+struct ReportJob {
+    report: crate::commands::report::Report,
+    table: std::sync::Arc<crate::egt::table::Table>,
+    geometry: crate::board::geometry::Geometry,
+    rules: crate::egt::rules::Rules,
+    threads: usize,
+    took: Duration,
+}
+
+/// The thread that counts the statistics of finished builds and writes their reports, in
+/// the order the builds finished.
+fn spawn_reporter() -> std::sync::mpsc::Sender<ReportJob> {
+    let (tx, rx) = std::sync::mpsc::channel::<ReportJob>();
+    std::thread::spawn(move || {
+        for r in rx {
+            r.report
+                .write_table(&r.table, &r.geometry, r.rules, r.threads, r.took);
+        }
+    });
+    tx
 }

@@ -117,6 +117,8 @@ struct Build<'a> {
     too_long: AtomicBool,
     /// Seeded positions, whose values the iterations leave alone (only with seeds).
     fixed: Option<[Bitmap; 2]>,
+    /// Raised to stop: the passes then skip their remaining work (see [`Build::cancelled`]).
+    cancel: &'a AtomicBool,
 }
 
 /// How tables are built: the same for an endgame and all its smaller ones (seeds aside).
@@ -161,6 +163,9 @@ pub fn build_table<'t>(
         return Err(BuildError::Cancelled);
     }
     let indexer = Indexer::new(material, geometry, pieces, fold);
+    if cancel.load(Relaxed) {
+        return Err(BuildError::Cancelled);
+    }
     let size = indexer.size();
     let blocks = size.div_ceil(64);
     // Rounded up to whole bitmap words, the bytes past the index being ILLEGAL, so that
@@ -193,10 +198,11 @@ pub fn build_table<'t>(
         pending: Pending::new(blocks),
         too_long: AtomicBool::new(false),
         fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
+        cancel,
     };
     // On one of the pool's threads, so that every step's work runs on them (each thread
     // gathers candidates into its own lane, see `candidates.rs`).
-    rayon::scope(|_| build.run(seeds, report, cancel))?;
+    rayon::scope(|_| build.run(seeds, report))?;
     drop(build);
     Ok(Table {
         material: material.clone(),
@@ -207,15 +213,13 @@ pub fn build_table<'t>(
 }
 
 impl<'a> Build<'a> {
-    fn run(
-        &self,
-        seeds: &[Seed],
-        report: &(dyn Fn(Phase, f64) + Sync),
-        cancel: &AtomicBool,
-    ) -> Result<(), BuildError> {
+    fn run(&self, seeds: &[Seed], report: &(dyn Fn(Phase, f64) + Sync)) -> Result<(), BuildError> {
         let start = Instant::now();
-        let legal = self.captures_pass(report, cancel);
-        if cancel.load(Relaxed) {
+        if self.cancelled() {
+            return Err(BuildError::Cancelled);
+        }
+        let legal = self.captures_pass(report);
+        if self.cancelled() {
             return Err(BuildError::Cancelled);
         }
         self.apply_seeds(seeds)?;
@@ -238,9 +242,6 @@ impl<'a> Build<'a> {
             if n > MAX_WIN.min(MAX_LOSS) {
                 return Err(BuildError::TooLong(self.name.clone()));
             }
-            if cancel.load(Relaxed) {
-                return Err(BuildError::Cancelled);
-            }
             report(
                 Phase::Iteration(n),
                 0.5 + 0.5 * (decided as f64 / legal.max(1) as f64),
@@ -251,6 +252,10 @@ impl<'a> Build<'a> {
             let t = Instant::now();
             lost = self.loss_step(n).iter().sum();
             losses += t.elapsed();
+            if self.cancelled() {
+                // The steps skipped work: the table is incomplete.
+                return Err(BuildError::Cancelled);
+            }
             decided += won + lost;
             if self.too_long.load(Relaxed) {
                 return Err(BuildError::TooLong(self.name.clone()));
@@ -267,6 +272,14 @@ impl<'a> Build<'a> {
         );
         report(Phase::Done, 1.0);
         Ok(())
+    }
+
+    /// Whether the build was cancelled. The passes test it once per royal pair, frontier
+    /// block or candidate word and then skip their work, leaving the table incomplete: the
+    /// caller checks it after each pass and drops the table.
+    #[inline]
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Relaxed)
     }
 
     #[inline]
@@ -301,15 +314,14 @@ impl<'a> Build<'a> {
         }
     }
 
-    /// Phase 1 over every slot; returns the number of legal positions. Once `cancel` is
-    /// raised the remaining royal pairs are skipped (the caller then drops the table).
-    fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync), cancel: &AtomicBool) -> u64 {
+    /// Phase 1 over every slot; returns the number of legal positions.
+    fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
         let pairs = self.ix.pair_count() as u64;
         let done = AtomicU64::new(0);
         (0..pairs)
             .into_par_iter()
             .map(|p| {
-                if cancel.load(Relaxed) {
+                if self.cancelled() {
                     return 0;
                 }
                 // Bytes given, per side, counted here and added to the shared counters once
@@ -490,6 +502,9 @@ impl<'a> Build<'a> {
                     won,
                     |w| bytes::prefetch(&self.data[c.index()], w),
                     |w, bits| {
+                        if self.cancelled() {
+                            return 0;
+                        }
                         // SAFETY: only this closure writes word w's bytes, after the last read.
                         let bytes = unsafe { self.word_bytes(c, w) };
                         // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
@@ -539,6 +554,9 @@ impl<'a> Build<'a> {
                         bytes::prefetch(opponent_table, w);
                     },
                     |w, bits| {
+                        if self.cancelled() {
+                            return 0;
+                        }
                         // SAFETY: only this closure writes word w's bytes, after the last read.
                         let bytes = unsafe { self.word_bytes(c, w) };
                         let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
@@ -644,6 +662,9 @@ impl<'a> Build<'a> {
         // SAFETY: a step writes only the mover's table.
         let table = unsafe { self.frozen(mover.flip()) };
         frontier.for_each(table, byte, |w, bits| {
+            if self.cancelled() {
+                return;
+            }
             let into = self.candidates.lane();
             if unpass {
                 // The same placements with the mover to move, before it passed.
