@@ -97,7 +97,7 @@ pub async fn serve<R, W>(
     W: AsyncWrite + Unpin,
 {
     let (to_loop, mut from_worker) = unbounded_channel();
-    let jobs = spawn_worker(to_loop, build);
+    let (jobs, worker) = spawn_worker(to_loop, build);
     let mut s = Session {
         protocol: Box::new(xboard),
         uci: Some(uci),
@@ -106,7 +106,9 @@ pub async fn serve<R, W>(
         progress: None,
         last_progress: None,
     };
-    let mut lines = input.lines();
+    let mut input = input;
+    // The line being read: `read_until` is cancel safe as long as its buffer is kept.
+    let mut line = Vec::new();
     let mut eof = false;
     let mut term = sigterm();
     loop {
@@ -114,19 +116,28 @@ pub async fn serve<R, W>(
             break;
         }
         if eof && !engine.has_waiting_commands() {
-            break;
+            // Every command is answered: the running build, if any, is not needed; the
+            // reports of finished builds are written before the session ends.
+            engine.cancel_build();
+            drop(jobs);
+            let _ = worker.join();
+            return;
         }
         let progress_due = s
             .last_progress
             .map_or_else(Instant::now, |t| t + PROGRESS_EVERY);
         tokio::select! {
-            line = lines.next_line(), if !eof => match line {
-                Ok(Some(line)) => {
-                    if s.line(&line, &mut engine).await.is_err() {
+            read = input.read_until(b'\n', &mut line), if !eof => match read {
+                Ok(0) | Err(_) => eof = true,
+                Ok(_) => {
+                    // Invalid UTF-8 is replaced, not taken for the end of input.
+                    let text = String::from_utf8_lossy(&line);
+                    let text = text.trim_end_matches(['\n', '\r']).to_string();
+                    line.clear();
+                    if s.line(&text, &mut engine).await.is_err() {
                         break;
                     }
                 }
-                Ok(None) | Err(_) => eof = true,
             },
             message = from_worker.recv() => match message {
                 Some(FromWorker::Progress(event)) => {
@@ -265,14 +276,18 @@ async fn recv_or_never(_: &mut Option<std::convert::Infallible>) {
 /// sends its progress (at most every [`WORKER_REPORTS_EVERY`], and each table's start) and
 /// then the tables back. A build that panics is reported as [`BuildError::Internal`]: the
 /// tables completed before it are intact, since a table enters the set only when complete.
-/// The report file of a finished build is written afterwards by a reporter thread.
+/// The report file of a finished build is written afterwards by a reporter thread. The
+/// worker ends when the job sender is dropped, once the reports are written.
 fn spawn_worker(
     to_loop: UnboundedSender<FromWorker>,
     build: BuildFn,
-) -> std::sync::mpsc::Sender<BuildJob> {
+) -> (
+    std::sync::mpsc::Sender<BuildJob>,
+    std::thread::JoinHandle<()>,
+) {
     let (jobs, job_rx) = std::sync::mpsc::channel::<BuildJob>();
-    let reports = spawn_reporter();
-    std::thread::spawn(move || {
+    let (reports, reporter) = spawn_reporter();
+    let worker = std::thread::spawn(move || {
         let mut pool: Option<(usize, rayon::ThreadPool)> = None;
         for job in job_rx {
             if pool.as_ref().map(|(n, _)| *n) != Some(job.threads) {
@@ -318,15 +333,16 @@ fn spawn_worker(
                 }),
                 _ => None,
             };
-            if to_loop.send(FromWorker::Built(tables, result)).is_err() {
-                return;
-            }
+            // The loop may be gone (the session ended): the report is written all the same.
+            let _ = to_loop.send(FromWorker::Built(tables, result));
             if let Some(r) = report {
                 let _ = reports.send(r);
             }
         }
+        drop(reports);
+        let _ = reporter.join();
     });
-    jobs
+    (jobs, worker)
 }
 
 /// What a panic said.
@@ -349,14 +365,176 @@ struct ReportJob {
 }
 
 /// The thread that counts the statistics of finished builds and writes their reports, in
-/// the order the builds finished.
-fn spawn_reporter() -> std::sync::mpsc::Sender<ReportJob> {
+/// the order the builds finished; it ends when the sender is dropped.
+fn spawn_reporter() -> (
+    std::sync::mpsc::Sender<ReportJob>,
+    std::thread::JoinHandle<()>,
+) {
     let (tx, rx) = std::sync::mpsc::channel::<ReportJob>();
-    std::thread::spawn(move || {
+    let reporter = std::thread::spawn(move || {
         for r in rx {
             r.report
                 .write_table(&r.table, &r.geometry, r.rules, r.threads, r.took);
         }
     });
-    tx
+    (tx, reporter)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::Settings;
+    use crate::config::EngineConfig;
+    use crate::egt::rules::Rules;
+    use crate::piece::PieceSet;
+    use std::path::PathBuf;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    const KQKR: &str = "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1";
+    const KRK: &str = "8/8/8/8/8/8/2k5/K6R w - - 0 1";
+
+    /// The output lines of a session of `endgame` given `input` (then the end of input),
+    /// builds made by `build`, the report written to `report` (none if `None`).
+    fn session(endgame: &str, input: &str, build: BuildFn, report: Option<PathBuf>) -> Vec<String> {
+        let pieces = PieceSet::standard();
+        let config = EngineConfig {
+            endgame: endgame.to_string(),
+            report,
+            ..EngineConfig::default()
+        };
+        let material = Material::parse(endgame, &pieces).unwrap();
+        let xboard = XBoard::new(pieces.clone(), endgame, config.metric, 0, Rules::default());
+        let uci = Uci::new(endgame, config.metric, 0, "piecedef.ini", Rules::default());
+        let engine = Engine::new(Settings {
+            config,
+            pieces,
+            material,
+            fold: true,
+            seeds: None,
+        });
+        let mut out = Vec::new();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(serve(
+            engine,
+            xboard,
+            uci,
+            input.as_bytes(),
+            &mut out,
+            build,
+        ));
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The lines that are neither features nor thinking output.
+    fn answers(lines: &[String]) -> Vec<&str> {
+        lines
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with("feature ") && !l.starts_with(char::is_numeric))
+            .collect()
+    }
+
+    #[test]
+    fn end_of_input_answers_every_command_before_it() {
+        let input = format!("xboard\nprotover 2\nsetboard {KQKR}\ngo\nping 7\n");
+        let lines = session("KQ.KR", &input, TableSet::build_cancellable, None);
+        assert_eq!(answers(&lines), ["move h1b1", "pong 7"], "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("69 100035 ")),
+            "{lines:?}"
+        );
+        let input = format!("uci\nposition fen {KQKR}\ngo\nisready\n");
+        let lines = session("KQ.KR", &input, TableSet::build_cancellable, None);
+        let end = &lines[lines.len() - 3..];
+        assert!(
+            end[0].starts_with("info depth 69 score mate 35 "),
+            "{lines:?}"
+        );
+        assert_eq!(end[1..], ["bestmove h1b1", "readyok"]);
+    }
+
+    static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
+
+    /// A build that never ends unless cancelled.
+    fn endless(
+        _: &mut TableSet,
+        _: &Material,
+        _: &dyn Progress,
+        c: &AtomicBool,
+    ) -> Result<(), BuildError> {
+        while !c.load(Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        SAW_CANCEL.store(true, Relaxed);
+        Err(BuildError::Cancelled)
+    }
+
+    #[test]
+    fn ping_is_answered_during_a_build_and_leaving_cancels_it() {
+        let lines = session("KQ.KR", "xboard\nprotover 2\nping 1\n", endless, None);
+        assert_eq!(answers(&lines), ["pong 1"], "{lines:?}");
+        // At the end of input the session cancels the build nobody waits for, and waits
+        // for the worker to stop.
+        assert!(SAW_CANCEL.load(Relaxed), "the build was not cancelled");
+    }
+
+    /// Builds normally, except that the build of KR.K panics.
+    fn krk_panics(
+        t: &mut TableSet,
+        m: &Material,
+        p: &dyn Progress,
+        c: &AtomicBool,
+    ) -> Result<(), BuildError> {
+        if m.name() == "KR.K" {
+            panic!("forced failure of KR.K");
+        }
+        t.build_cancellable(m, p, c)
+    }
+
+    #[test]
+    fn a_panicking_build_is_reported_and_the_engine_goes_on() {
+        let input = format!(
+            "xboard\nprotover 2\nsetboard {KRK}\ngo\nping 1\nsetboard {KQKR}\ngo\nping 2\n"
+        );
+        let lines = session("KQ.KR", &input, krk_panics, None);
+        assert_eq!(
+            answers(&lines),
+            [
+                "tellusererror fairy-egt could not build KR.K: internal error while building: \
+                 forced failure of KR.K",
+                "tellusererror fairy-egt cannot play this position: the table of KR.K could \
+                 not be built: internal error while building: forced failure of KR.K",
+                "pong 1",
+                "move h1b1",
+                "pong 2"
+            ],
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn the_report_is_written_after_the_tables_are_handed_back() {
+        let dir = std::env::temp_dir().join(format!("fairy-egt-session-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rep2.txt");
+        let _ = std::fs::remove_file(&path);
+        let input = format!("xboard\nprotover 2\nsetboard {KQKR}\ngo\n");
+        let lines = session(
+            "KQ.KR",
+            &input,
+            TableSet::build_cancellable,
+            Some(path.clone()),
+        );
+        assert_eq!(answers(&lines), ["move h1b1"]);
+        let report = std::fs::read_to_string(&path).expect("the report is written");
+        assert!(report.contains("endgame: KQ.KR"), "{report}");
+        assert!(report.contains("35"), "{report}");
+    }
 }

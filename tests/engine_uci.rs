@@ -219,6 +219,27 @@ fn unusable_positions_are_explained_and_go_answers_bestmove_0000() {
 }
 
 #[test]
+fn end_of_input_answers_every_command_before_it() {
+    // As `printf 'uci\nposition fen …\ngo\n' | fairy-egt KQ.KR` does: the `go` waits for
+    // the start-up build, and is answered before the engine leaves.
+    let mut e = Engine::start(&["KQ.KR", "--report", "-"]);
+    e.send_bytes(format!("uci\nposition fen {KQKR}\ngo\n").as_bytes());
+    e.close_stdin();
+    let lines = e.until(|l| l.starts_with("bestmove"), PATIENCE);
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove h1b1"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 69 score mate 35 ")),
+        "{lines:?}"
+    );
+    assert!(
+        e.wait_exit(PATIENCE).is_some(),
+        "still running after answering"
+    );
+}
+
+#[test]
 fn go_infinite_answers_at_stop_and_garbage_is_ignored() {
     let mut e = Engine::uci(&["KQ.KR", "--report", "-"]);
     e.ready();

@@ -30,6 +30,8 @@ fn kqkr_engine() -> Engine {
     let mut e = Engine::xboard(&["KQ.KR"]);
     e.send("force");
     e.send(&format!("setboard {KQKR}"));
+    // `ping` does not wait for the start-up build: its end is said.
+    e.until(|l| l.contains("(KQ.KR ready: built in"), PATIENCE);
     e.sync(1);
     e
 }
@@ -73,6 +75,18 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
         progress.len()
     );
     assert!(progress.iter().all(|l| l.contains('%') && l.ends_with(')')));
+    // A build is not a command: ping is answered at once. (XBoard drops thinking output
+    // while a ping is unanswered, and it pings right after the handshake.)
+    e.send("ping 5");
+    let answer = e.until(|l| l.starts_with("pong"), SHORT);
+    assert_eq!(answer.last().map(String::as_str), Some("pong 5"));
+    assert!(!answer.iter().any(|l| l.contains("ready")), "{answer:?}");
+    // … and the progress goes on after it.
+    let after = e.drain(Duration::from_millis(1200));
+    assert!(
+        after.iter().any(|l| l.contains("(building KQ.KNR: ")),
+        "no progress after pong: {after:?}"
+    );
     // Commands that need no table are answered at once.
     for (send, want) in [
         ("frobnicate", "Error (unknown command): frobnicate"),
@@ -86,11 +100,7 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
         e.send(send);
         e.until(|l| l == want, SHORT);
     }
-    // ping waits for the build …
-    e.send("ping 5");
-    let before = e.drain(Duration::from_secs(1));
-    assert!(!before.iter().any(|l| l.starts_with("pong")), "{before:?}");
-    // … but quit does not.
+    // quit does not wait for anything.
     let quit = Instant::now();
     e.send("quit");
     assert!(
@@ -111,14 +121,24 @@ fn end_of_input_ends_the_engine_mid_build() {
 }
 
 #[test]
-fn ping_is_answered_after_the_build_and_in_order() {
+fn end_of_input_answers_every_command_before_it() {
+    // As `printf 'xboard\nprotover 2\nsetboard …\ngo\n' | fairy-egt KQ.KR` does: the `go`
+    // waits for the start-up build, and is answered before the engine leaves.
+    let mut e = Engine::start(&["KQ.KR"]);
+    e.send_bytes(format!("xboard\nprotover 2\nsetboard {KQKR}\ngo\nping 3\n").as_bytes());
+    e.close_stdin();
+    let (score, mv) = next_move(&mut e);
+    assert_eq!((score, mv.as_str()), (100_035, "h1b1"));
+    assert_eq!(e.next_line(PATIENCE).as_deref(), Some("pong 3"));
+    assert!(
+        e.wait_exit(PATIENCE).is_some(),
+        "still running after answering"
+    );
+}
+
+#[test]
+fn ping_is_answered_in_order_behind_a_go_that_waits_for_the_build() {
     let mut e = Engine::xboard(&["KQ.KR"]);
-    let lines = e.sync(1);
-    let ready = lines
-        .iter()
-        .position(|l| l.contains("(KQ.KR ready: built in"))
-        .unwrap_or_else(|| panic!("no ready line before pong 1: {lines:?}"));
-    assert_eq!(ready, lines.len() - 1, "{lines:?}");
     e.send("force");
     e.send(&format!("setboard {KQKR}"));
     e.send("go");
