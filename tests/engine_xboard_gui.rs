@@ -1,7 +1,11 @@
-//! Real XBoard under Xvfb (scripts/xboard-game.sh): one engine-against-engine game of
+//! Real XBoard under Xvfb. scripts/xboard-game.sh: one engine-against-engine game of
 //! `-variant fairy` from the Chancellor endgame's longest win, checking that the saved PGN ends
 //! in a win for the side the table says, in the table's number of moves. The PGN, XBoard's
 //! debug log and a screenshot of the board and Engine Output stay in <target>/xboard-gui/.
+//! scripts/xboard-progress.sh: XBoard in EditPosition mode during a 5-man start-up build,
+//! checking from XBoard's own debug log that its ping is answered before the progress comes
+//! (XBoard 4.9.1 shows no thinking output while a ping is unanswered); the screenshot stays in
+//! <target>/xboard-progress/.
 //! Needs Xvfb, xboard, xdotool and ImageMagick (scripts/test.sh installs them).
 
 mod support;
@@ -63,8 +67,8 @@ fn white_moves(pgn: &str) -> (usize, bool) {
     (numbers, last_move.ends_with('#'))
 }
 
-#[test]
-fn xboard_plays_a_chancellor_endgame_to_the_table_mate() {
+/// Fails with a clear message unless every program the GUI tests need is there.
+fn require_gui_tools() {
     for (program, package) in [
         ("Xvfb", "xvfb"),
         ("xboard", "xboard"),
@@ -73,6 +77,57 @@ fn xboard_plays_a_chancellor_endgame_to_the_table_mate() {
     ] {
         require(program, package);
     }
+}
+
+/// The lines XBoard's debug log says it received from the first engine, in order.
+fn received(log: &str) -> Vec<&str> {
+    log.lines()
+        .filter_map(|l| l.split_once(" <first : ").map(|(_, text)| text))
+        .collect()
+}
+
+#[test]
+fn xboard_receives_the_start_up_progress_after_its_ping_is_answered() {
+    require_gui_tools();
+    let out = target_dir().join("xboard-progress");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-progress.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([BIN, "KBN.KN"])
+            .arg(&out)
+            .arg("3"),
+        Duration::from_secs(60),
+    );
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "XBoard did not come up ({status:?}):\n{stdout}\n{stderr}"
+    );
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).expect("XBoard's debug log");
+    let got = received(&log);
+    let pong = got
+        .iter()
+        .position(|l| *l == "pong 1")
+        .unwrap_or_else(|| panic!("XBoard got no pong 1:\n{log}"));
+    let progress_after_pong = got[pong..]
+        .iter()
+        .filter(|l| l.starts_with("0 0 ") && l.contains("(building KBN.KN: "))
+        .count();
+    assert!(
+        progress_after_pong >= 2,
+        "{progress_after_pong} progress lines reached XBoard after its ping was answered:\n{log}"
+    );
+    assert!(
+        !got[..pong].iter().any(|l| l.contains("ready: built")),
+        "the build was over before the pong:\n{log}"
+    );
+    let shot = std::fs::metadata(out.join("progress.png")).map_or(0, |m| m.len());
+    assert!(shot > 10_000, "no screenshot in {}", out.display());
+}
+
+#[test]
+fn xboard_plays_a_chancellor_endgame_to_the_table_mate() {
+    require_gui_tools();
     let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm);
     let material = Material::parse("KC.KR", tables.pieces()).expect("KC.KR");
     tables.build(&material, &Silent).expect("KC.KR builds");

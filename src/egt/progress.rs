@@ -44,13 +44,14 @@ pub struct BuildEvent {
 
 impl std::fmt::Display for BuildEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The share first: a GUI column cuts long lines at its edge.
         write!(
             f,
-            "building {}: {} {}, {:.0}%, {:.1} s",
+            "building {}: {:.0}%, {} {}, {:.1} s",
             self.target,
+            self.fraction * 100.0,
             self.table,
             self.phase,
-            self.fraction * 100.0,
             self.elapsed.as_secs_f64()
         )
     }

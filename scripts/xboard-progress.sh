@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Starts real XBoard on a private Xvfb display with fairy-egt as its engine, in EditPosition
+# mode with the Engine Output window open (as a user sets up a position while the start-up
+# build runs), and takes a screenshot while the build is under way. Keeps, in OUTDIR:
+# progress.png, XBoard's debug log (xboard-debug.log) and what the Engine Output window was
+# sent (the engine lines of the log).
+#
+# usage: scripts/xboard-progress.sh ENGINE ENDGAME OUTDIR [SECONDS]
+#   ENGINE   the fairy-egt binary; ENDGAME its start-up endgame (a 5-man one, e.g. KBN.KN,
+#            builds long enough to be seen); SECONDS after XBoard starts, the screenshot
+#            (default 2).
+# Needs Xvfb, xboard (/usr/games), xdotool and ImageMagick's import. Exits 1 if XBoard did
+# not come up.
+set -euo pipefail
+engine=$1 endgame=$2 out=$3 wait=${4:-2}
+export PATH="$PATH:/usr/games"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out/progress.png" "$out/xboard-debug.log" "$out/display"
+
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$out/display" 2>/dev/null &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$out/display" ] && break; sleep 0.1; done
+[ -s "$out/display" ] || { echo "xboard-progress.sh: Xvfb did not start" >&2; exit 1; }
+export DISPLAY=":$(head -n1 "$out/display")"
+
+xboard -fcp "$engine $endgame" -fd "$out" -initialMode EditPosition -variant fairy \
+    -size medium -engineOutputUp true -showThinking true -ruleMoves 0 \
+    -debug -nameOfDebugFile "$out/xboard-debug.log" \
+    -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true \
+    >"$out/xboard.out" 2>&1 &
+pids+=($!)
+
+# Put the Engine Output window beside the board (there is no window manager to do it).
+up=0
+for _ in $(seq 100); do
+    if xdotool search --name "Engine Output" windowmove 530 0 windowsize 720 400 2>/dev/null; then
+        up=1
+        break
+    fi
+    sleep 0.1
+done
+[ "$up" = 1 ] || { echo "xboard-progress.sh: no Engine Output window" >&2; exit 1; }
+sleep "$wait"
+import -window root -crop 1260x560+0+0 "$out/progress.png"
+grep -E '^[0-9]+ <first *: ' "$out/xboard-debug.log" >"$out/engine-lines.txt" || true
