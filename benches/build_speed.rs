@@ -4,14 +4,21 @@
 //! CPU time (utime + stime, all threads) read from /proc are that build's alone. Prints one
 //! line per endgame: wall seconds, CPU seconds, peak resident memory. Linux only (/proc).
 //! Options after `--`: endgame specs to measure instead of the defaults, `--threads N`.
+//!
+//! Then, for the last endgame: how soon a cancelled build returns (the flag raised at 10 %,
+//! 50 % and 90 % of the build), and how soon the engine (`fairy-egt ENDGAME`, XBoard mode)
+//! exits after `quit` in the middle of its start-up build.
 
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::piece::PieceSet;
-use std::process::Command;
-use std::time::Instant;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 const CHILD: &str = "FAIRY_EGT_BENCH_CHILD";
 
@@ -49,6 +56,55 @@ fn child(spec: &str, threads: usize) {
     println!("{wall} {cpu} {peak}");
 }
 
+/// Builds `spec` and raises the cancel flag once the build reports `share` done; the time
+/// from the flag to the build's return.
+fn cancel_latency(spec: &str, share: f64) -> Duration {
+    let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+    let material = Material::parse(spec, set.pieces()).expect("a valid endgame");
+    let cancel = AtomicBool::new(false);
+    let raised = Mutex::new(None);
+    let progress = |e: &fairy_egt::egt::progress::BuildEvent| {
+        if e.fraction >= share && !cancel.swap(true, Relaxed) {
+            *raised.lock().expect("not poisoned") = Some(Instant::now());
+        }
+    };
+    let result = set.build_cancellable(&material, &progress, &cancel);
+    let back = Instant::now();
+    assert!(result.is_err(), "{spec} finished before {share}");
+    let raised = raised.lock().expect("not poisoned").expect("raised");
+    back - raised
+}
+
+/// Starts the engine on `spec` in XBoard mode, waits until its build reports `share` done,
+/// sends `quit`; the time from `quit` to the end of the process.
+fn quit_latency(spec: &str, share: u32) -> Duration {
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
+        .args([spec, "--report", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = engine.stdin.take().expect("piped");
+    writeln!(stdin, "xboard\nprotover 2\nping 1").expect("the engine reads");
+    let lines = BufReader::new(engine.stdout.take().expect("piped")).lines();
+    let marker = format!("(building {spec}: ");
+    for line in lines {
+        let line = line.expect("the engine writes");
+        let done = line
+            .split_once(&marker)
+            .and_then(|(_, rest)| rest.split_once('%'))
+            .and_then(|(p, _)| p.parse::<u32>().ok());
+        if done.is_some_and(|p| p >= share) {
+            break;
+        }
+    }
+    let quit = Instant::now();
+    writeln!(stdin, "quit").expect("the engine reads");
+    engine.wait().expect("the engine exits");
+    quit.elapsed()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -74,7 +130,7 @@ fn main() {
         "{:<10} {:>8} {:>10} {:>9} {:>12}",
         "endgame", "threads", "wall s", "CPU s", "peak MB"
     );
-    for spec in specs {
+    for &spec in &specs {
         let out = Command::new(std::env::current_exe().expect("own path"))
             .env(CHILD, spec)
             .args(["--threads", &threads.to_string()])
@@ -97,6 +153,20 @@ fn main() {
             v[0],
             v[1],
             v[2] / 1e6
+        );
+    }
+    let last = specs.last().expect("an endgame");
+    for share in [0.1, 0.3, 0.6] {
+        println!(
+            "{last}: cancelled at {:.0}%, the build returns in {:.1} ms",
+            share * 100.0,
+            cancel_latency(last, share).as_secs_f64() * 1000.0
+        );
+    }
+    for share in [10, 50] {
+        println!(
+            "{last}: engine mode, quit at {share}% of the start-up build, the process ends in {:.1} ms",
+            quit_latency(last, share).as_secs_f64() * 1000.0
         );
     }
 }
