@@ -674,6 +674,8 @@ def play_part2_game(label, egt, fsf, fen, role, egt_side, args, tally, trace):
                                                   f"{egt_moves} moves of a mate in {bound}")
                 if bound is None:
                     bound = egt_moves + n
+                    # A win found late in a drawn game (Fairy-Stockfish erred) is played out.
+                    max_plies = max(max_plies, len(moves) + 2 * n)
                 resist = None
             elif kind == "mate" and n < 0:
                 if role in ("attack", "drawn") and bound is None and resist is None:
