@@ -1,0 +1,833 @@
+#!/usr/bin/env python3
+"""Soak fairy-egt through real clients (issue 13, item 8).
+
+Part 1, python-chess: engine-vs-engine games from random won and drawn positions of KQ.KR,
+KR.KB and KR.KN (either colour strong, either side to move). Both sides are
+`fairy-egt ENDGAME`, one driven by `chess.engine.popen_xboard`, the other by `popen_uci`,
+swapped every game; each endgame starts one engine per protocol and reuses it for all of its
+games. Positions come from a seeded RNG and are classified by oracles nobody here wrote:
+Syzygy WDL from python-chess's source distribution (always), and Gaviota DTM when a directory
+of the 4-man Gaviota tables is given (`--gaviota DIR`; checked against the MD5 list in the same
+distribution, which ships only the 3-man Gaviota files). Checked and counted as failures:
+  * a won game must end in checkmate by the winner after exactly N moves of the winner, where
+    N is Gaviota's DTM (without Gaviota: the winner's first announced mate), and every score
+    either engine reports on the way must be the right Mate(n) for the side to move;
+  * a drawn game must stay drawn (Syzygy WDL after every move, every score 0) for 100 moves,
+    or until a capture leaves a drawn smaller endgame, stalemate, or insufficient material;
+  * no false result claim (the XBoard engine's `1-0 {...}` etc. against board.outcome()), and
+    a claim after every mate or stalemate the XBoard engine gives;
+  * no illegal move, no engine error, no move slower than --move-time (default 10 s).
+
+Part 2, Fairy-Stockfish: games in KA.KR and KC.KR (A Archbishop, C Chancellor) between
+fairy-egt and Debian's `fairy-stockfish` (UCI, variant from scripts/soak-variants.ini loaded
+through VariantPath/UCI_Variant); pyffish (Fairy-Stockfish's move generator, PyPI) tracks the
+position and judges legality and mate. Half the games fairy-egt attacks (positions its own
+table, `fairy-egt probe --fens`, calls won for its side), half it defends (drawn and lost).
+Checked and counted as failures: fairy-egt never needs more moves than it announced (it mates
+within its first `score mate N`, and no later announcement exceeds the previous one less one);
+it is never mated from a drawn position within 100 moves, nor faster than its announced
+`mate -N` from a lost one; every move it plays is legal for pyffish; it accepts every position
+Fairy-Stockfish's moves lead to; no timeout. Fairy-Stockfish's results are reported for
+information.
+
+Exit status 0 when nothing failed, 1 otherwise (2 for a usage or setup error). Prints one
+summary line per part and then `N passed, M failed` (games).
+
+usage: soak.py [--quick] [--games N] [--fsf-games N] [--seed S] [--engine PATH]
+               [--gaviota DIR] [--fsf PATH] [--move-time S] [--fsf-movetime MS] [--cache DIR]
+"""
+
+import argparse
+import hashlib
+import logging
+import os
+import queue
+import random
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+
+try:
+    import chess
+    import chess.engine
+    import chess.gaviota
+    import chess.syzygy
+except ImportError as e:  # pragma: no cover - depends on the environment
+    print(f"soak.py: python-chess is missing ({e}); run scripts/soak.sh", file=sys.stderr)
+    sys.exit(2)
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# python-chess's source distribution: its data/ folder ships Syzygy tables of all 3-/4-man
+# endgames and the MD5 list of the Gaviota tables (but only the 3-man Gaviota files).
+SDIST = "chess==1.11.2"
+SDIST_FILE = "chess-1.11.2.tar.gz"
+SDIST_SHA256 = "a8b43e5678fdb3000695bdaa573117ad683761e5ca38e591c4826eba6d25bb39"
+
+PART1_ENDGAMES = ("KQ.KR", "KR.KB", "KR.KN")
+PART2_ENDGAMES = ("KA.KR", "KC.KR")
+GAVIOTA_NAMES = {"KQ.KR": "kqkr", "KR.KB": "krkb", "KR.KN": "krkn"}
+VARIANT = "egtsoak"
+ROLES = ("attack", "drawn", "attack", "lost")  # fairy-egt's roles against Fairy-Stockfish
+DRAWN_MOVES = 100  # moves of each side a drawn game is played for
+SHOW = 12  # failures shown in full
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def die(msg):
+    """A usage or setup error: exit status 2."""
+    log(msg)
+    sys.exit(2)
+
+
+# --------------------------------------------------------------------------------------------
+# Oracle data
+
+
+def sha256_of(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def md5_of(path):
+    h = hashlib.md5()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def sdist_data(cache):
+    """The data/ folder of python-chess's sdist, downloaded with pip and checksum-verified."""
+    root = os.path.join(cache, "chess-1.11.2")
+    data = os.path.join(root, "data")
+    done = os.path.join(root, ".verified")
+    if os.path.exists(done):
+        return data
+    os.makedirs(cache, exist_ok=True)
+    archive = os.path.join(cache, SDIST_FILE)
+    if not os.path.exists(archive) or sha256_of(archive) != SDIST_SHA256:
+        log(f"soak: downloading the {SDIST} source distribution (oracle tables) into {cache}")
+        with tempfile.TemporaryDirectory(dir=cache) as tmp:
+            cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                   "--no-binary", ":all:", "--disable-pip-version-check", SDIST, "-d", tmp]
+            subprocess.run(cmd, check=True)
+            shutil.move(os.path.join(tmp, SDIST_FILE), archive)
+    got = sha256_of(archive)
+    if got != SDIST_SHA256:
+        die(f"soak: {archive}: sha256 {got}, expected {SDIST_SHA256}")
+    shutil.rmtree(root, ignore_errors=True)
+    with tarfile.open(archive) as tar:
+        members = [m for m in tar.getmembers()
+                   if m.name.startswith("chess-1.11.2/data/") and m.isfile()
+                   and ".." not in m.name.split("/")]
+        tar.extractall(cache, members=members)
+    open(done, "w").close()
+    return data
+
+
+class Oracle:
+    """Syzygy WDL (sdist) for every position; Gaviota DTM for the 4-man start positions when
+    a verified Gaviota directory is given."""
+
+    def __init__(self, data, gaviota_dir):
+        self.syzygy = chess.syzygy.open_tablebase(os.path.join(data, "syzygy", "regular"))
+        self.gaviota = None
+        if gaviota_dir:
+            md5s = {}
+            with open(os.path.join(data, "gaviota", "MD5SUMS.txt")) as f:
+                for line in f:
+                    digest, name = line.split()
+                    md5s[name] = digest
+            for name in GAVIOTA_NAMES.values():
+                path = os.path.join(gaviota_dir, name + ".gtb.cp4")
+                if not os.path.exists(path):
+                    die(f"soak: --gaviota {gaviota_dir}: {name}.gtb.cp4 is missing")
+                if md5_of(path) != md5s[name + ".gtb.cp4"]:
+                    die(f"soak: {path}: MD5 differs from python-chess's MD5SUMS.txt")
+            self.gaviota = chess.gaviota.open_tablebase(gaviota_dir)
+
+    def wdl(self, board):
+        """+1 the side to move wins, -1 it loses, 0 draw (cursed/blessed count as won/lost)."""
+        if board.is_checkmate():
+            return -1
+        if board.occupied == board.kings or board.is_stalemate():
+            return 0
+        w = self.syzygy.probe_wdl(board)
+        return (w > 0) - (w < 0)
+
+    def dtm(self, board):
+        """Gaviota DTM in our moves: +N the side to move mates with its N-th move, -N it is
+        mated with the opponent's N-th move, 0 a draw; None without Gaviota."""
+        if self.gaviota is None:
+            return None
+        plies = self.gaviota.probe_dtm(board)
+        if plies > 0:
+            return (plies + 1) // 2
+        return -((-plies) // 2)
+
+    def close(self):
+        self.syzygy.close()
+        if self.gaviota is not None:
+            self.gaviota.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+
+
+class Tally:
+    def __init__(self):
+        self.games = 0
+        self.failures = []  # (game label, what, details)
+        self.counts = {}
+
+    def count(self, key, n=1):
+        self.counts[key] = self.counts.get(key, 0) + n
+
+    def fail(self, label, what, details):
+        self.failures.append((label, what, details))
+        log(f"soak: FAIL {label}: {what}: {details}")
+
+
+# --------------------------------------------------------------------------------------------
+# Part 1: python-chess, XBoard and UCI
+
+
+def random_position(rng, white, black):
+    """A random legal position (python-chess's is_valid) with these men, not already over."""
+    while True:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), len(white) + len(black))
+        for letter, sq in zip(white, squares):
+            board.set_piece_at(sq, chess.Piece.from_symbol(letter.upper()))
+        for letter, sq in zip(black, squares[len(white):]):
+            board.set_piece_at(sq, chess.Piece.from_symbol(letter.lower()))
+        board.turn = rng.choice((chess.WHITE, chess.BLACK))
+        if board.is_valid() and not board.is_game_over():
+            return board
+
+
+def part1_positions(rng, oracle, endgame, won, drawn):
+    """`won` positions won for one side and `drawn` drawn ones of `endgame`, either colour
+    strong. Each: (fen, winner or None, N)."""
+    strong, weak = endgame.split(".")
+    picked_won, picked_drawn = [], []
+    tries = 0
+    while len(picked_won) < won or len(picked_drawn) < drawn:
+        tries += 1
+        if tries > 200000:
+            die(f"soak: could not find enough positions of {endgame}")
+        swap = rng.random() < 0.5
+        board = random_position(rng, *((weak, strong) if swap else (strong, weak)))
+        wdl = oracle.wdl(board)
+        dtm = oracle.dtm(board)
+        if dtm is not None and (dtm > 0) - (dtm < 0) != wdl:
+            die(f"soak: oracles disagree on {board.fen()}: Syzygy WDL {wdl}, "
+                             f"Gaviota DTM {dtm}")
+        if wdl == 0 and len(picked_drawn) < drawn:
+            picked_drawn.append((board.fen(), None, 0))
+        elif wdl != 0 and len(picked_won) < won:
+            winner = board.turn if wdl > 0 else not board.turn
+            picked_won.append((board.fen(), winner, abs(dtm) if dtm is not None else None))
+    games = picked_won + picked_drawn
+    rng.shuffle(games)
+    return games
+
+
+class ClaimLog(logging.Handler):
+    """Collects the lines each engine process sends (python-chess logs them at DEBUG)."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.lines = {}
+
+    def emit(self, record):
+        if record.msg == "%s: >> %s" and len(record.args) == 2:
+            self.lines.setdefault(id(record.args[0]), []).append(record.args[1])
+
+
+class Part1Engines:
+    """One XBoard and one UCI fairy-egt process for one endgame, restarted after a failure."""
+
+    def __init__(self, engine, endgame, cwd, move_time):
+        self.cmd = [engine, endgame, "--report", "-"]
+        self.cwd = cwd
+        self.timeout = move_time + 20
+        self.xboard = self.uci = None
+        self.start()
+
+    def start(self):
+        if self.xboard is None:
+            self.xboard = chess.engine.SimpleEngine.popen_xboard(
+                self.cmd, cwd=self.cwd, timeout=self.timeout)
+        if self.uci is None:
+            self.uci = chess.engine.SimpleEngine.popen_uci(
+                self.cmd, cwd=self.cwd, timeout=self.timeout)
+
+    def restart(self, which):
+        eng = getattr(self, which)
+        try:
+            eng.close()
+        except Exception:
+            pass
+        setattr(self, which, None)
+        self.start()
+
+    def close(self):
+        for eng in (self.xboard, self.uci):
+            if eng is not None:
+                try:
+                    eng.quit()
+                except Exception:
+                    eng.close()
+
+
+def expected_score(winner, n, board, winner_moves):
+    if winner is None:
+        return chess.engine.Cp(0)
+    left = n - winner_moves
+    return chess.engine.Mate(left) if board.turn == winner else chess.engine.Mate(-left)
+
+
+def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side, move_time,
+                    tally):
+    """Plays one game; records failures in `tally`; returns 'mated', 'held' or 'failed'."""
+    board = chess.Board(fen)
+    start_men = chess.popcount(board.occupied)
+    game = object()
+    protocol = {xboard_side: "xboard", not xboard_side: "uci"}
+    winner_moves = 0
+    announced = n  # the winner's first Mate(n) when no Gaviota DTM is given
+    max_plies = 2 * DRAWN_MOVES if winner is None else 2 * (n or 60) + 2
+    moves = []
+
+    def fail(what, details):
+        tally.fail(label, what, f"{details}; start {fen}, moves {' '.join(moves) or '-'}")
+        return "failed"
+
+    while len(moves) < max_plies:
+        side = board.turn
+        which = protocol[side]
+        eng = getattr(engines, which)
+        claims.lines.pop(id(eng.protocol), None)
+        t0 = time.monotonic()
+        try:
+            result = eng.play(board, chess.engine.Limit(time=move_time),
+                              info=chess.engine.INFO_SCORE, game=game)
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError,
+                TimeoutError, OSError) as e:  # an illegal move shows here as EngineError
+            engines.restart(which)
+            kind = "timeout" if isinstance(e, TimeoutError) else "engine error"
+            return fail(kind, f"{which} at {board.fen()}: {type(e).__name__}: {e}")
+        took = time.monotonic() - t0
+        tally.count("moves")
+        tally.count(f"moves_{which}")
+        if took > move_time:
+            return fail("timeout", f"{which} took {took:.1f} s at {board.fen()}")
+        move = result.move
+        if move is None or move not in board.legal_moves:
+            return fail("illegal move", f"{which} played {move} at {board.fen()}")
+        score = result.info.get("score")
+        if winner is not None and announced is None:
+            # No DTM oracle: the winner's first announcement is the number to meet.
+            rel = score.relative if score is not None else None
+            if side == winner and rel is not None and rel.is_mate() and rel.mate() > 0:
+                announced = rel.mate()
+                max_plies = 2 * announced + 2
+            elif side != winner and rel is not None and rel.is_mate() and rel.mate() < 0:
+                announced = -rel.mate()
+                max_plies = 2 * announced + 2
+            else:
+                return fail("score", f"{which} scored {score} at {board.fen()}, "
+                                     f"but {'White' if winner else 'Black'} wins")
+        want = expected_score(winner, announced, board, winner_moves)
+        if score is None or score.relative != want:
+            return fail("score", f"{which} scored {score and score.relative} at "
+                                 f"{board.fen()}, want {want}")
+        wdl_before = oracle.wdl(board)
+        fen_before = board.fen()
+        board.push(move)
+        moves.append(move.uci())
+        if side == winner:
+            winner_moves += 1
+        outcome = board.outcome()
+        # Result claims of the XBoard engine (UCI has none).
+        if which == "xboard":
+            said = [ln for ln in claims.lines.get(id(eng.protocol), [])
+                    if ln.split()[:1] and ln.split()[0] in ("1-0", "0-1", "1/2-1/2")]
+            for ln in said:
+                if outcome is None or outcome.result() != ln.split()[0]:
+                    return fail("false claim", f"xboard said {ln!r} after {move.uci()}, "
+                                               f"board says {outcome}")
+            if outcome is not None and outcome.termination in (
+                    chess.Termination.CHECKMATE, chess.Termination.STALEMATE) and not said:
+                return fail("missing claim", f"xboard gave {outcome.termination.name} "
+                                             f"with {move.uci()} and claimed nothing")
+        # Did the move keep the value? (A perfect move keeps it: -wdl for the opponent.)
+        wdl_after = oracle.wdl(board)
+        if wdl_after != -wdl_before:
+            return fail("value lost", f"{which} played {move.uci()} at {fen_before}: "
+                                      f"Syzygy WDL {wdl_before} -> {-wdl_after}")
+        if board.is_checkmate():
+            if winner is None or board.turn == winner:
+                return fail("drawn game lost" if winner is None else "won game lost",
+                            f"mate after {len(moves)} plies")
+            if winner_moves != announced:
+                return fail("mate length", f"mated after {winner_moves} moves, "
+                                           f"announced {announced}")
+            return "mated"
+        if outcome is not None and outcome.termination in (
+                chess.Termination.STALEMATE, chess.Termination.INSUFFICIENT_MATERIAL):
+            if winner is not None:
+                return fail("win not converted", f"{outcome.termination.name}")
+            return "held"
+        if winner is None and chess.popcount(board.occupied) < start_men and wdl_after == 0:
+            return "held"  # a capture left a drawn smaller endgame
+    if winner is None:
+        return "held"
+    return fail("mate length", f"no mate after {winner_moves} moves, announced {announced}")
+
+
+def part1(args, rng, oracle, tally):
+    games_per = [args.games // 3 + (1 if i < args.games % 3 else 0) for i in range(3)]
+    claims = ClaimLog()
+    logger = logging.getLogger("chess.engine")
+    logger.setLevel(logging.DEBUG)
+    logger.addHandler(claims)
+    logger.propagate = False
+    stats = {"won": 0, "mated": 0, "drawn": 0, "held": 0, "xboard_white": 0, "uci_white": 0}
+    cwd = tempfile.mkdtemp(prefix="soak-engine-")  # no engine.ini there: standard rules
+    index = 0
+    for endgame, count in zip(PART1_ENDGAMES, games_per):
+        if count == 0:
+            continue
+        won = (count + 1) // 2
+        positions = part1_positions(rng, oracle, endgame, won, count - won)
+        t0 = time.monotonic()
+        engines = Part1Engines(args.engine, endgame, cwd, args.move_time)
+        try:
+            for i, (fen, winner, n) in enumerate(positions):
+                xboard_side = chess.WHITE if index % 2 == 0 else chess.BLACK
+                stats["xboard_white" if xboard_side == chess.WHITE else "uci_white"] += 1
+                kind = "won" if winner is not None else "drawn"
+                label = f"python-chess #{index + 1} {endgame} {kind}" + (
+                    f" ({'White' if winner else 'Black'} " + (f"in {n})" if n else "wins)")
+                    if winner is not None else "")
+                outcome = play_part1_game(label, engines, claims, oracle, fen, winner, n,
+                                          xboard_side, args.move_time, tally)
+                if args.verbose:
+                    log(f"soak: {label}, White via "
+                        f"{'xboard' if xboard_side == chess.WHITE else 'uci'}: {outcome}")
+                tally.games += 1
+                stats[kind] += 1
+                if outcome in ("mated", "held"):
+                    stats[outcome] += 1
+                else:
+                    tally.count("part1_failed")
+                index += 1
+        finally:
+            engines.close()
+        log(f"soak: {endgame}: {count} games in {time.monotonic() - t0:.1f} s")
+    shutil.rmtree(cwd, ignore_errors=True)
+    logger.removeHandler(claims)
+    failed = tally.counts.get("part1_failed", 0)
+    dtm = "Gaviota DTM" if oracle.gaviota else "announced (no Gaviota DTM given)"
+    print(f"soak: python-chess {index} games (White via xboard {stats['xboard_white']}, via uci "
+          f"{stats['uci_white']}; {tally.counts.get('moves', 0)} moves): won {stats['won']}, "
+          f"{stats['mated']} mated in the {dtm} number; drawn {stats['drawn']}, "
+          f"{stats['held']} held; {failed} failed", flush=True)
+    return index, failed
+
+
+# --------------------------------------------------------------------------------------------
+# Part 2: Fairy-Stockfish
+
+
+class RawUci:
+    """A UCI engine over pipes, every wait bounded."""
+
+    def __init__(self, name, cmd, cwd=None):
+        self.name = name
+        self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, prefix, timeout):
+        """Lines up to and including the first that starts with `prefix`."""
+        got = []
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: no '{prefix}' within {timeout} s")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise EOFError(f"{self.name} exited")
+            got.append(line)
+            if line.startswith(prefix):
+                return got
+
+    def handshake(self, options, timeout):
+        self.send("uci")
+        self.wait_for("uciok", timeout)
+        for name, value in options:
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait_for("readyok", timeout)
+
+    def go(self, position, go, timeout):
+        """(bestmove, last score as ('mate'|'cp', int) or None, seconds)."""
+        t0 = time.monotonic()
+        self.send(position)
+        self.send(go)
+        lines = self.wait_for("bestmove", timeout)
+        took = time.monotonic() - t0
+        score = None
+        info = []
+        for line in lines:
+            words = line.split()
+            if words[:1] == ["info"] and "score" in words:
+                k = words.index("score")
+                if k + 2 < len(words) and words[k + 1] in ("mate", "cp"):
+                    score = (words[k + 1], int(words[k + 2]))
+            if line.startswith("info string"):
+                info.append(line)
+        move = lines[-1].split()[1] if len(lines[-1].split()) > 1 else None
+        return move, score, took, info
+
+    def quit(self):
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def random_fen(rng, white, black):
+    """A FEN with these men (letters of the piece file) on random squares, either side to move."""
+    squares = rng.sample(range(64), len(white) + len(black))
+    grid = [["1"] * 8 for _ in range(8)]
+    for letter, sq in zip(white, squares):
+        grid[7 - sq // 8][sq % 8] = letter.upper()
+    for letter, sq in zip(black, squares[len(white):]):
+        grid[7 - sq // 8][sq % 8] = letter.lower()
+    rows = []
+    for row in grid:
+        text, run = "", 0
+        for c in row:
+            if c == "1":
+                run += 1
+            else:
+                text += (str(run) if run else "") + c
+                run = 0
+        rows.append(text + (str(run) if run else ""))
+    return "/".join(rows) + " " + rng.choice("wb") + " - - 0 1"
+
+
+def part2_positions(rng, engine, endgame, cwd, pieces, attack, drawn, lost):
+    """Random legal positions of `endgame` (either colour strong, either side to move) valued
+    by fairy-egt's own table: `attack` won for one side, `drawn` drawn and `lost` won for one
+    side too (there fairy-egt takes the losing side). Each: (fen, role, egt side, value)."""
+    import pyffish as sf
+    strong, weak = endgame.split(".")
+    want = {"attack": attack, "drawn": drawn, "lost": lost}
+    picked = {k: [] for k in want}
+    for _ in range(50):
+        fens, values = [], []
+        for swap in (False, True):
+            white, black = (weak, strong) if swap else (strong, weak)
+            batch = [random_fen(rng, white, black) for _ in range(200)]
+            # The table of this colour assignment (probe covers only its own and smaller ones).
+            out = subprocess.run([engine, "probe", f"{white}.{black}", "--fens", "-", "--pieces",
+                                  pieces, "--report", "-"], input="\n".join(batch) + "\n",
+                                 cwd=cwd, capture_output=True, text=True, timeout=600)
+            got = out.stdout.splitlines()
+            if len(got) != len(batch):
+                die(f"soak: probe printed {len(got)} values for {len(batch)} FENs:"
+                                 f"\n{out.stderr[-2000:]}")
+            fens += batch
+            values += got
+        candidates = list(zip(fens, values))
+        rng.shuffle(candidates)
+        for fen, value in candidates:
+            if value.startswith("error") or not sf.legal_moves(VARIANT, fen, []):
+                continue
+            stm = fen.split()[1]
+            other = "b" if stm == "w" else "w"
+            words = value.split()
+            if value == "draw":
+                # fairy-egt takes the weaker side (the Rook's): the one Fairy-Stockfish attacks.
+                side = "w" if weak[1] in fen.split()[0] else "b"
+                role = "drawn"
+            elif words[:2] == ["win", "in"]:
+                role, winner = None, stm
+            elif words[:2] == ["loss", "in"] and int(words[2]) > 0:
+                role, winner = None, other
+            else:
+                continue
+            if role is None and value == "win in 1":
+                continue  # fairy-egt would not move in a lost one
+            if role is None:
+                # Split won positions between fairy-egt attacking and defending.
+                if len(picked["attack"]) < attack and (
+                        len(picked["lost"]) >= lost or rng.random() < 0.5):
+                    role, side = "attack", winner
+                else:
+                    role, side = "lost", ("b" if winner == "w" else "w")
+            if len(picked[role]) < want[role]:
+                picked[role].append((fen, role, side, value))
+        if all(len(picked[k]) >= want[k] for k in want):
+            break
+    else:
+        die(f"soak: could not find enough positions of {endgame}")
+    games = picked["attack"] + picked["drawn"] + picked["lost"]
+    rng.shuffle(games)
+    return games
+
+
+def play_part2_game(label, egt, fsf, fen, role, egt_side, args, tally, trace):
+    import pyffish as sf
+    moves = []
+    egt_moves = 0
+    bound = None  # fairy-egt's announced mate: it must mate within this many of its moves
+    resist = None  # fairy-egt's announced loss: it must not be mated sooner
+    max_plies = 2 * DRAWN_MOVES
+    egt.send("ucinewgame")
+    fsf.send("ucinewgame")
+
+    def fail(what, details):
+        tally.fail(label, what, f"{details}; start {fen}, moves {' '.join(moves) or '-'}")
+        return "failed"
+
+    while len(moves) < max_plies:
+        trace.update(announced=bound, resist=resist, egt_moves=egt_moves, plies=len(moves))
+        legal = sf.legal_moves(VARIANT, fen, moves)
+        stm = "w" if (fen.split()[1] == "w") == (len(moves) % 2 == 0) else "b"
+        if not legal:
+            mated = sf.gives_check(VARIANT, fen, moves)
+            if not mated:
+                if bound is not None:
+                    return fail("win not converted", "stalemate")
+                return "stalemate"
+            if stm == egt_side:
+                if role in ("attack", "drawn") and resist is None:
+                    return fail("lost", f"fairy-egt mated after {egt_moves} moves")
+                if resist is not None and egt_moves < resist:
+                    return fail("mated too soon", f"fairy-egt mated after {egt_moves} moves of "
+                                                  f"its own, announced mate -{resist}")
+                if resist is not None and egt_moves == resist:
+                    tally.count("fsf_shortest")
+                return "egt mated"
+            if bound is not None and egt_moves > bound:
+                return fail("mate too late", f"mated with move {egt_moves}, announced {bound}")
+            if bound is not None and egt_moves == bound:
+                tally.count("egt_exact")
+            return "egt mates"
+        if sum(c.isalpha() for c in sf.get_fen(VARIANT, fen, moves).split()[0]) == 2:
+            if bound is not None:
+                return fail("win not converted", "bare kings")
+            return "bare kings"
+        position = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+        if stm == egt_side:
+            try:
+                move, score, took, info = egt.go(position, "go movetime 100",
+                                                 args.move_time + 20)
+            except (TimeoutError, EOFError) as e:
+                return fail("timeout" if isinstance(e, TimeoutError) else "engine error", str(e))
+            tally.count("egt_moves")
+            if took > args.move_time:
+                return fail("timeout", f"fairy-egt took {took:.1f} s")
+            if move not in legal:
+                return fail("illegal move", f"fairy-egt played {move} ({' | '.join(info)}), "
+                                            f"legal for pyffish: {' '.join(legal)}")
+            if score is None:
+                return fail("score", "fairy-egt gave no score")
+            kind, n = score
+            if kind == "mate" and n > 0:
+                if bound is not None and n > bound - egt_moves:
+                    return fail("announced more", f"fairy-egt announced mate {n} after "
+                                                  f"{egt_moves} moves of a mate in {bound}")
+                if bound is None:
+                    bound = egt_moves + n
+                    # A win found late in a drawn game (Fairy-Stockfish erred) is played out.
+                    max_plies = max(max_plies, len(moves) + 2 * n)
+                resist = None
+            elif kind == "mate" and n < 0:
+                if role in ("attack", "drawn") and bound is None and resist is None:
+                    return fail("value lost", f"fairy-egt sees mate {n} in a {role} game")
+                if resist is None:
+                    resist = egt_moves - n
+            elif bound is not None:
+                return fail("win lost", f"fairy-egt scored {kind} {n} after announcing a mate")
+            egt_moves += 1
+        else:
+            try:
+                move, score, took, info = fsf.go(position, f"go movetime {args.fsf_movetime}",
+                                                 args.move_time + 20)
+            except (TimeoutError, EOFError) as e:
+                return fail("fairy-stockfish", str(e))
+            tally.count("fsf_moves")
+            if move not in legal:
+                return fail("fairy-stockfish illegal", f"{move}, legal: {' '.join(legal)}")
+        moves.append(move)
+    trace.update(announced=bound, resist=resist, egt_moves=egt_moves, plies=len(moves))
+    if bound is not None:
+        return fail("mate too late", f"no mate after {egt_moves} moves, announced {bound}")
+    return "100 moves"
+
+
+def part2(args, rng, tally):
+    import pyffish as sf
+    ini = os.path.join(REPO, "scripts", "soak-variants.ini")
+    with open(ini) as f:
+        sf.load_variant_config(f.read())
+    pieces = os.path.join(REPO, "piecedef.ini")
+    cwd = tempfile.mkdtemp(prefix="soak-engine-")
+    per = [args.fsf_games // 2 + (1 if i < args.fsf_games % 2 else 0) for i in range(2)]
+    fsf = RawUci("fairy-stockfish", [args.fsf])
+    fsf.handshake([("VariantPath", ini), ("UCI_Variant", VARIANT), ("Threads", 1),
+                   ("Hash", 16)], 30)
+    stats = {}
+    total = failed = 0
+    try:
+        for endgame, count in zip(PART2_ENDGAMES, per):
+            if count == 0:
+                continue
+            # Roles cycle over all games: attack, drawn, attack, lost, ...
+            roles = [ROLES[(total + j) % len(ROLES)] for j in range(count)]
+            attack, drawn, lost = (roles.count(r) for r in ("attack", "drawn", "lost"))
+            positions = part2_positions(rng, args.engine, endgame, cwd, pieces, attack, drawn,
+                                        lost)
+            t0 = time.monotonic()
+            egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", pieces, "--report", "-"],
+                         cwd=cwd)
+            egt.handshake([], 60)
+            try:
+                for fen, role, side, value in positions:
+                    total += 1
+                    label = (f"fairy-stockfish #{total} {endgame} fairy-egt "
+                             f"{'White' if side == 'w' else 'Black'}, {role} ({value})")
+                    trace = {}
+                    result = play_part2_game(label, egt, fsf, fen, role, side, args, tally,
+                                             trace)
+                    if args.verbose:
+                        log(f"soak: {label}: {result} {trace}")
+                    tally.games += 1
+                    key = (role, result)
+                    stats[key] = stats.get(key, 0) + 1
+                    if result == "failed":
+                        failed += 1
+                        egt.quit()
+                        egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", pieces,
+                                                   "--report", "-"], cwd=cwd)
+                        egt.handshake([], 60)
+            finally:
+                egt.quit()
+            log(f"soak: {endgame}: {count} games against Fairy-Stockfish in "
+                f"{time.monotonic() - t0:.1f} s")
+    finally:
+        fsf.quit()
+        shutil.rmtree(cwd, ignore_errors=True)
+
+    def n(role, *results):
+        return sum(stats.get((role, r), 0) for r in results)
+
+    attack = sum(v for (r, _), v in stats.items() if r == "attack")
+    drawn = sum(v for (r, _), v in stats.items() if r == "drawn")
+    lost = sum(v for (r, _), v in stats.items() if r == "lost")
+    held = n("drawn", "100 moves", "stalemate", "bare kings", "egt mates")
+    unconverted = n("lost", "100 moves", "stalemate", "bare kings", "egt mates")
+    print(f"soak: fairy-stockfish {total} games ({', '.join(PART2_ENDGAMES)}; "
+          f"{tally.counts.get('egt_moves', 0)} fairy-egt moves): fairy-egt attacking {attack}, "
+          f"{n('attack', 'egt mates')} mated within the announced number "
+          f"({tally.counts.get('egt_exact', 0)} in exactly it, the others sooner after "
+          f"Fairy-Stockfish's errors); defending drawn {drawn}, {held} held; defending lost "
+          f"{lost}, {n('lost', 'egt mated')} mated no sooner than announced "
+          f"({tally.counts.get('fsf_shortest', 0)} in exactly it), {unconverted} not converted "
+          f"by Fairy-Stockfish in 100 moves; {failed} failed", flush=True)
+    return total, failed
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="20 + 4 games (CI)")
+    parser.add_argument("--games", type=int, help="python-chess games (default 200)")
+    parser.add_argument("--fsf-games", type=int, help="Fairy-Stockfish games (default 40)")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--engine", default=os.path.join(REPO, "target", "release", "fairy-egt"))
+    parser.add_argument("--gaviota", default=os.environ.get("FAIRY_EGT_GAVIOTA") or None,
+                        help="directory of Gaviota tables with kqkr, krkb, krkn "
+                             "(env FAIRY_EGT_GAVIOTA)")
+    parser.add_argument("--fsf", default=shutil.which("fairy-stockfish")
+                        or "/usr/games/fairy-stockfish")
+    parser.add_argument("--move-time", type=float, default=10.0,
+                        help="seconds a fairy-egt move may take (else: timeout failure)")
+    parser.add_argument("--fsf-movetime", type=int, default=150, help="Fairy-Stockfish ms/move")
+    parser.add_argument("--verbose", action="store_true", help="one line per game")
+    parser.add_argument("--cache", default=os.path.join(REPO, "target", "soak-cache"))
+    args = parser.parse_args()
+    if args.games is None:
+        args.games = 20 if args.quick else 200
+    if args.fsf_games is None:
+        args.fsf_games = 4 if args.quick else 40
+    if args.quick and "--fsf-movetime" not in sys.argv:
+        args.fsf_movetime = 100
+    if os.sep in args.engine:
+        args.engine = os.path.abspath(args.engine)  # the engines run in a temporary directory
+    if not os.access(args.engine, os.X_OK):
+        die(f"soak: {args.engine} is not an executable (cargo build --release)")
+    if args.fsf_games and not os.access(args.fsf, os.X_OK):
+        die(f"soak: {args.fsf} not found (apt-get install fairy-stockfish)")
+
+    t0 = time.monotonic()
+    rng = random.Random(args.seed)
+    tally = Tally()
+    data = sdist_data(args.cache)
+    oracle = Oracle(data, args.gaviota)
+    if oracle.gaviota is None:
+        log("soak: no Gaviota 4-man tables given (--gaviota DIR): won positions are classified "
+            "by Syzygy WDL and the announced mate lengths are checked by play only")
+    try:
+        games1, failed1 = part1(args, rng, oracle, tally) if args.games else (0, 0)
+    finally:
+        oracle.close()
+    games2, failed2 = part2(args, rng, tally) if args.fsf_games else (0, 0)
+    for label, what, details in tally.failures[:SHOW]:
+        print(f"soak: FAILED {label}: {what}: {details}")
+    failed = failed1 + failed2
+    games = games1 + games2
+    log(f"soak: {games} games in {time.monotonic() - t0:.0f} s")
+    print(f"{games - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
