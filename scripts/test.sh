@@ -2,7 +2,8 @@
 # Runs every test of fairy-egt on a fresh machine: installs what the tests need (a Python
 # virtual environment with python-chess under target/pyenv; XBoard and Xvfb from Debian for
 # the GUI test and PolyGlot for the UCI-wrapping test, when apt-get is available and they are
-# missing), then `cargo test --release`.
+# missing), then `cargo test --release`, then a short soak through real clients
+# (scripts/soak.sh --quick, which installs Fairy-Stockfish and pyffish itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,3 +34,5 @@ fi
 export PATH="$PATH:/usr/games"
 
 cargo test --release "$@"
+# Games through real clients: python-chess (XBoard and UCI) and Fairy-Stockfish, short run.
+scripts/soak.sh --quick
