@@ -7,6 +7,10 @@ pub mod xboard;
 use crate::egt::progress::BuildEvent;
 use crate::engine::{Command, Event};
 
+/// Most threads a GUI may ask for (XBoard's `cores` and the `Threads` option of either
+/// protocol): more would only make rayon start idle threads.
+pub const MAX_THREADS: usize = 256;
+
 /// What an input line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {

@@ -13,7 +13,7 @@
 //! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `PieceFile`, `NullMove`,
 //! `StalemateWins`, `BareKingLoses`; a change of any but `Threads` rebuilds the tables.
 
-use super::{Input, Protocol};
+use super::{Input, Protocol, MAX_THREADS};
 use crate::board::Setup;
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
@@ -24,9 +24,6 @@ use crate::engine::{Command, Event, Thinking};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
-
-/// Most threads offered by the `Threads` option.
-const MAX_THREADS: usize = 256;
 
 /// The UCI side of a session.
 pub struct Uci {

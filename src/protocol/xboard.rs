@@ -12,7 +12,7 @@
 //! none/white/black/both), `StalemateWins` and `BareKingLoses` (checkboxes, 1/0). A change of
 //! any but `Threads` rebuilds the tables.
 
-use super::{Input, Protocol};
+use super::{Input, Protocol, MAX_THREADS};
 use crate::board::square::parse_square;
 use crate::board::{Color, Setup};
 use crate::config::Metric;
@@ -29,9 +29,6 @@ const FAIRY_LETTERS: &str = "NBRQFEACWMOHIJGDVLSU";
 
 /// Words that make XBoard switch a feature off when an `Error` line contains them.
 const ERROR_TRIGGERS: [&str; 5] = ["draw", "analyze", "protover", "time", "otim"];
-
-/// Most threads offered by the `Threads` option.
-const MAX_THREADS: usize = 256;
 
 /// The XBoard side of a session.
 pub struct XBoard {
@@ -349,8 +346,11 @@ impl Protocol for XBoard {
                 Err(_) => rejected("bad argument, expected megabytes", line),
             },
             "cores" => match arg.parse::<usize>() {
-                Ok(n) => Command::Threads(n),
-                Err(_) => rejected("bad argument, expected a number of cores", line),
+                Ok(n) if n <= MAX_THREADS => Command::Threads(n),
+                _ => rejected(
+                    "bad argument",
+                    &format!("{line}: expected a number of cores from 0 to {MAX_THREADS}"),
+                ),
             },
             _ if arg.is_empty() && looks_like_move(word) => Command::Move(word.to_string()),
             _ => rejected("unknown command", line),
@@ -545,6 +545,30 @@ mod tests {
             one(&mut x, "option StalemateWins=maybe"),
             Input::Engine(Command::Notice(Event::Rejected { .. }))
         ));
+    }
+
+    #[test]
+    fn cores_are_bounded_like_the_threads_option() {
+        let mut x = xb();
+        assert_eq!(
+            one(&mut x, &format!("cores {MAX_THREADS}")),
+            Input::Engine(Command::Threads(MAX_THREADS))
+        );
+        for line in [
+            format!("cores {}", MAX_THREADS + 1),
+            "cores 18446744073709551615".to_string(),
+            "cores -1".to_string(),
+        ] {
+            let Input::Engine(Command::Notice(ev)) = one(&mut x, &line) else {
+                panic!("{line} not refused")
+            };
+            assert_eq!(
+                x.render(&ev),
+                vec![format!(
+                    "Error (bad argument): {line}: expected a number of cores from 0 to {MAX_THREADS}"
+                )]
+            );
+        }
     }
 
     #[test]
