@@ -159,8 +159,11 @@ pub struct Thinking {
     pub value: Value,
     /// The metric of the distance in `value`.
     pub metric: Metric,
-    /// The perfect line (for a draw, only the first drawing move; empty without legal moves).
+    /// The perfect line (for a draw, only the first drawing move; empty where the game is
+    /// over).
     pub pv: Vec<Move>,
+    /// How the game stands over in the position, if it does (the line is then empty).
+    pub end: Option<GameEnd>,
     /// Table probes made.
     pub nodes: u64,
     /// Time taken, in centiseconds.

@@ -555,23 +555,9 @@ impl Engine {
         };
         let pos = game.position();
         let moves = pos.legal_moves(tables.geometry()).len();
-        let thinking = if moves == 0 {
-            let value = if pos.in_check(tables.geometry()) {
-                Value::Loss(0)
-            } else {
-                Value::Draw
-            };
-            Ok(Thinking {
-                value,
-                metric: tables.metric(),
-                pv: Vec::new(),
-                nodes: 0,
-                centis: 0,
-            })
-        } else {
-            think::think(tables, pos, started)
-        };
-        match thinking {
+        // The table's value even without a legal move: under the rules a stalemate may be
+        // lost, and a bared royal is lost whatever its moves.
+        match think::think(tables, pos, started) {
             Ok(t) => {
                 self.analysis = Some((t.clone(), started, moves));
                 self.say(Event::Thinking(t));

@@ -353,6 +353,35 @@ fn a_stalemate_is_claimed_as_the_rules_say() {
 }
 
 #[test]
+fn analysing_a_position_without_moves_shows_the_tables_value() {
+    let thinking = |events: &[Event]| match events {
+        [Event::Thinking(t)] => t.clone(),
+        _ => panic!("{events:?}"),
+    };
+    // Under stalemate-wins the stalemated side has lost.
+    let mut e = engine_with("KQ.K", rules(NullMove::None, true, false));
+    e.command(Command::Force);
+    e.command(setup(STALEMATE));
+    e.command(Command::Analyze(true));
+    let t = thinking(&drive(&mut e));
+    assert_eq!(t.value, Value::Loss(0));
+    assert!(t.pv.is_empty());
+    assert_eq!(
+        t.end,
+        Some(GameEnd::StalemateWin {
+            winner: Color::White
+        })
+    );
+    // Without the rule it is a draw.
+    let mut e = engine_with("KQ.K", rules(NullMove::None, false, false));
+    e.command(Command::Force);
+    e.command(setup(STALEMATE));
+    e.command(Command::Analyze(true));
+    let t = thinking(&drive(&mut e));
+    assert_eq!((t.value, t.end), (Value::Draw, Some(GameEnd::Stalemate)));
+}
+
+#[test]
 fn baring_the_enemy_royal_is_claimed_under_bare_royal_loses() {
     let fen = "8/8/8/8/2r4Q/8/2k5/K7 w - - 0 1";
     let mut e = engine_with("KQ.KR", rules(NullMove::None, false, true));

@@ -259,14 +259,12 @@ pub fn score(value: Value, metric: Metric) -> i64 {
 
 /// A thinking line.
 fn thinking_line(t: &Thinking) -> String {
-    let pv = if t.pv.is_empty() {
-        match t.value {
-            Value::Loss(0) => "(no legal move: checkmated)".to_string(),
-            _ => "(no legal move: stalemate)".to_string(),
+    let pv = match &t.end {
+        Some(end) => format!("(game over: {end})"),
+        None => {
+            let moves: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
+            moves.join(" ")
         }
-    } else {
-        let moves: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
-        moves.join(" ")
     };
     format!(
         "{} {} {} {} {pv}",
@@ -466,6 +464,24 @@ mod tests {
         assert_eq!(score(Value::Loss(34), Metric::Dtm), -100_034);
         assert_eq!(score(Value::Draw, Metric::Dtm), 0);
         assert_eq!(score(Value::Win(3), Metric::Dtc), 9_997);
+    }
+
+    #[test]
+    fn a_line_that_ends_at_once_says_why() {
+        let t = Thinking {
+            value: Value::Loss(0),
+            metric: Metric::Dtm,
+            pv: Vec::new(),
+            end: Some(crate::engine::GameEnd::StalemateWin {
+                winner: Color::White,
+            }),
+            nodes: 0,
+            centis: 0,
+        };
+        assert_eq!(
+            thinking_line(&t),
+            "0 -100000 0 0 (game over: 1-0 {White wins by stalemate})"
+        );
     }
 
     #[test]
