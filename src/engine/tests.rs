@@ -4,6 +4,7 @@ use super::*;
 use crate::config::EngineConfig;
 use crate::egt::progress::Silent;
 use crate::piece::PieceSet;
+use std::sync::atomic::Ordering;
 
 const KQKR: &str = "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1";
 
@@ -379,6 +380,28 @@ fn analysing_a_position_without_moves_shows_the_tables_value() {
     e.command(Command::Analyze(true));
     let t = thinking(&drive(&mut e));
     assert_eq!((t.value, t.end), (Value::Draw, Some(GameEnd::Stalemate)));
+}
+
+#[test]
+fn a_table_without_a_value_for_a_legal_position_is_reported_not_played() {
+    let mut e = engine("KQ.KR");
+    drive(&mut e);
+    e.command(Command::Force);
+    e.command(setup(KQKR));
+    drive(&mut e);
+    let (tables, game) = e.playable().expect("a playable position");
+    let (material, sq) = material_of(game.position());
+    let table = tables.get(&material).unwrap();
+    let index = table.indexer().index(&sq).unwrap();
+    let stm = game.position().side_to_move().index();
+    table.data[stm][index as usize].store(crate::egt::value::ILLEGAL, Ordering::Relaxed);
+    e.command(Command::Go);
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::NotPlayable(why), Event::NoMove]
+            if why.starts_with("internal error: the table of KQ.KR holds no value")),
+        "{events:?}"
+    );
 }
 
 #[test]
