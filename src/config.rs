@@ -25,6 +25,10 @@ pub struct EngineConfig {
     pub threads: usize,
     /// The piece-definition file (`pieces`, default `piecedef.ini`).
     pub pieces: PathBuf,
+    /// Whether `pieces` was named by the user (here by the `pieces` key): a named file must
+    /// exist, while the default `piecedef.ini` may be missing (the built-in definitions
+    /// stand in for it).
+    pub pieces_named: bool,
     /// Which side may pass (`null-move`, default none).
     pub null_move: NullMove,
     /// Stalemating the opponent wins (`stalemate-wins`, default false).
@@ -45,6 +49,7 @@ impl Default for EngineConfig {
             metric: Metric::Dtm,
             threads: 0,
             pieces: PathBuf::from("piecedef.ini"),
+            pieces_named: false,
             null_move: NullMove::None,
             stalemate_wins: false,
             bare_king_loses: false,
@@ -225,6 +230,7 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
                     return Err(bad("a file name"));
                 }
                 config.pieces = PathBuf::from(value);
+                config.pieces_named = true;
             }
             "null-move" => {
                 config.null_move = value
@@ -319,6 +325,7 @@ mod tests {
         assert_eq!(c.metric, Metric::Dtm);
         assert_eq!(c.threads, 0);
         assert_eq!(c.pieces, PathBuf::from("piecedef.ini"));
+        assert!(!c.pieces_named);
         assert_eq!(c.null_move, NullMove::None);
         assert!(!c.stalemate_wins);
         assert!(!c.bare_king_loses);
@@ -344,6 +351,7 @@ mod tests {
         assert_eq!(c.metric, Metric::Dtc);
         assert_eq!(c.threads, 3);
         assert_eq!(c.pieces, PathBuf::from("my/pieces.ini"));
+        assert!(c.pieces_named);
         assert_eq!(c.null_move, NullMove::Black);
         assert!(c.stalemate_wins);
         assert!(c.bare_king_loses);
@@ -525,8 +533,10 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine.ini");
         let c = load_config(&path).unwrap_or_else(|e| panic!("{e}"));
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        // It names the shipped piece file, which must then be there.
         let want = EngineConfig {
             pieces: dir.join("piecedef.ini"),
+            pieces_named: true,
             report: Some(dir.join("rep2.txt")),
             ..EngineConfig::default()
         };

@@ -16,7 +16,7 @@ use crate::egt::rules::Rules;
 use crate::egt::seed::{parse_seeds, Seed};
 use crate::egt::tables::TableSet;
 use crate::engine::game::check;
-use crate::piece::parse::load_piece_file;
+use crate::piece::parse::{load_piece_file, PieceDefError};
 use crate::piece::PieceSet;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -139,13 +139,11 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     if let Some(e) = &common.endgame {
         config.endgame = e.clone();
     }
-    let pieces = match &common.pieces {
-        Some(path) => load_piece_file(path).map_err(UserError::from_display)?,
-        None => pieces_of(&config.pieces)?,
-    };
     if let Some(p) = &common.pieces {
         config.pieces = p.clone();
+        config.pieces_named = true;
     }
+    let pieces = pieces_of(&config)?;
     let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
     let seeds = load_seeds(&config, &pieces)?;
     Ok(Settings {
@@ -157,17 +155,24 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     })
 }
 
-/// The piece file named by the settings; the shipped definitions when the default file
-/// `piecedef.ini` is not there.
-pub fn pieces_of(path: &Path) -> Result<PieceSet, UserError> {
-    if !path.exists() && path.file_name() == Some("piecedef.ini".as_ref()) {
+/// The piece definitions of a configuration: its piece file, which must exist when the user
+/// named it; when no file was named and the default one is not there, the built-in
+/// definitions (those of the shipped `piecedef.ini`).
+pub fn pieces_of(config: &EngineConfig) -> Result<PieceSet, UserError> {
+    let path = &config.pieces;
+    if !config.pieces_named && !path.exists() {
         log::info!(
-            "{} not found: using the shipped piece definitions",
+            "{} not found: using the built-in piece definitions",
             path.display()
         );
         return Ok(PieceSet::standard());
     }
-    load_piece_file(path).map_err(UserError::from_display)
+    load_piece_file(path).map_err(|e| match e {
+        PieceDefError::Read { error, .. } if error.kind() == std::io::ErrorKind::NotFound => {
+            UserError(format!("{}: piece file not found", path.display()))
+        }
+        e => UserError::from_display(e),
+    })
 }
 
 /// Sets the size of rayon's global pool (0 = one thread per core); returns the size.

@@ -317,7 +317,10 @@ impl Engine {
                 }
             }
             Command::PieceFile(path) => {
-                let loaded = pieces_of(&path).and_then(|pieces| {
+                let mut config = self.settings.config.clone();
+                config.pieces = path.clone();
+                config.pieces_named = true;
+                let loaded = pieces_of(&config).and_then(|pieces| {
                     let m =
                         Material::parse(&self.settings.config.endgame, &pieces).map_err(|e| {
                             crate::commands::UserError(format!(
@@ -330,7 +333,7 @@ impl Engine {
                 match loaded {
                     Ok((pieces, material)) => {
                         let mut new = self.settings.clone();
-                        new.config.pieces = path;
+                        new.config = config;
                         new.pieces = pieces;
                         new.material = material;
                         self.retable(new, true);

@@ -487,7 +487,16 @@ fn endgame_and_piece_file_options() {
         matches!(&events[..], [Event::Rejected { detail, .. }] if detail.contains("/nonexistent")),
         "{events:?}"
     );
+    // A file named piecedef.ini is no exception: named, it must exist.
+    e.command(Command::PieceFile("/nonexistent/piecedef.ini".into()));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::Rejected { detail, .. }]
+            if detail.ends_with("/nonexistent/piecedef.ini: piece file not found")),
+        "{events:?}"
+    );
     assert_eq!(e.settings.material.name(), "KQ.KR");
+    assert!(!e.settings.config.pieces_named);
     e.command(Command::Endgame("KR.K".into()));
     let actions = e.take_actions();
     let [Action::Build(job)] = &actions[..] else {
