@@ -40,6 +40,9 @@ pub struct EngineConfig {
     pub seed: Option<PathBuf>,
     /// Where the build report is written, `None` for no report (`report`, default `rep2.txt`).
     pub report: Option<PathBuf>,
+    /// Most memory the tables may take, in MB; 0 = 90 % of the memory available at start
+    /// (`memory`, default 0).
+    pub memory: u64,
 }
 
 impl Default for EngineConfig {
@@ -55,6 +58,7 @@ impl Default for EngineConfig {
             bare_king_loses: false,
             seed: None,
             report: Some(PathBuf::from("rep2.txt")),
+            memory: 0,
         }
     }
 }
@@ -93,10 +97,11 @@ impl ConfigError {
 }
 
 /// The keys, in the order the shipped `engine.ini` documents them.
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 10] = [
     "endgame",
     "metric",
     "threads",
+    "memory",
     "pieces",
     "null-move",
     "stalemate-wins",
@@ -225,6 +230,16 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
                     _ => return Err(bad("a whole number of threads (0 = one per core)")),
                 };
             }
+            "memory" => {
+                config.memory = match value.parse::<u64>() {
+                    Ok(n) if value.chars().all(|c| c.is_ascii_digit()) => n,
+                    _ => {
+                        return Err(bad(
+                            "a whole number of megabytes (0 = most of the available memory)",
+                        ))
+                    }
+                };
+            }
             "pieces" => {
                 if value.is_empty() {
                     return Err(bad("a file name"));
@@ -331,6 +346,7 @@ mod tests {
         assert!(!c.bare_king_loses);
         assert_eq!(c.seed, None);
         assert_eq!(c.report, Some(PathBuf::from("rep2.txt")));
+        assert_eq!(c.memory, 0);
         assert_eq!(ok(""), c);
         assert_eq!(ok("# nothing but comments\n\n; here\n[engine]\n"), c);
     }
@@ -341,6 +357,7 @@ mod tests {
                     endgame = KBN.K\n\
                     metric = DTC\n\
                     threads = 3\n\
+                    memory = 2500\n\
                     pieces = my/pieces.ini\n\
                     null-move = black\n\
                     stalemate-wins = yes\n\
@@ -350,6 +367,7 @@ mod tests {
         assert_eq!(c.endgame, "KBN.K");
         assert_eq!(c.metric, Metric::Dtc);
         assert_eq!(c.threads, 3);
+        assert_eq!(c.memory, 2500);
         assert_eq!(c.pieces, PathBuf::from("my/pieces.ini"));
         assert!(c.pieces_named);
         assert_eq!(c.null_move, NullMove::Black);
@@ -436,6 +454,16 @@ mod tests {
     }
 
     #[test]
+    fn memory_values() {
+        assert_eq!(ok("memory = 0").memory, 0);
+        assert_eq!(ok("memory=300").memory, 300);
+        expect_error("memory = 1.5", 1, "expected a whole number of megabytes");
+        expect_error("memory = -4", 1, "found '-4'");
+        expect_error("memory = 4GB", 1, "for 'memory', found '4GB'");
+        expect_error("memory =", 1, "found nothing");
+    }
+
+    #[test]
     fn endgame_values() {
         assert_eq!(ok("endgame = KQvKR").endgame, "KQvKR");
         expect_error(
@@ -476,7 +504,7 @@ mod tests {
             "expected a key (endgame, metric,",
         );
         expect_error("threads = 1\ncolour = white", 2, "found 'colour'");
-        expect_error("= 3", 1, "expected a key (endgame, metric, threads, pieces, null-move, stalemate-wins, bare-king-loses, seed, report), found nothing");
+        expect_error("= 3", 1, "expected a key (endgame, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report), found nothing");
         expect_error(
             "\n\nthreads 4",
             3,

@@ -10,6 +10,7 @@ use crate::board::{Position, Setup};
 use crate::cli::Common;
 use crate::config::{load_config, EngineConfig};
 use crate::egt::material::Material;
+use crate::egt::memory;
 use crate::egt::probe::material_of;
 use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
@@ -66,6 +67,15 @@ impl Settings {
     pub fn reseeded(mut self) -> Result<Settings, UserError> {
         self.seeds = load_seeds(&self.config, &self.pieces)?;
         Ok(self)
+    }
+
+    /// The memory budget of the builds, in bytes: `memory` MB, or when that is 0, the
+    /// default of [`memory::default_budget`].
+    pub fn budget(&self) -> u64 {
+        match self.config.memory {
+            0 => memory::default_budget(),
+            mb => mb.saturating_mul(memory::MB),
+        }
     }
 
     /// Where and how builds are reported (`None`: no report).
@@ -136,6 +146,9 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     if let Some(t) = common.threads {
         config.threads = t;
     }
+    if let Some(mb) = common.memory {
+        config.memory = mb;
+    }
     if let Some(e) = &common.endgame {
         config.endgame = e.clone();
     }
@@ -197,10 +210,11 @@ pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
     Ok((tables, start.elapsed()))
 }
 
-/// An empty table set for the settings: their pieces, metric and rules, their seeds for
-/// their endgame, folded by symmetry unless asked not to.
+/// An empty table set for the settings: their pieces, metric, rules and memory budget, their
+/// seeds for their endgame, folded by symmetry unless asked not to.
 pub fn new_tables(s: &Settings) -> TableSet {
     let mut tables = TableSet::new(s.pieces.clone(), s.config.metric).with_rules(s.rules());
+    tables.set_budget(s.budget());
     if let Some(seeds) = &s.seeds {
         tables = tables.with_seeds(s.material.clone(), seeds.clone());
     }

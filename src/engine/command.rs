@@ -72,8 +72,9 @@ pub enum Command {
     Metric(Metric),
     /// Threads for the following builds (0: one per core).
     Threads(usize),
-    /// Memory budget for the tables, in MB.
-    Memory(u64),
+    /// The memory budget of the table builds, in MB; 0: the start-up budget (`--memory`,
+    /// `engine.ini`'s `memory`). A build refused for want of memory may be tried again.
+    TableMemory(u64),
     /// The start-up endgame (e.g. `KQ.KR`): a change builds it into new tables; a bad spec is
     /// refused and changes nothing.
     Endgame(String),

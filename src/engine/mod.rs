@@ -19,8 +19,8 @@ use crate::commands::report::Report;
 use crate::commands::{new_tables, pieces_of, Settings};
 use crate::config::EngineConfig;
 use crate::egt::builder::BuildError;
-use crate::egt::index::Indexer;
 use crate::egt::material::Material;
+use crate::egt::memory::MB;
 use crate::egt::probe::{material_of, ScoredMove};
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
@@ -55,14 +55,14 @@ pub struct Engine {
     settings: Settings,
     geometry: Geometry,
     royals: [char; 2],
-    /// Table memory budget in bytes (`None`: no limit).
+    /// The table memory budget set by the GUI, in MB (`None`: the settings' budget).
     memory: Option<u64>,
     /// `None` while a build has them.
     tables: Option<TableSet>,
     /// The build running, and when it started.
     building: Option<(Material, Instant)>,
     /// Endgames whose build failed, and why.
-    failed: HashMap<Material, String>,
+    failed: HashMap<Material, BuildError>,
     board: Board,
     edit: Option<Setup>,
     /// The side the engine plays; `None` in force mode.
@@ -138,24 +138,12 @@ impl Engine {
                 }),
                 Ok(()) => {}
                 Err(e) => {
-                    let reason = e.to_string();
                     self.say(Event::BuildFailed {
                         material: material.name(),
-                        reason: reason.clone(),
+                        reason: e.to_string(),
                     });
-                    self.failed.insert(material, reason);
+                    self.failed.insert(material, e);
                 }
-            }
-        }
-        if let (Some(budget), Some(t)) = (self.memory, &self.tables) {
-            if t.bytes() > budget {
-                let note = format!(
-                    "the tables in use take {} MB, more than the memory setting of {} MB",
-                    t.bytes() >> 20,
-                    budget >> 20
-                );
-                log::warn!("{note}");
-                self.say(Event::Note(note));
             }
         }
         self.ensure_tables();
@@ -345,7 +333,13 @@ impl Engine {
                 }
             }
             Command::Threads(n) => self.settings.config.threads = n,
-            Command::Memory(mb) => self.memory = Some(mb.saturating_mul(1 << 20)),
+            Command::TableMemory(mb) => {
+                self.memory = (mb > 0).then_some(mb);
+                // A build refused for want of memory may fit now.
+                self.failed
+                    .retain(|_, e| !matches!(e, BuildError::OverBudget { .. }));
+                self.ensure_tables();
+            }
             Command::Notice(event) => self.say(event),
         }
     }
@@ -619,22 +613,11 @@ impl Engine {
         if tables.get(&target).is_some() || self.failed.contains_key(&target) {
             return;
         }
-        if let Some(budget) = self.memory {
-            let mut needed = target.sub_materials();
-            needed.push(target.clone());
-            let extra: u64 = needed
-                .iter()
-                .filter(|m| tables.get(m).is_none())
-                .map(|m| {
-                    let ix =
-                        Indexer::new(m, &self.geometry, &self.settings.pieces, self.settings.fold);
-                    2 * ix.size()
-                })
-                .sum();
-            if tables.bytes() + extra > budget {
-                tables.retain(|m| needed.contains(m));
-            }
-        }
+        // The build drops the tables it does not use if it needs their room.
+        tables.set_budget(match self.memory {
+            Some(mb) => mb.saturating_mul(MB),
+            None => self.settings.budget(),
+        });
         let tables = self.tables.take().expect("checked above");
         self.building = Some((target.clone(), Instant::now()));
         self.out.push(Action::Build(BuildJob {

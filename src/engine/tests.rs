@@ -216,20 +216,52 @@ fn undo_and_remove() {
 }
 
 #[test]
-fn memory_drops_unneeded_tables_and_cores_size_builds() {
+fn the_table_memory_budget_refuses_what_does_not_fit_and_keeps_what_is_held() {
     let mut e = engine("KQ.KR");
     drive(&mut e);
-    e.command(Command::Memory(1));
-    e.command(Command::Threads(1));
+    let parse = |spec| Material::parse(spec, &PieceSet::standard()).unwrap();
+    let held = |e: &Engine, spec| e.tables.as_ref().unwrap().get(&parse(spec)).is_some();
+    let kckr = "8/8/8/8/2r5/8/2k5/K6C w - - 0 1";
+    // 1 MB: KC.KR (about 4.7 MB) is refused, saying why, and the engine goes on.
+    e.command(Command::TableMemory(1));
     e.command(Command::Force);
-    e.command(setup("8/8/8/8/2r5/8/2k5/K6C w - - 0 1"));
+    e.command(setup(kckr));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::BuildFailed { material, reason }]
+            if material == "KC.KR"
+                && reason.starts_with("KC.KR needs 5 MB of table memory, more than the budget \
+                                       of 1 MB")),
+        "{events:?}"
+    );
+    e.command(Command::Go);
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::NotPlayable(why), Event::NoMove]
+            if why.contains("could not be built: KC.KR needs")),
+        "{events:?}"
+    );
+    // What was held is still there and plays, without a build.
+    assert!(held(&e, "KQ.KR"));
+    e.command(setup(KQKR));
+    e.command(Command::Go);
+    let actions = e.take_actions();
+    assert!(
+        actions
+            .iter()
+            .any(|a| matches!(a, Action::Say(Event::Move(_))))
+            && !actions.iter().any(|a| matches!(a, Action::Build(_)))
+    );
+    // 6 MB: KC.KR fits once KQ.KR and KQ.K, which it does not use, are dropped (K.KR, which
+    // it uses, is kept); the refused build is tried again at once, with the threads asked for.
+    e.command(setup(kckr));
+    e.command(Command::Threads(1));
+    e.command(Command::TableMemory(6));
     let actions = e.take_actions();
     let [Action::Build(job)] = &actions[..] else {
         panic!("no build")
     };
-    assert_eq!(job.threads, 1);
-    let kqkr = Material::parse("KQ.KR", &PieceSet::standard()).unwrap();
-    assert!(job.tables.get(&kqkr).is_none(), "KQ.KR was kept");
+    assert_eq!((job.material.name(), job.threads), ("KC.KR".to_string(), 1));
     for a in actions {
         if let Action::Build(job) = a {
             let mut t = job.tables;
@@ -237,13 +269,17 @@ fn memory_drops_unneeded_tables_and_cores_size_builds() {
             e.built(t, r);
         }
     }
-    let events = drive(&mut e);
-    assert!(
-        events
-            .iter()
-            .any(|e| matches!(e, Event::Note(n) if n.contains("memory"))),
-        "{events:?}"
-    );
+    drive(&mut e);
+    assert!(held(&e, "KC.KR") && held(&e, "K.KR"));
+    assert!(!held(&e, "KQ.KR") && !held(&e, "KQ.K"));
+    e.command(Command::Go);
+    assert_eq!(moves_of(&drive(&mut e)).len(), 1);
+    // 0: the start-up budget again (most of the machine's memory here).
+    e.command(Command::TableMemory(0));
+    e.command(setup(KQKR));
+    e.command(Command::Go);
+    assert_eq!(moves_of(&drive(&mut e)).len(), 1);
+    assert!(held(&e, "KC.KR") && held(&e, "KQ.KR"));
 }
 
 /// An engine of `endgame` under `rules`, start-up build done.

@@ -8,11 +8,15 @@
 //! progress is shown as thinking output whose pv is a comment in parentheses.
 //!
 //! Options (`feature option=…`, set by `option NAME=VALUE`): `Metric` (combo dtm/dtc),
-//! `Threads` (spin), `Endgame` (string: the start-up endgame), `NullMove` (combo
-//! none/white/black/both), `StalemateWins` and `BareKingLoses` (checkboxes, 1/0). A change of
-//! any but `Threads` rebuilds the tables.
+//! `Threads` (spin), `TableMemory` (spin, MB; 0 keeps the start-up budget), `Endgame` (string:
+//! the start-up endgame), `NullMove` (combo none/white/black/both), `StalemateWins` and
+//! `BareKingLoses` (checkboxes, 1/0). A change of any but `Threads` and `TableMemory` rebuilds
+//! the tables.
+//!
+//! XBoard's own `memory N` is its hash-size setting for every engine (64 MB unless the user
+//! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
 
-use super::{Input, Protocol, MAX_THREADS};
+use super::{Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::square::parse_square;
 use crate::board::{Color, Setup};
 use crate::config::Metric;
@@ -86,6 +90,7 @@ impl XBoard {
                 "feature option=\"Threads -spin {} 0 {MAX_THREADS}\"",
                 self.threads
             ),
+            format!("feature option=\"TableMemory -spin 0 0 {MAX_TABLE_MEMORY}\""),
             format!("feature option=\"Endgame -string {}\"", self.endgame),
             format!(
                 "feature option=\"NullMove -combo {}\"",
@@ -161,6 +166,16 @@ impl XBoard {
                 _ => rejected(
                     "bad option value",
                     &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
+                ),
+            },
+            "tablememory" => match value.parse::<u64>() {
+                Ok(mb) if mb <= MAX_TABLE_MEMORY => Command::TableMemory(mb),
+                _ => rejected(
+                    "bad option value",
+                    &format!(
+                        "{arg}: expected megabytes from 0 (the start-up budget) to \
+                         {MAX_TABLE_MEMORY}"
+                    ),
                 ),
             },
             "endgame" => Command::Endgame(value.to_string()),
@@ -340,7 +355,13 @@ impl Protocol for XBoard {
             "bk" => Command::Book,
             "option" => self.option(arg),
             "memory" => match arg.parse::<u64>() {
-                Ok(mb) => Command::Memory(mb),
+                Ok(mb) => {
+                    log::info!(
+                        "memory {mb}: XBoard's hash size, which does not limit the tables \
+                         (option TableMemory does)"
+                    );
+                    return vec![];
+                }
                 Err(_) => rejected("bad argument, expected megabytes", line),
             },
             "cores" => match arg.parse::<usize>() {
@@ -538,6 +559,7 @@ mod tests {
             "feature option=\"NullMove -combo *none /// white /// black /// both\"",
             "feature option=\"StalemateWins -check 0\"",
             "feature option=\"BareKingLoses -check 0\"",
+            "feature option=\"TableMemory -spin 0 0 16000000\"",
         ] {
             assert!(
                 lines.contains(&Input::Reply(want.to_string())),
@@ -554,11 +576,34 @@ mod tests {
             ("option BareKingLoses=0", Command::BareRoyalLoses(false)),
             ("option NullMove=black", Command::NullMove(NullMove::Black)),
             ("option Endgame=KR.K", Command::Endgame("KR.K".into())),
+            ("option TableMemory=10", Command::TableMemory(10)),
         ] {
             assert_eq!(one(&mut x, line), Input::Engine(want), "{line}");
         }
         assert!(matches!(
             one(&mut x, "option StalemateWins=maybe"),
+            Input::Engine(Command::Notice(Event::Rejected { .. }))
+        ));
+        let Input::Engine(Command::Notice(ev)) = one(&mut x, "option TableMemory=-1") else {
+            panic!("not refused")
+        };
+        assert_eq!(
+            x.render(&ev),
+            vec![
+                "Error (bad option value): TableMemory=-1: expected megabytes from 0 (the \
+                  start-up budget) to 16000000"
+                    .to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn xboards_memory_command_is_accepted_and_limits_nothing() {
+        let mut x = xb();
+        assert!(x.read("memory 64").is_empty());
+        assert!(x.read("memory 1").is_empty());
+        assert!(matches!(
+            one(&mut x, "memory lots"),
             Input::Engine(Command::Notice(Event::Rejected { .. }))
         ));
     }
