@@ -25,7 +25,10 @@ pub fn default_budget() -> u64 {
             .ok()
             .and_then(|text| mem_available(&text));
         match available {
-            Some(bytes) => bytes / 10 * 9,
+            Some(bytes) => {
+                log::info!("the table memory budget is {} MB", bytes / 10 * 9 / MB);
+                bytes / 10 * 9
+            }
             None => {
                 log::info!(
                     "the available memory cannot be read: the table memory budget is {} MB",
