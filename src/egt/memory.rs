@@ -26,8 +26,9 @@ pub fn default_budget() -> u64 {
             .and_then(|text| mem_available(&text));
         match available {
             Some(bytes) => {
-                log::info!("the table memory budget is {} MB", bytes / 10 * 9 / MB);
-                bytes / 10 * 9
+                let budget = bytes / 10 * 9;
+                log::info!("the table memory budget is {} MB", budget / MB);
+                budget
             }
             None => {
                 log::info!(
