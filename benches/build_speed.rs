@@ -2,7 +2,9 @@
 //!
 //! Each endgame is built in a child process of its own, so the peak memory (VmHWM) and the
 //! CPU time (utime + stime, all threads) read from /proc are that build's alone. Prints one
-//! line per endgame: wall seconds, CPU seconds, peak resident memory. Linux only (/proc).
+//! line per endgame: wall seconds, CPU seconds, peak resident memory, and the memory the
+//! budget reckons the build needs (`TableSet::bytes_needed`, the tables and the builder's
+//! working memory: the process's own few megabytes come on top). Linux only (/proc).
 //! Options after `--`: endgame specs to measure instead of the defaults, `--threads N`.
 //!
 //! Then, for the last endgame: how soon a cancelled build returns (the flag raised at 10 %,
@@ -49,11 +51,12 @@ fn child(spec: &str, threads: usize) {
         .expect("one pool");
     let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
     let material = Material::parse(spec, set.pieces()).expect("a valid endgame");
+    let estimate = set.bytes_needed(&material);
     let start = Instant::now();
     set.build(&material, &Silent).expect("the build succeeds");
     let wall = start.elapsed().as_secs_f64();
     let (cpu, peak) = usage().expect("/proc is readable");
-    println!("{wall} {cpu} {peak}");
+    println!("{wall} {cpu} {peak} {estimate}");
 }
 
 /// Builds `spec` and raises the cancel flag once the build reports `share` done; the time
@@ -127,8 +130,8 @@ fn main() {
         specs = vec!["KQ.KR", "KBN.KN"];
     }
     println!(
-        "{:<10} {:>8} {:>10} {:>9} {:>12}",
-        "endgame", "threads", "wall s", "CPU s", "peak MB"
+        "{:<10} {:>8} {:>10} {:>9} {:>12} {:>12}",
+        "endgame", "threads", "wall s", "CPU s", "peak MB", "estimate MB"
     );
     for &spec in &specs {
         let out = Command::new(std::env::current_exe().expect("own path"))
@@ -147,12 +150,13 @@ fn main() {
             .map(|x| x.parse().expect("numbers"))
             .collect();
         println!(
-            "{:<10} {:>8} {:>10.3} {:>9.2} {:>12.1}",
+            "{:<10} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1}",
             spec,
             threads,
             v[0],
             v[1],
-            v[2] / 1e6
+            v[2] / 1e6,
+            v[3] / 1e6
         );
     }
     let last = specs.last().expect("an endgame");

@@ -38,6 +38,9 @@ pub struct Common {
     pub metric: Option<Metric>,
     /// `--threads N` (0 = all cores), overriding `engine.ini`.
     pub threads: Option<usize>,
+    /// `--memory MB`: most memory the tables may take (0 = most of the available memory),
+    /// overriding `engine.ini`.
+    pub memory: Option<u64>,
     /// `--no-symmetry`: index every placement, to check the symmetry folding.
     pub no_symmetry: bool,
     /// `-0` / `--null-move[=SIDE]`: who may pass, overriding `engine.ini`.
@@ -96,6 +99,9 @@ options:
   --report FILE      write the statistics of every build to FILE (default rep2.txt in the
                      working directory, or engine.ini's report); - for none
   --threads N        worker threads, 0 = all cores (default)
+  --memory MB        most memory the tables may take, in MB (10^6 bytes); a build that
+                     needs more is refused before it starts (default 0: 90% of the
+                     memory available at start)
   --pieces FILE      piece definitions (default: engine.ini's, else piecedef.ini)
   --config FILE      settings file (default: engine.ini in the working directory)
   --no-symmetry      do not fold the table by the pieces' symmetry (slower; for checking)
@@ -167,6 +173,14 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
                     CliError(format!("--threads: expected a whole number, found '{v}'"))
                 })?);
             }
+            Long("memory") => {
+                let v = parser.value()?.string()?;
+                common.memory = Some(v.parse().map_err(|_| {
+                    CliError(format!(
+                        "--memory: expected a whole number of megabytes, found '{v}'"
+                    ))
+                })?);
+            }
             Value(v) => {
                 let v = v.string()?;
                 if sub.is_none() && common.endgame.is_none() && looks_like_endgame(&v) {
@@ -234,6 +248,8 @@ mod tests {
             "dtc",
             "--threads",
             "2",
+            "--memory",
+            "300",
             "--json",
         ])
         .unwrap();
@@ -244,6 +260,7 @@ mod tests {
         assert_eq!(common.endgame.as_deref(), Some("KC.KR"));
         assert_eq!(common.metric, Some(Metric::Dtc));
         assert_eq!(common.threads, Some(2));
+        assert_eq!(common.memory, Some(300));
     }
 
     #[test]
@@ -336,6 +353,10 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("'x'"));
+        assert!(parse(&["build", "--memory", "lots"])
+            .unwrap_err()
+            .to_string()
+            .contains("--memory: expected a whole number of megabytes, found 'lots'"));
         assert!(parse(&["build", "--frobnicate"])
             .unwrap_err()
             .to_string()

@@ -25,6 +25,10 @@ pub struct EngineConfig {
     pub threads: usize,
     /// The piece-definition file (`pieces`, default `piecedef.ini`).
     pub pieces: PathBuf,
+    /// Whether `pieces` was named by the user (here by the `pieces` key): a named file must
+    /// exist, while the default `piecedef.ini` may be missing (the built-in definitions
+    /// stand in for it).
+    pub pieces_named: bool,
     /// Which side may pass (`null-move`, default none).
     pub null_move: NullMove,
     /// Stalemating the opponent wins (`stalemate-wins`, default false).
@@ -36,6 +40,9 @@ pub struct EngineConfig {
     pub seed: Option<PathBuf>,
     /// Where the build report is written, `None` for no report (`report`, default `rep2.txt`).
     pub report: Option<PathBuf>,
+    /// Most memory the tables may take, in MB; 0 = 90 % of the memory available at start
+    /// (`memory`, default 0).
+    pub memory: u64,
 }
 
 impl Default for EngineConfig {
@@ -45,11 +52,13 @@ impl Default for EngineConfig {
             metric: Metric::Dtm,
             threads: 0,
             pieces: PathBuf::from("piecedef.ini"),
+            pieces_named: false,
             null_move: NullMove::None,
             stalemate_wins: false,
             bare_king_loses: false,
             seed: None,
             report: Some(PathBuf::from("rep2.txt")),
+            memory: 0,
         }
     }
 }
@@ -88,10 +97,11 @@ impl ConfigError {
 }
 
 /// The keys, in the order the shipped `engine.ini` documents them.
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 10] = [
     "endgame",
     "metric",
     "threads",
+    "memory",
     "pieces",
     "null-move",
     "stalemate-wins",
@@ -220,11 +230,22 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
                     _ => return Err(bad("a whole number of threads (0 = one per core)")),
                 };
             }
+            "memory" => {
+                config.memory = match value.parse::<u64>() {
+                    Ok(n) if value.chars().all(|c| c.is_ascii_digit()) => n,
+                    _ => {
+                        return Err(bad(
+                            "a whole number of megabytes (0 = most of the available memory)",
+                        ))
+                    }
+                };
+            }
             "pieces" => {
                 if value.is_empty() {
                     return Err(bad("a file name"));
                 }
                 config.pieces = PathBuf::from(value);
+                config.pieces_named = true;
             }
             "null-move" => {
                 config.null_move = value
@@ -319,11 +340,13 @@ mod tests {
         assert_eq!(c.metric, Metric::Dtm);
         assert_eq!(c.threads, 0);
         assert_eq!(c.pieces, PathBuf::from("piecedef.ini"));
+        assert!(!c.pieces_named);
         assert_eq!(c.null_move, NullMove::None);
         assert!(!c.stalemate_wins);
         assert!(!c.bare_king_loses);
         assert_eq!(c.seed, None);
         assert_eq!(c.report, Some(PathBuf::from("rep2.txt")));
+        assert_eq!(c.memory, 0);
         assert_eq!(ok(""), c);
         assert_eq!(ok("# nothing but comments\n\n; here\n[engine]\n"), c);
     }
@@ -334,6 +357,7 @@ mod tests {
                     endgame = KBN.K\n\
                     metric = DTC\n\
                     threads = 3\n\
+                    memory = 2500\n\
                     pieces = my/pieces.ini\n\
                     null-move = black\n\
                     stalemate-wins = yes\n\
@@ -343,7 +367,9 @@ mod tests {
         assert_eq!(c.endgame, "KBN.K");
         assert_eq!(c.metric, Metric::Dtc);
         assert_eq!(c.threads, 3);
+        assert_eq!(c.memory, 2500);
         assert_eq!(c.pieces, PathBuf::from("my/pieces.ini"));
+        assert!(c.pieces_named);
         assert_eq!(c.null_move, NullMove::Black);
         assert!(c.stalemate_wins);
         assert!(c.bare_king_loses);
@@ -428,6 +454,16 @@ mod tests {
     }
 
     #[test]
+    fn memory_values() {
+        assert_eq!(ok("memory = 0").memory, 0);
+        assert_eq!(ok("memory=300").memory, 300);
+        expect_error("memory = 1.5", 1, "expected a whole number of megabytes");
+        expect_error("memory = -4", 1, "found '-4'");
+        expect_error("memory = 4GB", 1, "for 'memory', found '4GB'");
+        expect_error("memory =", 1, "found nothing");
+    }
+
+    #[test]
     fn endgame_values() {
         assert_eq!(ok("endgame = KQvKR").endgame, "KQvKR");
         expect_error(
@@ -468,7 +504,7 @@ mod tests {
             "expected a key (endgame, metric,",
         );
         expect_error("threads = 1\ncolour = white", 2, "found 'colour'");
-        expect_error("= 3", 1, "expected a key (endgame, metric, threads, pieces, null-move, stalemate-wins, bare-king-loses, seed, report), found nothing");
+        expect_error("= 3", 1, "expected a key (endgame, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report), found nothing");
         expect_error(
             "\n\nthreads 4",
             3,
@@ -525,8 +561,10 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine.ini");
         let c = load_config(&path).unwrap_or_else(|e| panic!("{e}"));
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        // It names the shipped piece file, which must then be there.
         let want = EngineConfig {
             pieces: dir.join("piecedef.ini"),
+            pieces_named: true,
             report: Some(dir.join("rep2.txt")),
             ..EngineConfig::default()
         };

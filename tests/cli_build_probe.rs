@@ -186,6 +186,25 @@ fn malformed_files_name_file_and_line() {
 }
 
 #[test]
+fn a_named_piece_file_must_exist_even_if_it_is_called_piecedef_ini() {
+    let dir = scratch("nopieces");
+    let config = dir.join("engine.ini");
+    std::fs::write(&config, "pieces = piecedef.ini\n").unwrap();
+    let missing = dir.join("piecedef.ini");
+    let missing = missing.to_str().unwrap();
+    let want = format!("{missing}: piece file not found");
+    fails_with(
+        &["build", "KQ.K", "--config", config.to_str().unwrap()],
+        &want,
+    );
+    fails_with(&["build", "KQ.K", "--pieces", missing], &want);
+    // Named by nobody, the default piecedef.ini may be missing: the built-in pieces.
+    std::fs::write(&config, "endgame = KQ.K\n").unwrap();
+    let o = run(&["build", "--config", config.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
 fn engine_ini_supplies_defaults_and_the_command_line_wins() {
     let dir = scratch("ini");
     let config = dir.join("engine.ini");

@@ -10,13 +10,14 @@ use crate::board::{Position, Setup};
 use crate::cli::Common;
 use crate::config::{load_config, EngineConfig};
 use crate::egt::material::Material;
+use crate::egt::memory;
 use crate::egt::probe::material_of;
 use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
 use crate::egt::seed::{parse_seeds, Seed};
 use crate::egt::tables::TableSet;
 use crate::engine::game::check;
-use crate::piece::parse::load_piece_file;
+use crate::piece::parse::{load_piece_file, PieceDefError};
 use crate::piece::PieceSet;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -66,6 +67,15 @@ impl Settings {
     pub fn reseeded(mut self) -> Result<Settings, UserError> {
         self.seeds = load_seeds(&self.config, &self.pieces)?;
         Ok(self)
+    }
+
+    /// The memory budget of the builds, in bytes: `memory` MB, or when that is 0, the
+    /// default of [`memory::default_budget`].
+    pub fn budget(&self) -> u64 {
+        match self.config.memory {
+            0 => memory::default_budget(),
+            mb => mb.saturating_mul(memory::MB),
+        }
     }
 
     /// Where and how builds are reported (`None`: no report).
@@ -136,16 +146,17 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     if let Some(t) = common.threads {
         config.threads = t;
     }
+    if let Some(mb) = common.memory {
+        config.memory = mb;
+    }
     if let Some(e) = &common.endgame {
         config.endgame = e.clone();
     }
-    let pieces = match &common.pieces {
-        Some(path) => load_piece_file(path).map_err(UserError::from_display)?,
-        None => pieces_of(&config.pieces)?,
-    };
     if let Some(p) = &common.pieces {
         config.pieces = p.clone();
+        config.pieces_named = true;
     }
+    let pieces = pieces_of(&config)?;
     let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
     let seeds = load_seeds(&config, &pieces)?;
     Ok(Settings {
@@ -157,17 +168,24 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     })
 }
 
-/// The piece file named by the settings; the shipped definitions when the default file
-/// `piecedef.ini` is not there.
-pub fn pieces_of(path: &Path) -> Result<PieceSet, UserError> {
-    if !path.exists() && path.file_name() == Some("piecedef.ini".as_ref()) {
+/// The piece definitions of a configuration: its piece file, which must exist when the user
+/// named it; when no file was named and the default one is not there, the built-in
+/// definitions (those of the shipped `piecedef.ini`).
+pub fn pieces_of(config: &EngineConfig) -> Result<PieceSet, UserError> {
+    let path = &config.pieces;
+    if !config.pieces_named && !path.exists() {
         log::info!(
-            "{} not found: using the shipped piece definitions",
+            "{} not found: using the built-in piece definitions",
             path.display()
         );
         return Ok(PieceSet::standard());
     }
-    load_piece_file(path).map_err(UserError::from_display)
+    load_piece_file(path).map_err(|e| match e {
+        PieceDefError::Read { error, .. } if error.kind() == std::io::ErrorKind::NotFound => {
+            UserError(format!("{}: piece file not found", path.display()))
+        }
+        e => UserError::from_display(e),
+    })
 }
 
 /// Sets the size of rayon's global pool (0 = one thread per core); returns the size.
@@ -192,10 +210,11 @@ pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
     Ok((tables, start.elapsed()))
 }
 
-/// An empty table set for the settings: their pieces, metric and rules, their seeds for
-/// their endgame, folded by symmetry unless asked not to.
+/// An empty table set for the settings: their pieces, metric, rules and memory budget, their
+/// seeds for their endgame, folded by symmetry unless asked not to.
 pub fn new_tables(s: &Settings) -> TableSet {
     let mut tables = TableSet::new(s.pieces.clone(), s.config.metric).with_rules(s.rules());
+    tables.set_budget(s.budget());
     if let Some(seeds) = &s.seeds {
         tables = tables.with_seeds(s.material.clone(), seeds.clone());
     }

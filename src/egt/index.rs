@@ -193,6 +193,20 @@ impl Indexer {
         self.men
     }
 
+    /// Bytes the indexer keeps on the heap (its lookup tables).
+    pub fn heap_bytes(&self) -> u64 {
+        fn of<T>(v: &Vec<T>) -> u64 {
+            (v.capacity() * std::mem::size_of::<T>()) as u64
+        }
+        of(&self.syms)
+            + of(&self.images)
+            + of(&self.pairs)
+            + of(&self.pair_slot)
+            + of(&self.groups)
+            + self.groups.iter().map(|g| of(&g.unrank)).sum::<u64>()
+            + of(&self.folds)
+    }
+
     /// Number of index slots (holes included).
     pub fn size(&self) -> u64 {
         self.pairs.len() as u64 * self.rest

@@ -22,6 +22,17 @@ pub enum ProbeError {
     /// More men than any table holds.
     #[error("{0} men on the board, tables hold at most {MAX_MEN}")]
     TooManyMen(usize),
+    /// The table marks a legal position as one that cannot occur: the table is wrong.
+    #[error(
+        "internal error: the table of {material} holds no value for the legal position {fen} \
+         (a builder bug or corrupt memory; please report it)"
+    )]
+    NoValue {
+        /// The table's endgame.
+        material: String,
+        /// The position.
+        fen: String,
+    },
 }
 
 /// The material of a position and its men's squares in the material's order.
@@ -71,7 +82,12 @@ impl TableSet {
             .get(&material)
             .ok_or_else(|| ProbeError::NotBuilt(material.name()))?;
         // A checked position is legal, so it has a value.
-        Ok(table.value(&sq, pos.side_to_move()).unwrap_or(Value::Draw))
+        table
+            .value(&sq, pos.side_to_move())
+            .ok_or_else(|| ProbeError::NoValue {
+                material: material.name(),
+                fen: pos.to_setup().to_fen(),
+            })
     }
 
     /// Every legal move with the value it leaves for the mover, in ascending (from, to)
@@ -125,4 +141,40 @@ pub fn best_of(moves: &[ScoredMove]) -> Option<ScoredMove> {
             Some(b) if b.value.rank() >= m.value.rank() => Some(b),
             _ => Some(m),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Setup;
+    use crate::egt::progress::Silent;
+    use crate::egt::value::ILLEGAL;
+    use crate::piece::PieceSet;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn an_illegal_byte_for_a_legal_position_is_an_internal_error() {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kq = Material::parse("KQ.K", set.pieces()).unwrap();
+        set.build(&kq, &Silent).unwrap();
+        let fen = "k7/8/1K6/8/8/8/2Q5/8 w - - 0 1";
+        let setup = Setup::from_fen(fen).unwrap();
+        let pos = crate::engine::game::check(&setup, set.geometry(), kq.royals()).unwrap();
+        assert_eq!(set.probe(&pos), Ok(Value::Win(1)));
+        let (_, sq) = material_of(&pos);
+        let table = set.get(&kq).unwrap();
+        let index = table.indexer().index(&sq).unwrap();
+        table.data[pos.side_to_move().index()][index as usize].store(ILLEGAL, Ordering::Relaxed);
+        let e = set.probe(&pos).unwrap_err();
+        assert_eq!(
+            e,
+            ProbeError::NoValue {
+                material: "KQ.K".to_string(),
+                fen: fen.to_string()
+            }
+        );
+        assert!(e
+            .to_string()
+            .starts_with("internal error: the table of KQ.K"));
+    }
 }

@@ -2,6 +2,7 @@
 
 use crate::board::geometry::Geometry;
 use crate::egt::builder::{build_table, BuildError, Recipe};
+use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
@@ -24,6 +25,43 @@ pub struct TableSet {
     /// Shared, so that a finished table can be read elsewhere (its statistics counted for
     /// the report) while the set is used or extended.
     tables: HashMap<Material, Arc<Table>>,
+    /// Most bytes the tables may take, those held and a build's together.
+    budget: u64,
+}
+
+/// The most candidate bitmaps a build keeps: one per thread up to two (`builder/candidates.rs`).
+const CANDIDATE_LANES: u64 = 2;
+
+/// An allowance for a build's small structures, whatever the table's size: the men's move
+/// lists, the list of sub-tables, the rayon jobs' state (a few kilobytes, measured).
+const BOOKKEEPING_BYTES: u64 = 64 << 10;
+
+/// Bytes of a builder bitmap of `bits` bits (`builder/bitmap.rs`): a word per 64 bits, and a
+/// summary bit per group of 64 words.
+fn bitmap_bytes(bits: u64) -> u64 {
+    let words = bits.div_ceil(64);
+    8 * (words + words.div_ceil(64).div_ceil(64))
+}
+
+/// Bytes a table of this index takes: a byte per slot and side to move, rounded up to whole
+/// blocks of 64 slots as the builder allocates them, and the index's own lookup tables.
+fn table_bytes(index: &Indexer) -> u64 {
+    2 * index.size().next_multiple_of(64) + index.heap_bytes()
+}
+
+/// Bytes the builder allocates for a table of `slots` slots, besides the table itself, while
+/// it builds it (they are freed before the next table): the candidate bitmaps, a bit per slot
+/// and lane; the frontiers, won and lost for each side, a bit per block of 64 slots; the
+/// smallest pending byte of each block, for each side; the list of candidate groups a step
+/// checks; with seeds, a bitmap of the fixed positions per side; and the bookkeeping.
+fn builder_bytes(slots: u64, seeded: bool) -> u64 {
+    let blocks = slots.div_ceil(64);
+    let candidates = CANDIDATE_LANES * bitmap_bytes(slots);
+    let frontiers = 4 * bitmap_bytes(blocks);
+    let pending = 2 * blocks + 2 * 256 * 8;
+    let groups = 8 * blocks.div_ceil(64);
+    let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
+    candidates + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
 }
 
 impl TableSet {
@@ -38,7 +76,14 @@ impl TableSet {
             seeds: None,
             fold: true,
             tables: HashMap::new(),
+            budget: u64::MAX,
         }
+    }
+
+    /// Limits the memory of the builds from now on to `bytes` (see [`TableSet::build`]).
+    /// Without a budget there is no limit.
+    pub fn set_budget(&mut self, bytes: u64) {
+        self.budget = bytes;
     }
 
     /// The same set (still empty), building its tables under `rules`.
@@ -98,18 +143,47 @@ impl TableSet {
         self.tables.get(material).cloned()
     }
 
-    /// Bytes of table data held (every built table, both sides to move).
+    /// Bytes the tables held take (every built table: both sides to move, and its index).
     pub fn bytes(&self) -> u64 {
-        self.tables.values().map(|t| t.bytes()).sum()
+        self.tables.values().map(|t| table_bytes(t.indexer())).sum()
     }
 
-    /// Drops the built tables whose material `keep` refuses (to free memory).
-    pub fn retain(&mut self, mut keep: impl FnMut(&Material) -> bool) {
-        self.tables.retain(|m, _| keep(m));
+    /// The endgames a build of `material` builds: it and every smaller endgame reachable by
+    /// captures, those not built yet, smallest first.
+    fn missing(&self, material: &Material) -> Vec<Material> {
+        let mut todo = material.sub_materials();
+        todo.push(material.clone());
+        todo.retain(|m| !self.tables.contains_key(m));
+        todo
+    }
+
+    /// Bytes a build of `material` adds to the memory in use at its peak: the tables of it
+    /// and of every smaller endgame not built yet (both sides to move, each rounded up to whole
+    /// blocks as the builder allocates them, and its index), plus the largest of their builds'
+    /// transient structures (candidate bitmaps, frontiers, pending values, seeds). The tables
+    /// already held come on top.
+    pub fn bytes_needed(&self, material: &Material) -> u64 {
+        let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
+        let (tables, builder) =
+            self.missing(material)
+                .iter()
+                .fold((0, 0), |(tables, builder), m| {
+                    let index = Indexer::new(m, &self.geometry, &self.pieces, self.fold);
+                    (
+                        tables + table_bytes(&index),
+                        builder_bytes(index.size(), seeded(m)).max(builder),
+                    )
+                });
+        tables + builder
     }
 
     /// Builds `material` and every smaller material reachable by captures that is not built
     /// yet, smallest first, on the current rayon pool.
+    ///
+    /// Memory: when the build ([`TableSet::bytes_needed`]) does not fit in the budget beside
+    /// the tables held, the held tables it does not use are dropped first. If it does not fit
+    /// even so (its need and the held tables it uses), it is refused with
+    /// [`BuildError::OverBudget`] before anything is allocated or dropped.
     pub fn build(
         &mut self,
         material: &Material,
@@ -128,9 +202,24 @@ impl TableSet {
         cancel: &AtomicBool,
     ) -> Result<(), BuildError> {
         let start = Instant::now();
-        let mut todo = material.sub_materials();
-        todo.push(material.clone());
-        todo.retain(|m| !self.tables.contains_key(m));
+        let need = self.bytes_needed(material);
+        let subs = material.sub_materials();
+        let uses = |m: &Material| m == material || subs.contains(m);
+        let used: u64 = (self.tables.iter())
+            .filter(|(m, _)| uses(m))
+            .map(|(_, t)| table_bytes(t.indexer()))
+            .sum();
+        if used.saturating_add(need) > self.budget {
+            return Err(BuildError::OverBudget {
+                endgame: material.name(),
+                need: used.saturating_add(need),
+                budget: self.budget,
+            });
+        }
+        if self.bytes().saturating_add(need) > self.budget {
+            self.tables.retain(|m, _| uses(m));
+        }
+        let todo = self.missing(material);
         let weight = |m: &Material| 64f64.powi(m.len() as i32 - 2);
         let total: f64 = todo.iter().map(weight).sum();
         let mut done = 0.0;
@@ -175,6 +264,90 @@ mod tests {
     use super::*;
     use crate::egt::progress::Silent;
     use crate::egt::stats::table_stats;
+
+    #[test]
+    fn a_build_over_the_budget_is_refused_before_it_allocates() {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kbnkn = Material::parse("KBN.KN", set.pieces()).unwrap();
+        let need = set.bytes_needed(&kbnkn);
+        set.set_budget(need - 1);
+        let started = Instant::now();
+        let e = set.build(&kbnkn, &Silent).unwrap_err();
+        assert!(
+            started.elapsed().as_secs_f64() < 0.5,
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            e,
+            BuildError::OverBudget {
+                endgame: "KBN.KN".to_string(),
+                need,
+                budget: need - 1
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "KBN.KN needs {} MB of table memory, more than the budget of {} MB \
+                 (--memory / memory= in engine.ini / option TableMemory)",
+                need.div_ceil(1_000_000),
+                (need - 1) / 1_000_000
+            )
+        );
+        assert_eq!(set.bytes(), 0);
+        let kqk = Material::parse("KQ.K", set.pieces()).unwrap();
+        let need = set.bytes_needed(&kqk);
+        set.set_budget(need);
+        set.build(&kqk, &Silent).unwrap();
+        assert_eq!(set.bytes_needed(&kqk), 0);
+    }
+
+    #[test]
+    fn a_build_drops_unused_tables_to_fit_and_only_then() {
+        fn parse(spec: &str) -> Material {
+            Material::parse(spec, &PieceSet::standard()).unwrap()
+        }
+        let (kqk, krk, kqkr) = (parse("KQ.K"), parse("KR.K"), parse("KQ.KR"));
+        // KQ.K, KR.K and K.K held; KQ.KR uses KQ.K and K.K, not KR.K.
+        let held_set = || {
+            let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+            set.build(&kqk, &Silent).unwrap();
+            set.build(&krk, &Silent).unwrap();
+            set
+        };
+        let mut set = held_set();
+        let bytes_of = |set: &TableSet, m: &str| table_bytes(set.get(&parse(m)).unwrap().indexer());
+        let used = bytes_of(&set, "KQ.K") + bytes_of(&set, "K.K");
+        let unused = bytes_of(&set, "KR.K");
+        assert_eq!(set.bytes(), used + unused);
+        // The held tables are not counted again.
+        let need = set.bytes_needed(&kqkr);
+        let fresh = TableSet::new(PieceSet::standard(), Metric::Dtm).bytes_needed(&kqkr);
+        assert_eq!(need + used, fresh);
+        // Room enough beside them all: nothing is dropped.
+        set.set_budget(used + unused + need);
+        set.build(&kqkr, &Silent).unwrap();
+        assert!(set.get(&krk).is_some());
+        // Room enough once KR.K is dropped: it is.
+        let mut set = held_set();
+        set.set_budget(used + need);
+        set.build(&kqkr, &Silent).unwrap();
+        assert!(set.get(&krk).is_none() && set.get(&kqk).is_some());
+        // Not enough even so: refused, naming what KQ.KR needs (the held tables it uses
+        // included), and nothing is dropped.
+        let mut set = held_set();
+        set.set_budget(used + need - 1);
+        assert_eq!(
+            set.build(&kqkr, &Silent),
+            Err(BuildError::OverBudget {
+                endgame: "KQ.KR".to_string(),
+                need: used + need,
+                budget: used + need - 1
+            })
+        );
+        assert_eq!(set.bytes(), used + unused);
+    }
 
     #[test]
     fn kqk_and_krk_maxima_and_counts() {

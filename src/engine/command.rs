@@ -77,8 +77,9 @@ pub enum Command {
     Metric(Metric),
     /// Threads for the following builds (0: one per core).
     Threads(usize),
-    /// Memory budget for the tables, in MB.
-    Memory(u64),
+    /// The memory budget of the table builds, in MB; 0: the start-up budget (`--memory`,
+    /// `engine.ini`'s `memory`). A build refused for want of memory may be tried again.
+    TableMemory(u64),
     /// The start-up endgame (e.g. `KQ.KR`): a change builds it into new tables; a bad spec is
     /// refused and changes nothing.
     Endgame(String),
@@ -164,8 +165,11 @@ pub struct Thinking {
     pub value: Value,
     /// The metric of the distance in `value`.
     pub metric: Metric,
-    /// The perfect line (for a draw, only the first drawing move; empty without legal moves).
+    /// The perfect line (for a draw, only the first drawing move; empty where the game is
+    /// over).
     pub pv: Vec<Move>,
+    /// How the game stands over in the position, if it does (the line is then empty).
+    pub end: Option<GameEnd>,
     /// Table probes made.
     pub nodes: u64,
     /// Time taken, in centiseconds.

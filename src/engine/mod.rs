@@ -23,8 +23,8 @@ use crate::commands::report::Report;
 use crate::commands::{new_tables, pieces_of, Settings};
 use crate::config::EngineConfig;
 use crate::egt::builder::BuildError;
-use crate::egt::index::Indexer;
 use crate::egt::material::Material;
+use crate::egt::memory::MB;
 use crate::egt::probe::{material_of, ScoredMove};
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
@@ -73,7 +73,7 @@ pub struct Engine {
     settings: Settings,
     geometry: Geometry,
     royals: [char; 2],
-    /// Table memory budget in bytes (`None`: no limit).
+    /// The table memory budget set by the GUI, in MB (`None`: the settings' budget).
     memory: Option<u64>,
     /// `None` while a build has them.
     tables: Option<TableSet>,
@@ -82,7 +82,7 @@ pub struct Engine {
     /// Once the running (stale) build is back: build the start-up endgame first.
     startup_next: bool,
     /// Endgames whose build failed, and why.
-    failed: HashMap<Material, String>,
+    failed: HashMap<Material, BuildError>,
     board: Board,
     edit: Option<Setup>,
     /// The side the engine plays; `None` in force mode.
@@ -183,17 +183,6 @@ impl Engine {
             }
             None => self.tables = Some(tables),
         }
-        if let (Some(budget), Some(t)) = (self.memory, &self.tables) {
-            if t.bytes() > budget {
-                let note = format!(
-                    "the tables in use take {} MB, more than the memory setting of {} MB",
-                    t.bytes() >> 20,
-                    budget >> 20
-                );
-                log::warn!("{note}");
-                self.say(Event::Note(note));
-            }
-        }
         self.ensure_tables();
         while let Some(cmd) = self.queue.front() {
             if self.must_wait(cmd) {
@@ -219,13 +208,12 @@ impl Engine {
             }),
             Ok(()) | Err(BuildError::Cancelled) => {}
             Err(e) => {
-                let reason = e.to_string();
-                log::error!("the build of {material} failed: {reason}");
+                log::error!("the build of {material} failed: {e}");
                 self.say(Event::BuildFailed {
                     material: material.name(),
-                    reason: reason.clone(),
+                    reason: e.to_string(),
                 });
-                self.failed.insert(material, reason);
+                self.failed.insert(material, e);
             }
         }
     }
@@ -374,7 +362,10 @@ impl Engine {
                 }
             }
             Command::PieceFile(path) => {
-                let loaded = pieces_of(&path).and_then(|pieces| {
+                let mut config = self.settings.config.clone();
+                config.pieces = path.clone();
+                config.pieces_named = true;
+                let loaded = pieces_of(&config).and_then(|pieces| {
                     let m =
                         Material::parse(&self.settings.config.endgame, &pieces).map_err(|e| {
                             crate::commands::UserError(format!(
@@ -387,7 +378,7 @@ impl Engine {
                 match loaded {
                     Ok((pieces, material)) => {
                         let mut new = self.settings.clone();
-                        new.config.pieces = path;
+                        new.config = config;
                         new.pieces = pieces;
                         new.material = material;
                         self.retable(new, true);
@@ -399,7 +390,13 @@ impl Engine {
                 }
             }
             Command::Threads(n) => self.settings.config.threads = n,
-            Command::Memory(mb) => self.memory = Some(mb.saturating_mul(1 << 20)),
+            Command::TableMemory(mb) => {
+                self.memory = (mb > 0).then_some(mb);
+                // A build refused for want of memory may fit now.
+                self.failed
+                    .retain(|_, e| !matches!(e, BuildError::OverBudget { .. }));
+                self.ensure_tables();
+            }
             Command::Notice(event) => self.say(event),
         }
     }
@@ -622,23 +619,9 @@ impl Engine {
         };
         let pos = game.position();
         let moves = pos.legal_moves(tables.geometry()).len();
-        let thinking = if moves == 0 {
-            let value = if pos.in_check(tables.geometry()) {
-                Value::Loss(0)
-            } else {
-                Value::Draw
-            };
-            Ok(Thinking {
-                value,
-                metric: tables.metric(),
-                pv: Vec::new(),
-                nodes: 0,
-                centis: 0,
-            })
-        } else {
-            think::think(tables, pos, started)
-        };
-        match thinking {
+        // The table's value even without a legal move: under the rules a stalemate may be
+        // lost, and a bared royal is lost whatever its moves.
+        match think::think(tables, pos, started) {
             Ok(t) => {
                 self.analysis = Some((t.clone(), started, moves));
                 self.say(Event::Thinking(t));
@@ -712,22 +695,11 @@ impl Engine {
         if tables.get(&target).is_some() || self.failed.contains_key(&target) {
             return;
         }
-        if let Some(budget) = self.memory {
-            let mut needed = target.sub_materials();
-            needed.push(target.clone());
-            let extra: u64 = needed
-                .iter()
-                .filter(|m| tables.get(m).is_none())
-                .map(|m| {
-                    let ix =
-                        Indexer::new(m, &self.geometry, &self.settings.pieces, self.settings.fold);
-                    2 * ix.size()
-                })
-                .sum();
-            if tables.bytes() + extra > budget {
-                tables.retain(|m| needed.contains(m));
-            }
-        }
+        // The build drops the tables it does not use if it needs their room.
+        tables.set_budget(match self.memory {
+            Some(mb) => mb.saturating_mul(MB),
+            None => self.settings.budget(),
+        });
         let tables = self.tables.take().expect("checked above");
         let cancel = Arc::new(AtomicBool::new(false));
         self.building = Some(Running {

@@ -336,20 +336,52 @@ fn undo_and_remove() {
 }
 
 #[test]
-fn memory_drops_unneeded_tables_and_cores_size_builds() {
+fn the_table_memory_budget_refuses_what_does_not_fit_and_keeps_what_is_held() {
     let mut e = engine("KQ.KR");
     drive(&mut e);
-    e.command(Command::Memory(1));
-    e.command(Command::Threads(1));
+    let parse = |spec| Material::parse(spec, &PieceSet::standard()).unwrap();
+    let held = |e: &Engine, spec| e.tables.as_ref().unwrap().get(&parse(spec)).is_some();
+    let kckr = "8/8/8/8/2r5/8/2k5/K6C w - - 0 1";
+    // 1 MB: KC.KR (about 4.7 MB) is refused, saying why, and the engine goes on.
+    e.command(Command::TableMemory(1));
     e.command(Command::Force);
-    e.command(setup("8/8/8/8/2r5/8/2k5/K6C w - - 0 1"));
+    e.command(setup(kckr));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::BuildFailed { material, reason }]
+            if material == "KC.KR"
+                && reason.starts_with("KC.KR needs 5 MB of table memory, more than the budget \
+                                       of 1 MB")),
+        "{events:?}"
+    );
+    e.command(Command::Go);
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::NotPlayable(why), Event::NoMove]
+            if why.contains("could not be built: KC.KR needs")),
+        "{events:?}"
+    );
+    // What was held is still there and plays, without a build.
+    assert!(held(&e, "KQ.KR"));
+    e.command(setup(KQKR));
+    e.command(Command::Go);
+    let actions = e.take_actions();
+    assert!(
+        actions
+            .iter()
+            .any(|a| matches!(a, Action::Say(Event::Move(_))))
+            && !actions.iter().any(|a| matches!(a, Action::Build(_)))
+    );
+    // 6 MB: KC.KR fits once KQ.KR and KQ.K, which it does not use, are dropped (K.KR, which
+    // it uses, is kept); the refused build is tried again at once, with the threads asked for.
+    e.command(setup(kckr));
+    e.command(Command::Threads(1));
+    e.command(Command::TableMemory(6));
     let actions = e.take_actions();
     let [Action::Build(job)] = &actions[..] else {
         panic!("no build")
     };
-    assert_eq!(job.threads, 1);
-    let kqkr = Material::parse("KQ.KR", &PieceSet::standard()).unwrap();
-    assert!(job.tables.get(&kqkr).is_none(), "KQ.KR was kept");
+    assert_eq!((job.material.name(), job.threads), ("KC.KR".to_string(), 1));
     for a in actions {
         if let Action::Build(job) = a {
             let mut t = job.tables;
@@ -357,13 +389,17 @@ fn memory_drops_unneeded_tables_and_cores_size_builds() {
             e.built(t, r);
         }
     }
-    let events = drive(&mut e);
-    assert!(
-        events
-            .iter()
-            .any(|e| matches!(e, Event::Note(n) if n.contains("memory"))),
-        "{events:?}"
-    );
+    drive(&mut e);
+    assert!(held(&e, "KC.KR") && held(&e, "K.KR"));
+    assert!(!held(&e, "KQ.KR") && !held(&e, "KQ.K"));
+    e.command(Command::Go);
+    assert_eq!(moves_of(&drive(&mut e)).len(), 1);
+    // 0: the start-up budget again (most of the machine's memory here).
+    e.command(Command::TableMemory(0));
+    e.command(setup(KQKR));
+    e.command(Command::Go);
+    assert_eq!(moves_of(&drive(&mut e)).len(), 1);
+    assert!(held(&e, "KC.KR") && held(&e, "KQ.KR"));
 }
 
 /// An engine of `endgame` under `rules`, start-up build done.
@@ -474,6 +510,57 @@ fn a_stalemate_is_claimed_as_the_rules_say() {
 }
 
 #[test]
+fn analysing_a_position_without_moves_shows_the_tables_value() {
+    let thinking = |events: &[Event]| match events {
+        [Event::Thinking(t)] => t.clone(),
+        _ => panic!("{events:?}"),
+    };
+    // Under stalemate-wins the stalemated side has lost.
+    let mut e = engine_with("KQ.K", rules(NullMove::None, true, false));
+    e.command(Command::Force);
+    e.command(setup(STALEMATE));
+    e.command(Command::Analyze(true));
+    let t = thinking(&drive(&mut e));
+    assert_eq!(t.value, Value::Loss(0));
+    assert!(t.pv.is_empty());
+    assert_eq!(
+        t.end,
+        Some(GameEnd::StalemateWin {
+            winner: Color::White
+        })
+    );
+    // Without the rule it is a draw.
+    let mut e = engine_with("KQ.K", rules(NullMove::None, false, false));
+    e.command(Command::Force);
+    e.command(setup(STALEMATE));
+    e.command(Command::Analyze(true));
+    let t = thinking(&drive(&mut e));
+    assert_eq!((t.value, t.end), (Value::Draw, Some(GameEnd::Stalemate)));
+}
+
+#[test]
+fn a_table_without_a_value_for_a_legal_position_is_reported_not_played() {
+    let mut e = engine("KQ.KR");
+    drive(&mut e);
+    e.command(Command::Force);
+    e.command(setup(KQKR));
+    drive(&mut e);
+    let (tables, game) = e.playable().expect("a playable position");
+    let (material, sq) = material_of(game.position());
+    let table = tables.get(&material).unwrap();
+    let index = table.indexer().index(&sq).unwrap();
+    let stm = game.position().side_to_move().index();
+    table.data[stm][index as usize].store(crate::egt::value::ILLEGAL, Ordering::Relaxed);
+    e.command(Command::Go);
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::NotPlayable(why), Event::NoMove]
+            if why.starts_with("internal error: the table of KQ.KR holds no value")),
+        "{events:?}"
+    );
+}
+
+#[test]
 fn baring_the_enemy_royal_is_claimed_under_bare_royal_loses() {
     let fen = "8/8/8/8/2r4Q/8/2k5/K7 w - - 0 1";
     let mut e = engine_with("KQ.KR", rules(NullMove::None, false, true));
@@ -556,7 +643,16 @@ fn endgame_and_piece_file_options() {
         matches!(&events[..], [Event::Rejected { detail, .. }] if detail.contains("/nonexistent")),
         "{events:?}"
     );
+    // A file named piecedef.ini is no exception: named, it must exist.
+    e.command(Command::PieceFile("/nonexistent/piecedef.ini".into()));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::Rejected { detail, .. }]
+            if detail.ends_with("/nonexistent/piecedef.ini: piece file not found")),
+        "{events:?}"
+    );
     assert_eq!(e.settings.material.name(), "KQ.KR");
+    assert!(!e.settings.config.pieces_named);
     e.command(Command::Endgame("KR.K".into()));
     let actions = e.take_actions();
     let [Action::Build(job)] = &actions[..] else {

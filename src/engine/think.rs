@@ -37,6 +37,7 @@ pub fn think(tables: &TableSet, pos: &Position, started: Instant) -> Result<Thin
         value,
         metric: tables.metric(),
         pv,
+        end: game_end(tables, pos),
         nodes,
         centis: (started.elapsed().as_millis() / 10) as u64,
     })

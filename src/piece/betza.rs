@@ -17,11 +17,10 @@
 //!
 //! XBoard derives Black's moves by turning White's description half a turn; this program
 //! mirrors them top to bottom (DESIGN.md §1). The two agree for every piece whose moves are
-//! symmetric left to right (all shipped pieces); for the others [`betza_for_black`] gives the
-//! text that makes XBoard's Black pieces move like ours.
+//! symmetric left to right (all shipped pieces); for the others XBoard's Black piece moves
+//! as ours mirrored left to right.
 
-use super::{PieceType, Step};
-use crate::board::Sym;
+use super::PieceType;
 
 /// A step that XBoard's Betza notation has no atom for (e.g. the (1,4) leap).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -346,23 +345,11 @@ pub fn try_betza(piece: &PieceType) -> Result<String, BetzaError> {
     }
 }
 
-/// For a piece whose moves are not symmetric left to right, the description to give XBoard
-/// for the Black piece (XBoard turns a Black piece's description half a turn, this program
-/// mirrors White's moves top to bottom: the text for Black is that of White's moves mirrored
-/// left to right). `None` when the White description serves both sides. Sending it assumes
-/// XBoard accepts a `piece` command for the lower-case (Black) letter, as its piece-description
-/// loader does; this was not tried against a running XBoard.
-pub fn betza_for_black(piece: &PieceType) -> Option<String> {
-    let mirrored: Vec<Step> = piece.steps.iter().map(|s| s.transformed(Sym(1))).collect();
-    let mirrored = PieceType::new(piece.letter, mirrored);
-    (mirrored.steps != piece.steps).then(|| betza(&mirrored))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::piece::parse::parse_piece_defs;
-    use crate::piece::{PieceSet, StepMode};
+    use crate::piece::{PieceSet, Step, StepMode};
 
     fn def(moves: &str) -> PieceType {
         let text = format!("X: {moves}");
@@ -402,7 +389,6 @@ mod tests {
         for (letter, text) in want {
             let piece = set.get(letter).unwrap_or_else(|| panic!("{letter}"));
             assert_eq!(try_betza(piece), Ok(text.to_string()), "{letter}");
-            assert_eq!(betza_for_black(piece), None, "{letter}");
         }
     }
 
@@ -483,17 +469,6 @@ mod tests {
         assert_eq!(b("3,2,s"), "frZ0");
         // A Shatranj-like pawn: steps forward, captures diagonally forward.
         assert_eq!(b("0,1,n 1,1,c -1,1,c"), "fmWfcF");
-    }
-
-    #[test]
-    fn black_gets_the_left_right_mirror() {
-        let p = def("1,1");
-        assert_eq!(betza(&p), "frF");
-        assert_eq!(betza_for_black(&p), Some("flF".to_string()));
-        let q = def("-1,2 2,1");
-        assert_eq!(betza_for_black(&q), Some("rfflN".to_string()));
-        // Forward-only but left-right symmetric: XBoard's half turn is our mirror.
-        assert_eq!(betza_for_black(&def("0,1 1,1 -1,1")), None);
     }
 
     #[test]

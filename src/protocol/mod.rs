@@ -7,6 +7,14 @@ pub mod xboard;
 use crate::egt::progress::BuildEvent;
 use crate::engine::{Command, Event};
 
+/// Most threads a GUI may ask for (XBoard's `cores` and the `Threads` option of either
+/// protocol): more would only make rayon start idle threads.
+pub const MAX_THREADS: usize = 256;
+
+/// Most megabytes the `TableMemory` option of either protocol offers (16 TB: more than any
+/// machine this runs on, and within a GUI's 32-bit spin values).
+pub const MAX_TABLE_MEMORY: u64 = 16_000_000;
+
 /// What an input line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {

@@ -10,10 +10,11 @@
 //! limits of `go` are ignored (every answer is a table look-up), but after `go infinite` or
 //! `go ponder` the `bestmove` is held until `stop` (or `ponderhit`), as UCI asks.
 //!
-//! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `PieceFile`, `NullMove`,
-//! `StalemateWins`, `BareKingLoses`; a change of any but `Threads` rebuilds the tables.
+//! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
+//! the start-up budget), `PieceFile`, `NullMove`, `StalemateWins`, `BareKingLoses`; a change
+//! of any but `Threads` and `TableMemory` rebuilds the tables.
 
-use super::{Input, Protocol};
+use super::{Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::Setup;
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
@@ -24,9 +25,6 @@ use crate::engine::{Command, Event, Thinking};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
-
-/// Most threads offered by the `Threads` option.
-const MAX_THREADS: usize = 256;
 
 /// The UCI side of a session.
 pub struct Uci {
@@ -93,6 +91,7 @@ impl Uci {
             format!(
                 "option name Threads type spin default {default_threads} min 1 max {MAX_THREADS}"
             ),
+            format!("option name TableMemory type spin default 0 min 0 max {MAX_TABLE_MEMORY}"),
             format!(
                 "option name PieceFile type string default {}",
                 string_default(&self.pieces)
@@ -138,6 +137,14 @@ impl Uci {
             "threads" => match value.parse::<usize>() {
                 Ok(n) if (1..=MAX_THREADS).contains(&n) => Command::Threads(n),
                 _ => return bad(&format!("a number of threads from 1 to {MAX_THREADS}")),
+            },
+            "tablememory" => match value.parse::<u64>() {
+                Ok(mb) if mb <= MAX_TABLE_MEMORY => Command::TableMemory(mb),
+                _ => {
+                    return bad(&format!(
+                        "megabytes from 0 (the start-up budget) to {MAX_TABLE_MEMORY}"
+                    ))
+                }
             },
             "endgame" => Command::Endgame(value.to_string()),
             "piecefile" => Command::PieceFile(value.into()),
@@ -388,6 +395,7 @@ mod tests {
             "option name Endgame type string default KR.K",
             "option name Metric type combo default dtc var dtm var dtc",
             "option name PieceFile type string default p.ini",
+            "option name TableMemory type spin default 0 min 0 max 16000000",
             "option name NullMove type combo default black var none var black var white var both",
             "option name StalemateWins type check default true",
             "option name BareKingLoses type check default false",
@@ -422,6 +430,10 @@ mod tests {
             ),
             ("setoption name Threads value 3", Command::Threads(3)),
             (
+                "setoption name TableMemory value 300",
+                Command::TableMemory(300),
+            ),
+            (
                 "setoption name PieceFile value x.ini",
                 Command::PieceFile("x.ini".into()),
             ),
@@ -430,6 +442,15 @@ mod tests {
         }
         let bad = replies(&u.read("setoption name StalemateWins value maybe"));
         assert!(bad[0].starts_with("info string option StalemateWins: expected true"));
+        let bad = replies(&u.read("setoption name TableMemory value 16000001"));
+        assert_eq!(
+            bad,
+            vec![
+                "info string option TableMemory: expected megabytes from 0 (the start-up budget) \
+                 to 16000000, found '16000001'"
+                    .to_string()
+            ]
+        );
         let unknown = replies(&u.read("setoption name Hash value 16"));
         assert_eq!(
             unknown,

@@ -8,11 +8,15 @@
 //! progress is shown as thinking output whose pv is a comment in parentheses.
 //!
 //! Options (`feature option=…`, set by `option NAME=VALUE`): `Metric` (combo dtm/dtc),
-//! `Threads` (spin), `Endgame` (string: the start-up endgame), `NullMove` (combo
-//! none/white/black/both), `StalemateWins` and `BareKingLoses` (checkboxes, 1/0). A change of
-//! any but `Threads` rebuilds the tables.
+//! `Threads` (spin), `TableMemory` (spin, MB; 0 keeps the start-up budget), `Endgame` (string:
+//! the start-up endgame), `NullMove` (combo none/white/black/both), `StalemateWins` and
+//! `BareKingLoses` (checkboxes, 1/0). A change of any but `Threads` and `TableMemory` rebuilds
+//! the tables.
+//!
+//! XBoard's own `memory N` is its hash-size setting for every engine (64 MB unless the user
+//! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
 
-use super::{Input, Protocol};
+use super::{Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::square::parse_square;
 use crate::board::{Color, Setup};
 use crate::config::Metric;
@@ -29,9 +33,6 @@ const FAIRY_LETTERS: &str = "NBRQFEACWMOHIJGDVLSU";
 
 /// Words that make XBoard switch a feature off when an `Error` line contains them.
 const ERROR_TRIGGERS: [&str; 5] = ["draw", "analyze", "protover", "time", "otim"];
-
-/// Most threads offered by the `Threads` option.
-const MAX_THREADS: usize = 256;
 
 /// The XBoard side of a session.
 pub struct XBoard {
@@ -89,6 +90,7 @@ impl XBoard {
                 "feature option=\"Threads -spin {} 0 {MAX_THREADS}\"",
                 self.threads
             ),
+            format!("feature option=\"TableMemory -spin 0 0 {MAX_TABLE_MEMORY}\""),
             format!("feature option=\"Endgame -string {}\"", self.endgame),
             format!(
                 "feature option=\"NullMove -combo {}\"",
@@ -164,6 +166,16 @@ impl XBoard {
                 _ => rejected(
                     "bad option value",
                     &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
+                ),
+            },
+            "tablememory" => match value.parse::<u64>() {
+                Ok(mb) if mb <= MAX_TABLE_MEMORY => Command::TableMemory(mb),
+                _ => rejected(
+                    "bad option value",
+                    &format!(
+                        "{arg}: expected megabytes from 0 (the start-up budget) to \
+                         {MAX_TABLE_MEMORY}"
+                    ),
                 ),
             },
             "endgame" => Command::Endgame(value.to_string()),
@@ -262,14 +274,12 @@ pub fn score(value: Value, metric: Metric) -> i64 {
 
 /// A thinking line.
 fn thinking_line(t: &Thinking) -> String {
-    let pv = if t.pv.is_empty() {
-        match t.value {
-            Value::Loss(0) => "(no legal move: checkmated)".to_string(),
-            _ => "(no legal move: stalemate)".to_string(),
+    let pv = match &t.end {
+        Some(end) => format!("(game over: {end})"),
+        None => {
+            let moves: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
+            moves.join(" ")
         }
-    } else {
-        let moves: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
-        moves.join(" ")
     };
     format!(
         "{} {} {} {} {pv}",
@@ -345,12 +355,21 @@ impl Protocol for XBoard {
             "bk" => Command::Book,
             "option" => self.option(arg),
             "memory" => match arg.parse::<u64>() {
-                Ok(mb) => Command::Memory(mb),
+                Ok(mb) => {
+                    log::info!(
+                        "memory {mb}: XBoard's hash size, which does not limit the tables \
+                         (option TableMemory does)"
+                    );
+                    return vec![];
+                }
                 Err(_) => rejected("bad argument, expected megabytes", line),
             },
             "cores" => match arg.parse::<usize>() {
-                Ok(n) => Command::Threads(n),
-                Err(_) => rejected("bad argument, expected a number of cores", line),
+                Ok(n) if n <= MAX_THREADS => Command::Threads(n),
+                _ => rejected(
+                    "bad argument",
+                    &format!("{line}: expected a number of cores from 0 to {MAX_THREADS}"),
+                ),
             },
             _ if arg.is_empty() && looks_like_move(word) => Command::Move(word.to_string()),
             _ => rejected("unknown command", line),
@@ -469,6 +488,24 @@ mod tests {
     }
 
     #[test]
+    fn a_line_that_ends_at_once_says_why() {
+        let t = Thinking {
+            value: Value::Loss(0),
+            metric: Metric::Dtm,
+            pv: Vec::new(),
+            end: Some(crate::engine::GameEnd::StalemateWin {
+                winner: Color::White,
+            }),
+            nodes: 0,
+            centis: 0,
+        };
+        assert_eq!(
+            thinking_line(&t),
+            "0 -100000 0 0 (game over: 1-0 {White wins by stalemate})"
+        );
+    }
+
+    #[test]
     fn moves_and_unknown_words() {
         let mut x = xb();
         assert_eq!(
@@ -522,6 +559,7 @@ mod tests {
             "feature option=\"NullMove -combo *none /// white /// black /// both\"",
             "feature option=\"StalemateWins -check 0\"",
             "feature option=\"BareKingLoses -check 0\"",
+            "feature option=\"TableMemory -spin 0 0 16000000\"",
         ] {
             assert!(
                 lines.contains(&Input::Reply(want.to_string())),
@@ -538,6 +576,7 @@ mod tests {
             ("option BareKingLoses=0", Command::BareRoyalLoses(false)),
             ("option NullMove=black", Command::NullMove(NullMove::Black)),
             ("option Endgame=KR.K", Command::Endgame("KR.K".into())),
+            ("option TableMemory=10", Command::TableMemory(10)),
         ] {
             assert_eq!(one(&mut x, line), Input::Engine(want), "{line}");
         }
@@ -545,6 +584,52 @@ mod tests {
             one(&mut x, "option StalemateWins=maybe"),
             Input::Engine(Command::Notice(Event::Rejected { .. }))
         ));
+        let Input::Engine(Command::Notice(ev)) = one(&mut x, "option TableMemory=-1") else {
+            panic!("not refused")
+        };
+        assert_eq!(
+            x.render(&ev),
+            vec![
+                "Error (bad option value): TableMemory=-1: expected megabytes from 0 (the \
+                  start-up budget) to 16000000"
+                    .to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn xboards_memory_command_is_accepted_and_limits_nothing() {
+        let mut x = xb();
+        assert!(x.read("memory 64").is_empty());
+        assert!(x.read("memory 1").is_empty());
+        assert!(matches!(
+            one(&mut x, "memory lots"),
+            Input::Engine(Command::Notice(Event::Rejected { .. }))
+        ));
+    }
+
+    #[test]
+    fn cores_are_bounded_like_the_threads_option() {
+        let mut x = xb();
+        assert_eq!(
+            one(&mut x, &format!("cores {MAX_THREADS}")),
+            Input::Engine(Command::Threads(MAX_THREADS))
+        );
+        for line in [
+            format!("cores {}", MAX_THREADS + 1),
+            "cores 18446744073709551615".to_string(),
+            "cores -1".to_string(),
+        ] {
+            let Input::Engine(Command::Notice(ev)) = one(&mut x, &line) else {
+                panic!("{line} not refused")
+            };
+            assert_eq!(
+                x.render(&ev),
+                vec![format!(
+                    "Error (bad argument): {line}: expected a number of cores from 0 to {MAX_THREADS}"
+                )]
+            );
+        }
     }
 
     #[test]

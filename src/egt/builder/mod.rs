@@ -64,6 +64,20 @@ pub enum BuildError {
     /// The build stopped on an internal error (a panic), with its message.
     #[error("internal error while building: {0}")]
     Internal(String),
+    /// The build needs more memory than the budget allows; refused before allocating.
+    #[error(
+        "{endgame} needs {} MB of table memory, more than the budget of {} MB (--memory / memory= in engine.ini / option TableMemory)",
+        need.div_ceil(memory::MB),
+        budget / memory::MB
+    )]
+    OverBudget {
+        /// The endgame asked for.
+        endgame: String,
+        /// Bytes the tables would take at the build's peak (those held included).
+        need: u64,
+        /// The budget, in bytes.
+        budget: u64,
+    },
 }
 
 /// Atomic bytes seen as plain bytes, which the compiler can read in vectors.

@@ -1,0 +1,126 @@
+//! The memory budget's estimate against what a build really allocates: every allocation of
+//! this test process is counted, and the peak of a build must stay within
+//! `TableSet::bytes_needed`, which must not overstate it by much either.
+
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::progress::Silent;
+use fairy_egt::egt::seed::parse_seeds;
+use fairy_egt::egt::table::Metric;
+use fairy_egt::egt::tables::TableSet;
+use fairy_egt::piece::PieceSet;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+
+/// The system allocator, counting the bytes in use and their peak.
+struct Counting;
+
+static IN_USE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is passed on to the system allocator unchanged; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = IN_USE.fetch_add(layout.size(), SeqCst) + layout.size();
+            PEAK.fetch_max(now, SeqCst);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        IN_USE.fetch_sub(layout.size(), SeqCst);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            let now = IN_USE.fetch_add(layout.size(), SeqCst) + layout.size();
+            PEAK.fetch_max(now, SeqCst);
+        }
+        p
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now =
+                    IN_USE.fetch_add(new_size - layout.size(), SeqCst) + new_size - layout.size();
+                PEAK.fetch_max(now, SeqCst);
+            } else {
+                IN_USE.fetch_sub(layout.size() - new_size, SeqCst);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Builds `spec` into `set` and returns (estimate, bytes the build added at its peak).
+fn measure(set: &mut TableSet, spec: &str) -> (u64, u64) {
+    let material = Material::parse(spec, set.pieces()).unwrap();
+    let need = set.bytes_needed(&material);
+    let before = IN_USE.load(SeqCst);
+    PEAK.store(before, SeqCst);
+    set.build(&material, &Silent).unwrap();
+    let peak = (PEAK.load(SeqCst) - before) as u64;
+    eprintln!(
+        "{spec}: estimate {:.2} MB, peak {:.2} MB",
+        need as f64 / 1e6,
+        peak as f64 / 1e6
+    );
+    (need, peak)
+}
+
+/// One test, so that no other test's allocations are counted.
+#[test]
+fn the_estimate_bounds_a_builds_allocations_closely() {
+    let pieces = PieceSet::standard();
+    for (spec, symmetric) in [
+        ("KQ.K", true),
+        ("KQ.KR", true),
+        ("KRR.K", true),
+        ("KBN.K", true),
+        ("KQ.KR", false),
+        ("KBN.KN", true),
+    ] {
+        let mut set = TableSet::new(pieces.clone(), Metric::Dtm);
+        if !symmetric {
+            set = set.without_symmetry();
+        }
+        let (need, peak) = measure(&mut set, spec);
+        assert!(peak <= need, "{spec}: {peak} allocated, {need} estimated");
+        assert!(
+            need <= peak + peak / 10 + 1_000_000,
+            "{spec}: {need} estimated, only {peak} allocated"
+        );
+    }
+    // With seeds the build keeps a bitmap of the fixed positions.
+    let kbnk = Material::parse("KBN.K", &pieces).unwrap();
+    let geometry = fairy_egt::board::geometry::Geometry::new(&pieces);
+    let seeds = parse_seeds(
+        "a1c1b1h8 draw\n",
+        "seeds",
+        "KBN.K",
+        &pieces,
+        &geometry,
+        Metric::Dtm,
+    )
+    .unwrap();
+    let mut set = TableSet::new(pieces.clone(), Metric::Dtm).with_seeds(kbnk, seeds);
+    let (need, peak) = measure(&mut set, "KBN.K");
+    assert!(peak <= need, "seeded: {peak} allocated, {need} estimated");
+    // A sub-endgame already built is not built again: the estimate leaves it out.
+    let mut set = TableSet::new(pieces.clone(), Metric::Dtm);
+    measure(&mut set, "KQ.K");
+    let (need, peak) = measure(&mut set, "KQ.KR");
+    assert!(
+        peak <= need,
+        "KQ.KR after KQ.K: {peak} allocated, {need} estimated"
+    );
+    assert!(need <= peak + peak / 10 + 1_000_000);
+}
