@@ -38,7 +38,6 @@ usage: soak.py [--quick] [--games N] [--fsf-games N] [--seed S] [--engine PATH]
 """
 
 import argparse
-import hashlib
 import logging
 import os
 import queue
@@ -46,7 +45,6 @@ import random
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -61,12 +59,9 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     sys.exit(2)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import oracle_data  # noqa: E402  (scripts/oracle_data.py: python-chess's sdist, verified)
 
-# python-chess's source distribution: its data/ folder ships Syzygy tables of all 3-/4-man
-# endgames and the MD5 list of the Gaviota tables (but only the 3-man Gaviota files).
-SDIST = "chess==1.11.2"
-SDIST_FILE = "chess-1.11.2.tar.gz"
-SDIST_SHA256 = "a8b43e5678fdb3000695bdaa573117ad683761e5ca38e591c4826eba6d25bb39"
 
 PART1_ENDGAMES = ("KQ.KR", "KR.KB", "KR.KN")
 PART2_ENDGAMES = ("KA.KR", "KC.KR")
@@ -88,52 +83,7 @@ def die(msg):
 
 
 # --------------------------------------------------------------------------------------------
-# Oracle data
-
-
-def sha256_of(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def md5_of(path):
-    h = hashlib.md5()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def sdist_data(cache):
-    """The data/ folder of python-chess's sdist, downloaded with pip and checksum-verified."""
-    root = os.path.join(cache, "chess-1.11.2")
-    data = os.path.join(root, "data")
-    done = os.path.join(root, ".verified")
-    if os.path.exists(done):
-        return data
-    os.makedirs(cache, exist_ok=True)
-    archive = os.path.join(cache, SDIST_FILE)
-    if not os.path.exists(archive) or sha256_of(archive) != SDIST_SHA256:
-        log(f"soak: downloading the {SDIST} source distribution (oracle tables) into {cache}")
-        with tempfile.TemporaryDirectory(dir=cache) as tmp:
-            cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                   "--no-binary", ":all:", "--disable-pip-version-check", SDIST, "-d", tmp]
-            subprocess.run(cmd, check=True)
-            shutil.move(os.path.join(tmp, SDIST_FILE), archive)
-    got = sha256_of(archive)
-    if got != SDIST_SHA256:
-        die(f"soak: {archive}: sha256 {got}, expected {SDIST_SHA256}")
-    shutil.rmtree(root, ignore_errors=True)
-    with tarfile.open(archive) as tar:
-        members = [m for m in tar.getmembers()
-                   if m.name.startswith("chess-1.11.2/data/") and m.isfile()
-                   and ".." not in m.name.split("/")]
-        tar.extractall(cache, members=members)
-    open(done, "w").close()
-    return data
+# Oracle data (the tables themselves: scripts/oracle_data.py)
 
 
 class Oracle:
@@ -144,17 +94,10 @@ class Oracle:
         self.syzygy = chess.syzygy.open_tablebase(os.path.join(data, "syzygy", "regular"))
         self.gaviota = None
         if gaviota_dir:
-            md5s = {}
-            with open(os.path.join(data, "gaviota", "MD5SUMS.txt")) as f:
-                for line in f:
-                    digest, name = line.split()
-                    md5s[name] = digest
-            for name in GAVIOTA_NAMES.values():
-                path = os.path.join(gaviota_dir, name + ".gtb.cp4")
-                if not os.path.exists(path):
-                    die(f"soak: --gaviota {gaviota_dir}: {name}.gtb.cp4 is missing")
-                if md5_of(path) != md5s[name + ".gtb.cp4"]:
-                    die(f"soak: {path}: MD5 differs from python-chess's MD5SUMS.txt")
+            try:
+                oracle_data.check_gaviota_dir(data, gaviota_dir, GAVIOTA_NAMES.values())
+            except oracle_data.OracleDataError as e:
+                die(f"soak: --gaviota: {e}")
             self.gaviota = chess.gaviota.open_tablebase(gaviota_dir)
 
     def wdl(self, board):
@@ -792,7 +735,7 @@ def main():
                         help="seconds a fairy-egt move may take (else: timeout failure)")
     parser.add_argument("--fsf-movetime", type=int, default=150, help="Fairy-Stockfish ms/move")
     parser.add_argument("--verbose", action="store_true", help="one line per game")
-    parser.add_argument("--cache", default=os.path.join(REPO, "target", "soak-cache"))
+    parser.add_argument("--cache", default=os.path.join(REPO, "target", "oracle-cache"))
     args = parser.parse_args()
     if args.games is None:
         args.games = 20 if args.quick else 200
@@ -810,7 +753,10 @@ def main():
     t0 = time.monotonic()
     rng = random.Random(args.seed)
     tally = Tally()
-    data = sdist_data(args.cache)
+    try:
+        data = oracle_data.sdist_data(args.cache)
+    except oracle_data.OracleDataError as e:
+        die(f"soak: {e}")
     oracle = Oracle(data, args.gaviota)
     if oracle.gaviota is None:
         log("soak: no Gaviota 4-man tables given (--gaviota DIR): won positions are classified "

@@ -6,8 +6,14 @@
 //!
 //! Independent: the reference values come from third-party tablebases read by python-chess,
 //! whose move generation and probing share no code with this crate; only the binary's output
-//! is used. The oracle data lives in `shared/oracle-data` beside the crate (override:
-//! `FAIRY_EGT_ORACLE_DIR`); python-chess comes from `FAIRY_EGT_PYTHON` or the virtual
+//! is used. The oracle data is the data/ folder of python-chess's source distribution on PyPI,
+//! which `scripts/oracle_data.py` downloads once, checks (SHA-256) and caches in
+//! `<target>/oracle-cache` (override: `FAIRY_EGT_ORACLE_DIR`, a data/ folder). It has the
+//! Syzygy tables of every endgame here but the Gaviota tables of the 3-man ones only: the exact
+//! DTM of the 4-man ones is compared when `FAIRY_EGT_GAVIOTA` names a directory of their
+//! Gaviota tables (each file checked against the sdist's MD5 list), and is otherwise covered by
+//! the EPD suites, the published maxima (builder_maxima.rs) and the one-ply check
+//! (builder_consistency.rs). python-chess comes from `FAIRY_EGT_PYTHON` or the virtual
 //! environment `scripts/test.sh` makes at `target/pyenv`. Missing either is a failure, never a
 //! skip.
 
@@ -15,20 +21,26 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::python;
+use support::{python, target_dir};
 
-/// The oracle data directory (`FAIRY_EGT_ORACLE_DIR`, else `../shared/oracle-data`).
+/// The oracle data directory: `FAIRY_EGT_ORACLE_DIR`, else python-chess's sdist data/ folder,
+/// fetched into `<target>/oracle-cache` if it is not there yet.
 fn oracle_dir() -> PathBuf {
-    let dir = std::env::var_os("FAIRY_EGT_ORACLE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle-data"));
+    if let Some(dir) = std::env::var_os("FAIRY_EGT_ORACLE_DIR") {
+        return PathBuf::from(dir);
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/oracle_data.py");
+    let out = Command::new(python("chess"))
+        .arg(&script)
+        .arg(target_dir().join("oracle-cache"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
     assert!(
-        dir.join("gaviota").is_dir() && dir.join("syzygy").is_dir() && dir.join("epd").is_dir(),
-        "oracle data not found at {} (expected gaviota/, syzygy/ and epd/ there): check out \
-         shared/oracle-data beside the crate or set FAIRY_EGT_ORACLE_DIR",
-        dir.display()
+        out.status.success(),
+        "cannot obtain the oracle data (python-chess's sdist from PyPI): {}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    dir
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
 /// Runs the oracle script with `extra` arguments and fails with its output if it does.
@@ -38,6 +50,11 @@ fn run_oracle(extra: &[&str]) {
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_fairy-egt"))
         .arg(oracle_dir())
+        .args(
+            std::env::var("FAIRY_EGT_GAVIOTA")
+                .ok()
+                .map(|dir| format!("--gaviota={dir}")),
+        )
         .args(extra)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
@@ -52,7 +69,8 @@ fn run_oracle(extra: &[&str]) {
     println!("{stdout}");
 }
 
-/// 36,000 random 3-/4-man positions against Gaviota DTM and Syzygy WDL, and the 3-/4-man
+/// 36,000 random 3-/4-man positions against Syzygy WDL and (where its tables are here)
+/// Gaviota DTM, and the 3-/4-man
 /// EPD suite against its mate distances (about 70 s on 2 cores).
 #[test]
 fn tables_match_gaviota_syzygy_and_the_epd_suite() {
