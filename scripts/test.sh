@@ -11,7 +11,8 @@ venv=target/pyenv
 if ! "$venv/bin/python" -c 'import chess' 2>/dev/null; then
     echo "test.sh: installing python-chess into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check chess
+    # `python -m pip`, not bin/pip: a copied venv's pip script may point at another venv.
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check chess
 fi
 export FAIRY_EGT_PYTHON="$PWD/$venv/bin/python"
 

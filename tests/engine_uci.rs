@@ -9,7 +9,7 @@ mod support;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use support::{run_with_limit, Engine, BIN, KQKR, PATIENCE};
+use support::{Engine, BIN, KQKR, PATIENCE};
 
 const SHORT: Duration = Duration::from_secs(2);
 
@@ -410,5 +410,4 @@ fn polyglot_wraps_the_uci_mode_as_an_xboard_engine() {
         let _ = child.kill();
         let _ = child.wait();
     }
-    let _ = run_with_limit; // shared helper, unused here
 }
