@@ -13,11 +13,8 @@
 //! men share a square, or that are not canonical, are holes.
 
 use crate::board::{geometry::Geometry, Square, Sym, BOARD_SQUARES};
-use crate::egt::material::{Material, MAX_MEN};
+use crate::egt::material::{Material, Squares, MAX_MEN};
 use crate::piece::symmetry::symmetry_group;
-
-/// Squares of an endgame's men in canonical man order.
-pub type Squares = [Square; MAX_MEN];
 
 const NO_PAIR: u32 = u32::MAX;
 
