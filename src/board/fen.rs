@@ -6,7 +6,7 @@
 //! optional and ignored when well-formed. XBoard holdings (`[…]`) are rejected: there are no
 //! drops.
 
-use super::position::Setup;
+use super::setup::Setup;
 use super::square::{parse_square, square_at, Color, BOARD_FILES, BOARD_RANKS};
 use thiserror::Error;
 

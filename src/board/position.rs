@@ -1,5 +1,6 @@
-//! An unchecked [`Setup`] (as read from a FEN or built in XBoard's edit mode) and a checked
-//! [`Position`]; moves, legal-move generation and coordinate move text.
+//! The checked [`Position`], made from a [`Setup`] by [`Position::new`] or [`PositionError`]
+//! saying why not; legal-move generation, check, playing a move, and checking that a move
+//! read from text ([`Move::parse`]) is legal here.
 //!
 //! Rules (DESIGN.md §1): each side has exactly one royal man; a move is a piece's move (a leap,
 //! or a ride stopped by the first occupied square, with the step's move/capture rights); a
@@ -8,90 +9,11 @@
 //! or en passant.
 
 use super::geometry::{Geometry, PieceMoves};
-use super::square::{parse_square, square_name, Color, Square, BOARD_SQUARES};
-use std::fmt;
+use super::man::{piece_name, Man};
+use super::move_text::{Move, MoveError};
+use super::setup::Setup;
+use super::square::{square_name, Color, Square};
 use thiserror::Error;
-
-/// A man on the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Man {
-    /// Its side.
-    pub color: Color,
-    /// Its piece letter, upper case.
-    pub letter: char,
-    /// Whether it is its side's royal man.
-    pub royal: bool,
-    /// Where it stands.
-    pub square: Square,
-}
-
-impl Man {
-    /// e.g. `White's queen on e1`, `Black's king on e8`, `White's royal knight on b1`.
-    pub fn describe(&self) -> String {
-        format!("{}'s {}", self.color.name(), self.name_on())
-    }
-
-    /// e.g. `queen on e1`, `royal knight on b1` (no colour).
-    fn name_on(&self) -> String {
-        let name = piece_name(self.letter);
-        if self.royal && self.letter != 'K' {
-            format!("royal {name} on {}", square_name(self.square))
-        } else {
-            format!("{name} on {}", square_name(self.square))
-        }
-    }
-}
-
-/// The usual (XBoard) name of a piece letter, for messages: `K` → `king`, `H` → `nightrider`;
-/// a letter without a usual name gives `piece X`.
-pub fn piece_name(letter: char) -> String {
-    let name = match letter.to_ascii_uppercase() {
-        'K' => "king",
-        'Q' => "queen",
-        'R' => "rook",
-        'B' => "bishop",
-        'N' => "knight",
-        'A' => "archbishop",
-        'C' => "chancellor",
-        'F' => "ferz",
-        'E' => "alfil",
-        'W' => "wazir",
-        'M' => "commoner",
-        'H' => "nightrider",
-        'G' => "grasshopper",
-        'D' => "dabbaba",
-        'P' => "pawn",
-        l => return format!("piece {l}"),
-    };
-    name.to_string()
-}
-
-/// An unchecked position, e.g. as read from a FEN or built in XBoard's edit mode.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// The man on each square (colour, letter), indexed by [`Square`].
-    pub board: [Option<(Color, char)>; 64],
-    /// The side to move.
-    pub side_to_move: Color,
-}
-
-impl Setup {
-    /// An empty board.
-    pub fn empty(side_to_move: Color) -> Setup {
-        Setup {
-            board: [None; BOARD_SQUARES],
-            side_to_move,
-        }
-    }
-
-    /// The men, by ascending square: (square, colour, letter as stored).
-    pub fn men(&self) -> impl Iterator<Item = (Square, Color, char)> + '_ {
-        self.board
-            .iter()
-            .enumerate()
-            .filter_map(|(sq, m)| m.map(|(color, letter)| (sq as Square, color, letter)))
-    }
-}
 
 /// Why a [`Setup`] is not a legal [`Position`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -137,61 +59,6 @@ pub enum PositionError {
         /// A man of the side to move that attacks it.
         attacker: Man,
     },
-}
-
-/// Why a move text was refused.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum MoveError {
-    /// Not coordinate notation.
-    #[error("malformed move '{text}': expected coordinate notation such as d1d8")]
-    Malformed {
-        /// The text (trimmed).
-        text: String,
-    },
-    /// A fifth, promotion-like letter.
-    #[error("move '{text}' has a promotion letter, but there is no promotion here")]
-    Promotion {
-        /// The text (trimmed).
-        text: String,
-    },
-    /// The from-square does not hold a man of the side to move.
-    #[error("{} has no man on {}", color.name(), square_name(*square))]
-    NoOwnMan {
-        /// The side to move.
-        color: Color,
-        /// The from-square.
-        square: Square,
-    },
-    /// Well-formed, own man, but not a legal move.
-    #[error("illegal move {mv}: {reason}")]
-    Illegal {
-        /// The move.
-        mv: Move,
-        /// Why, e.g. `the rook on c4 does not move to c8`.
-        reason: String,
-    },
-}
-
-/// A move: the man on `from` goes to `to`, capturing what stands there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move {
-    /// The square moved from.
-    pub from: Square,
-    /// The square moved to.
-    pub to: Square,
-}
-
-impl Move {
-    /// Coordinate notation, e.g. `d1d8`.
-    pub fn text(&self) -> String {
-        format!("{}{}", square_name(self.from), square_name(self.to))
-    }
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text())
-    }
 }
 
 /// A checked position: known letters, one royal per side, and the side to move cannot capture
@@ -474,28 +341,8 @@ impl Position {
     /// Reads a move in coordinate notation (`d1d8`, squares in either case) and checks that it
     /// is legal here.
     pub fn parse_move(&self, text: &str, g: &Geometry) -> Result<Move, MoveError> {
-        let t = text.trim();
-        let lower = t.to_ascii_lowercase();
-        let malformed = || MoveError::Malformed {
-            text: t.to_string(),
-        };
-        if !lower.is_ascii() || lower.len() < 4 || lower.len() > 5 {
-            return Err(malformed());
-        }
-        let (Some(from), Some(to)) = (parse_square(&lower[0..2]), parse_square(&lower[2..4]))
-        else {
-            return Err(malformed());
-        };
-        if lower.len() == 5 {
-            return Err(if lower.as_bytes()[4].is_ascii_alphabetic() {
-                MoveError::Promotion {
-                    text: t.to_string(),
-                }
-            } else {
-                malformed()
-            });
-        }
-        let mv = Move { from, to };
+        let mv = Move::parse(text)?;
+        let Move { from, to } = mv;
         let Some(man) = self.man_at(from).filter(|m| m.color == self.side) else {
             return Err(MoveError::NoOwnMan {
                 color: self.side,
@@ -842,26 +689,6 @@ mod tests {
         assert_eq!(
             err("e2"),
             "malformed move 'e2': expected coordinate notation such as d1d8"
-        );
-        assert_eq!(
-            err("e2e9"),
-            "malformed move 'e2e9': expected coordinate notation such as d1d8"
-        );
-        assert_eq!(
-            err("e2é8"),
-            "malformed move 'e2é8': expected coordinate notation such as d1d8"
-        );
-        assert_eq!(
-            err("e2e8x1"),
-            "malformed move 'e2e8x1': expected coordinate notation such as d1d8"
-        );
-        assert_eq!(
-            err("e2e71"),
-            "malformed move 'e2e71': expected coordinate notation such as d1d8"
-        );
-        assert_eq!(
-            err("e2e8q"),
-            "move 'e2e8q' has a promotion letter, but there is no promotion here"
         );
         assert_eq!(err("d4d5"), "White has no man on d4");
         assert_eq!(err("e8e7"), "White has no man on e8");

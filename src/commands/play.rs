@@ -8,7 +8,7 @@ use crate::board::{Color, Position, Setup};
 use crate::cli::Common;
 use crate::config::Metric;
 use crate::egt::extremes::longest_win;
-use crate::egt::probe::material_of;
+use crate::egt::material::material_of;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 use crate::engine::think::game_end;

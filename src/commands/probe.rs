@@ -3,8 +3,8 @@
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::board::{Color, Position, Setup};
 use crate::cli::Common;
+use crate::egt::material::material_of;
 use crate::egt::material::Material;
-use crate::egt::probe::material_of;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 use crate::engine::think::game_end;

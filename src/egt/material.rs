@@ -1,11 +1,14 @@
 //! Endgame specs (`KQ.KR`, `KQvKR`) and the material they name.
 
-use crate::board::Color;
+use crate::board::{Color, Position, Square};
 use crate::piece::PieceSet;
 use thiserror::Error;
 
 /// Most men an endgame may have (royals included).
 pub const MAX_MEN: usize = 5;
+
+/// Squares of an endgame's men in canonical man order.
+pub type Squares = [Square; MAX_MEN];
 
 /// One man of an endgame, without its square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -149,6 +152,33 @@ impl Material {
         found.sort_by_key(|m| (m.len(), m.name()));
         found
     }
+}
+
+/// The material of a position and its men's squares in the material's order.
+pub fn material_of(pos: &Position) -> (Material, Squares) {
+    let mut men: Vec<(ManKind, u8)> = pos
+        .men()
+        .iter()
+        .map(|m| {
+            (
+                ManKind {
+                    color: m.color,
+                    letter: m.letter,
+                    royal: m.royal,
+                },
+                m.square,
+            )
+        })
+        .collect();
+    men.sort_by_key(|(k, _)| (!k.royal, k.color, k.letter));
+    let mut sq = [0; MAX_MEN];
+    for (slot, (_, s)) in sq.iter_mut().zip(&men) {
+        *slot = *s;
+    }
+    (
+        Material::from_men(men.into_iter().map(|(k, _)| k).collect()),
+        sq,
+    )
 }
 
 impl std::fmt::Display for Material {

@@ -3,8 +3,8 @@
 
 use crate::board::geometry::{Geometry, PieceMoves};
 use crate::board::{Color, Square};
-use crate::egt::index::{Indexer, Squares};
-use crate::egt::material::{Material, MAX_MEN};
+use crate::egt::index::Indexer;
+use crate::egt::material::{Material, Squares, MAX_MEN};
 
 /// One man of the material, with its move tables.
 #[derive(Clone, Copy)]

@@ -1,5 +1,19 @@
 //! Endgame tables: material and specs, indexing, value encoding, the retrograde builder,
 //! probing and best-move choice, statistics.
+//!
+//! Dependency order: a module may use only those on the lines above its own, never one on
+//! its line or below, so there is no cycle (unit tests may also build tables through
+//! `tables`).
+//!
+//! ```text
+//! material, value, rules, progress, memory   leaves: the endgame, value bytes, options
+//! index                                      material
+//! table, men                                 index, material, value
+//! probe, seed, stats                         material, value, table, men
+//! builder                                    all of the above but probe and stats
+//! tables                                     all of the above but stats
+//! extremes                                   tables
+//! ```
 
 pub mod builder;
 pub mod extremes;

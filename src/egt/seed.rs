@@ -11,9 +11,7 @@
 
 use crate::board::square::parse_square;
 use crate::board::{Color, Position, Setup};
-use crate::egt::index::Squares;
-use crate::egt::material::Material;
-use crate::egt::probe::material_of;
+use crate::egt::material::{material_of, Material, Squares};
 use crate::egt::table::Metric;
 use crate::piece::PieceSet;
 use thiserror::Error;

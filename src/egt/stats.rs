@@ -4,7 +4,7 @@
 
 use crate::board::geometry::Geometry;
 use crate::board::Color;
-use crate::egt::index::Squares;
+use crate::egt::material::Squares;
 use crate::egt::men::Men;
 use crate::egt::table::Table;
 use crate::egt::value::{decode, Value};

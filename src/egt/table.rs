@@ -1,8 +1,8 @@
 //! A built table: the value of every position of one material, for both sides to move.
 
 use crate::board::Color;
-use crate::egt::index::{Indexer, Squares};
-use crate::egt::material::Material;
+use crate::egt::index::Indexer;
+use crate::egt::material::{Material, Squares};
 use crate::egt::value::{decode, Value};
 use std::sync::atomic::{AtomicU8, Ordering};
 

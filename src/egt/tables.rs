@@ -1,13 +1,18 @@
-//! The set of built tables: a requested endgame and every smaller one reachable by captures.
+//! The set of built tables: a requested endgame and every smaller one reachable by captures,
+//! built on request under a memory budget, and probed with checked positions (value, every
+//! move with its value, the best move by the rule in `probe`, the principal line).
 
 use crate::board::geometry::Geometry;
+use crate::board::{Move, Position};
 use crate::egt::builder::{build_table, BuildError, Recipe};
 use crate::egt::index::Indexer;
-use crate::egt::material::Material;
+use crate::egt::material::{material_of, Material, MAX_MEN};
+use crate::egt::probe::{best_of, ProbeError, ScoredMove};
 use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
+use crate::egt::value::Value;
 use crate::piece::PieceSet;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -257,13 +262,75 @@ impl TableSet {
         }
         Ok(())
     }
+
+    /// Value of a position for its side to move.
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        if pos.men().len() > MAX_MEN {
+            return Err(ProbeError::TooManyMen(pos.men().len()));
+        }
+        let (material, sq) = material_of(pos);
+        let table = self
+            .get(&material)
+            .ok_or_else(|| ProbeError::NotBuilt(material.name()))?;
+        // A checked position is legal, so it has a value.
+        table
+            .value(&sq, pos.side_to_move())
+            .ok_or_else(|| ProbeError::NoValue {
+                material: material.name(),
+                fen: pos.to_setup().to_fen(),
+            })
+    }
+
+    /// Every legal move with the value it leaves for the mover, in ascending (from, to)
+    /// order. Under DTC a capture that keeps the win is a conversion: a win in 1.
+    pub fn scored_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ProbeError> {
+        pos.legal_moves(self.geometry())
+            .into_iter()
+            .map(|mv| {
+                let after = self.probe(&pos.play(mv))?;
+                let value = match (self.metric(), pos.captured(mv), after) {
+                    (Metric::Dtc, Some(_), Value::Loss(_)) => Value::Win(1),
+                    (Metric::Dtc, Some(_), Value::Win(_)) => Value::Loss(0),
+                    (_, _, v) => v.for_mover(),
+                };
+                Ok(ScoredMove { mv, value })
+            })
+            .collect()
+    }
+
+    /// The best move by the rule in `probe`'s module doc, `None` if there is no legal move.
+    pub fn best_move(&self, pos: &Position) -> Result<Option<ScoredMove>, ProbeError> {
+        Ok(best_of(&self.scored_moves(pos)?))
+    }
+
+    /// The perfect-play line from a position: best moves until mate or stalemate, through
+    /// captures into smaller tables; from a drawn position, only the first drawing move.
+    /// At most `limit` moves (plies).
+    pub fn principal_line(&self, pos: &Position, limit: usize) -> Result<Vec<Move>, ProbeError> {
+        let mut line = Vec::new();
+        let mut at = pos.clone();
+        while line.len() < limit {
+            let Some(best) = self.best_move(&at)? else {
+                break;
+            };
+            line.push(best.mv);
+            if best.value == Value::Draw {
+                break;
+            }
+            at = at.play(best.mv);
+        }
+        Ok(line)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Setup;
     use crate::egt::progress::Silent;
     use crate::egt::stats::table_stats;
+    use crate::egt::value::ILLEGAL;
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn a_build_over_the_budget_is_refused_before_it_allocates() {
@@ -402,5 +469,31 @@ mod tests {
         fresh.build(&kqkr, &Silent).unwrap();
         let stats = |s: &TableSet| table_stats(s.get(&kqkr).unwrap(), s.geometry());
         assert_eq!(stats(&set), stats(&fresh));
+    }
+
+    #[test]
+    fn an_illegal_byte_for_a_legal_position_is_an_internal_error() {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kq = Material::parse("KQ.K", set.pieces()).unwrap();
+        set.build(&kq, &Silent).unwrap();
+        let fen = "k7/8/1K6/8/8/8/2Q5/8 w - - 0 1";
+        let setup = Setup::from_fen(fen).unwrap();
+        let pos = crate::engine::game::check(&setup, set.geometry(), kq.royals()).unwrap();
+        assert_eq!(set.probe(&pos), Ok(Value::Win(1)));
+        let (_, sq) = material_of(&pos);
+        let table = set.get(&kq).unwrap();
+        let index = table.indexer().index(&sq).unwrap();
+        table.data[pos.side_to_move().index()][index as usize].store(ILLEGAL, Ordering::Relaxed);
+        let e = set.probe(&pos).unwrap_err();
+        assert_eq!(
+            e,
+            ProbeError::NoValue {
+                material: "KQ.K".to_string(),
+                fen: fen.to_string()
+            }
+        );
+        assert!(e
+            .to_string()
+            .starts_with("internal error: the table of KQ.K"));
     }
 }

@@ -6,7 +6,8 @@
 use super::bitmap::for_each_bit;
 use super::{Build, Captures};
 use crate::board::{Color, Square};
-use crate::egt::index::{BlockMove, Squares};
+use crate::egt::index::BlockMove;
+use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::table::Table;
 use crate::egt::value::{decode, Value, ILLEGAL, UNKNOWN};

@@ -13,7 +13,8 @@ use super::bytes::Bytes64;
 use super::candidates::Lane;
 use super::Build;
 use crate::board::Color;
-use crate::egt::index::{BlockMove, BlockShape, Fold, Squares};
+use crate::egt::index::{BlockMove, BlockShape, Fold};
+use crate::egt::material::Squares;
 use crate::egt::value::{win_byte, ILLEGAL};
 
 impl Build<'_> {

@@ -20,8 +20,8 @@
 
 use crate::board::geometry::Geometry;
 use crate::board::Color;
-use crate::egt::index::{Indexer, Squares};
-use crate::egt::material::Material;
+use crate::egt::index::Indexer;
+use crate::egt::material::{Material, Squares};
 use crate::egt::memory;
 use crate::egt::men::{Men, Occupancy};
 use crate::egt::progress::Phase;

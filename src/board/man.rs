@@ -1,0 +1,58 @@
+//! A man on the board (side, letter, royal or not, square) and how messages name him:
+//! `White's queen on e1`, with XBoard's usual names of the piece letters.
+
+use super::square::{square_name, Color, Square};
+
+/// A man on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Man {
+    /// Its side.
+    pub color: Color,
+    /// Its piece letter, upper case.
+    pub letter: char,
+    /// Whether it is its side's royal man.
+    pub royal: bool,
+    /// Where it stands.
+    pub square: Square,
+}
+
+impl Man {
+    /// e.g. `White's queen on e1`, `Black's king on e8`, `White's royal knight on b1`.
+    pub fn describe(&self) -> String {
+        format!("{}'s {}", self.color.name(), self.name_on())
+    }
+
+    /// e.g. `queen on e1`, `royal knight on b1` (no colour).
+    pub(super) fn name_on(&self) -> String {
+        let name = piece_name(self.letter);
+        if self.royal && self.letter != 'K' {
+            format!("royal {name} on {}", square_name(self.square))
+        } else {
+            format!("{name} on {}", square_name(self.square))
+        }
+    }
+}
+
+/// The usual (XBoard) name of a piece letter, for messages: `K` → `king`, `H` → `nightrider`;
+/// a letter without a usual name gives `piece X`.
+pub fn piece_name(letter: char) -> String {
+    let name = match letter.to_ascii_uppercase() {
+        'K' => "king",
+        'Q' => "queen",
+        'R' => "rook",
+        'B' => "bishop",
+        'N' => "knight",
+        'A' => "archbishop",
+        'C' => "chancellor",
+        'F' => "ferz",
+        'E' => "alfil",
+        'W' => "wazir",
+        'M' => "commoner",
+        'H' => "nightrider",
+        'G' => "grasshopper",
+        'D' => "dabbaba",
+        'P' => "pawn",
+        l => return format!("piece {l}"),
+    };
+    name.to_string()
+}

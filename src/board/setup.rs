@@ -1,0 +1,32 @@
+//! The unchecked [`Setup`]: a board of (colour, letter) men and a side to move, as read from
+//! a FEN (`fen.rs` reads and writes its text) or built in XBoard's edit mode. Checking it
+//! into a legal [`Position`](super::Position) is `position.rs`'s.
+
+use super::square::{Color, Square, BOARD_SQUARES};
+
+/// An unchecked position, e.g. as read from a FEN or built in XBoard's edit mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The man on each square (colour, letter), indexed by [`Square`].
+    pub board: [Option<(Color, char)>; 64],
+    /// The side to move.
+    pub side_to_move: Color,
+}
+
+impl Setup {
+    /// An empty board.
+    pub fn empty(side_to_move: Color) -> Setup {
+        Setup {
+            board: [None; BOARD_SQUARES],
+            side_to_move,
+        }
+    }
+
+    /// The men, by ascending square: (square, colour, letter as stored).
+    pub fn men(&self) -> impl Iterator<Item = (Square, Color, char)> + '_ {
+        self.board
+            .iter()
+            .enumerate()
+            .filter_map(|(sq, m)| m.map(|(color, letter)| (sq as Square, color, letter)))
+    }
+}

@@ -1,0 +1,81 @@
+//! Royal-pair folding: the pairs (White's royal square, Black's) that are canonical under
+//! the symmetry group G, the least image of their orbit, numbered in order; for every ordered
+//! pair its canonical pair's number and which elements of G map it there. Pairs whose royals
+//! attack each other whatever stands between (adjacent kings) get no number: every position
+//! with them is illegal.
+
+use crate::board::{geometry::Geometry, Square, BOARD_SQUARES};
+use crate::egt::material::ManKind;
+
+/// The pair number of an ordered pair that has none (see the module doc).
+pub(super) const NO_PAIR: u32 = u32::MAX;
+
+/// What an ordered royal pair maps to: its canonical pair number and the mask of the
+/// elements of G (bit i = the i-th) that map it onto its canonical pair.
+pub(super) type PairSlot = (u32, u8);
+
+/// The canonical royal pairs of `men` (the first two are the royals) under the symmetries
+/// whose square maps are `images` (the identity first, bit i of a mask is `images[i]`), and
+/// the [`PairSlot`] of each ordered pair (a·64 + b), `NO_PAIR` for a pair left out.
+pub(super) fn royal_pairs(
+    men: &[ManKind],
+    geometry: &Geometry,
+    images: &[[Square; BOARD_SQUARES]],
+) -> (Vec<(Square, Square)>, Vec<PairSlot>) {
+    let royal_moves = [
+        geometry
+            .moves(men[0].letter, men[0].color)
+            .expect("material letters are defined"),
+        geometry
+            .moves(men[1].letter, men[1].color)
+            .expect("material letters are defined"),
+    ];
+    // A royal pair is left out when each royal captures the other whatever stands between.
+    let mutual =
+        |a: Square, b: Square| royal_moves[0].attacks(a, b, !0) && royal_moves[1].attacks(b, a, !0);
+    let mut pair_slot = vec![(NO_PAIR, 0u8); BOARD_SQUARES * BOARD_SQUARES];
+    let mut pairs = Vec::new();
+    for a in 0..BOARD_SQUARES as Square {
+        for b in 0..BOARD_SQUARES as Square {
+            if a == b || mutual(a, b) {
+                continue;
+            }
+            let key = |i: usize| (images[i][a as usize], images[i][b as usize]);
+            let canon = (0..images.len())
+                .map(key)
+                .min()
+                .expect("G contains the identity");
+            let mask = (0..images.len())
+                .filter(|&i| key(i) == canon)
+                .fold(0u8, |m, i| m | 1 << i);
+            let number = if canon == (a, b) {
+                pairs.push((a, b));
+                (pairs.len() - 1) as u32
+            } else {
+                pair_slot[canon.0 as usize * BOARD_SQUARES + canon.1 as usize].0
+            };
+            pair_slot[a as usize * BOARD_SQUARES + b as usize] = (number, mask);
+        }
+    }
+    (pairs, pair_slot)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::geometry::Geometry;
+    use crate::egt::index::Indexer;
+    use crate::egt::material::Material;
+    use crate::piece::PieceSet;
+
+    fn material(spec: &str, set: &PieceSet) -> Material {
+        Material::parse(spec, set).unwrap()
+    }
+
+    #[test]
+    fn kings_fold_to_462_pairs() {
+        let set = PieceSet::standard();
+        let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), &set, true);
+        assert_eq!(ix.pair_count(), 462);
+        assert_eq!(ix.symmetry(), 8);
+    }
+}

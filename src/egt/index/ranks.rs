@@ -1,0 +1,99 @@
+//! Ranking identical men as unordered sets: a group of `len` identical men on distinct
+//! squares is one digit of the index, its rank in the combinatorial number system
+//! (C(64, len) ranks, so two knights take 2016 slots, not 4096), and each rank's squares are
+//! read back from a table.
+
+use crate::board::{Square, BOARD_SQUARES};
+use crate::egt::material::{Squares, MAX_MEN};
+
+/// A run of identical non-royal men in canonical man order.
+#[derive(Clone, Debug)]
+pub(super) struct Group {
+    /// The first man of the group.
+    pub(super) start: usize,
+    /// How many men.
+    pub(super) len: usize,
+    /// Number of ranks: C(64, len).
+    pub(super) size: u64,
+    /// Squares of each rank (len > 1 only), ascending.
+    pub(super) unrank: Vec<[Square; MAX_MEN]>,
+}
+
+impl Group {
+    /// The group of the `len` identical men from man `start` on, with its unrank table.
+    pub(super) fn new(start: usize, len: usize) -> Group {
+        let size = binomial(BOARD_SQUARES as u64, len as u64);
+        let mut unrank = Vec::new();
+        if len > 1 {
+            unrank = vec![[0; MAX_MEN]; size as usize];
+            let mut combo: Vec<Square> = (0..len as Square).collect();
+            loop {
+                let mut sq = [0; MAX_MEN];
+                sq[..len].copy_from_slice(&combo);
+                unrank[rank_sorted(&sq[..len]) as usize] = sq;
+                // Next combination in lexicographic order.
+                let mut k = len;
+                while k > 0 && combo[k - 1] as usize == BOARD_SQUARES - len + k - 1 {
+                    k -= 1;
+                }
+                if k == 0 {
+                    break;
+                }
+                combo[k - 1] += 1;
+                for j in k..len {
+                    combo[j] = combo[j - 1] + 1;
+                }
+            }
+        }
+        Group {
+            start,
+            len,
+            size,
+            unrank,
+        }
+    }
+
+    /// Puts the squares of rank `rank` of the group into `sq`.
+    #[inline]
+    pub(super) fn place(&self, rank: u64, sq: &mut Squares) {
+        if self.len == 1 {
+            sq[self.start] = rank as Square;
+        } else {
+            sq[self.start..self.start + self.len]
+                .copy_from_slice(&self.unrank[rank as usize][..self.len]);
+        }
+    }
+}
+
+/// C(n, k).
+pub(super) fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Rank of an ascending set of squares in the combinatorial number system.
+#[inline]
+pub(super) fn rank_sorted(s: &[Square]) -> u64 {
+    s.iter()
+        .enumerate()
+        .map(|(i, &q)| BINOMIALS[q as usize][i + 1])
+        .sum()
+}
+
+/// `BINOMIALS[n][k]` = C(n, k) for the squares of the board and group sizes up to MAX_MEN.
+const BINOMIALS: [[u64; MAX_MEN + 1]; BOARD_SQUARES + 1] = {
+    let mut t = [[0u64; MAX_MEN + 1]; BOARD_SQUARES + 1];
+    let mut n = 0;
+    while n <= BOARD_SQUARES {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_MEN && k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
