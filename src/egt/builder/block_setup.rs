@@ -4,7 +4,8 @@
 //! its 64 values in one block of the smaller table.
 
 use super::bitmap::for_each_bit;
-use super::{Build, Captures};
+use super::first_pass::Captures;
+use super::Build;
 use crate::board::{Color, Square};
 use crate::egt::index::{BlockMove, Squares};
 use crate::egt::men::Occupancy;
