@@ -5,6 +5,7 @@
 //! provisional values wait at each distance (`pending.rs`). Tables with blocks are set up a
 //! block at a time (`block_setup.rs`); seeds are fixed after it.
 
+use super::sides::Writer;
 use super::Build;
 use super::BuildError;
 use crate::board::Color;
@@ -45,6 +46,8 @@ impl Build<'_> {
     pub(super) fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
         let pairs = self.ix.pair_count() as u64;
         let done = AtomicU64::new(0);
+        // The first pass writes both sides' tables, and reads only the smaller tables.
+        let tables = Color::BOTH.map(|c| self.sides.writer(c));
         (0..pairs)
             .into_par_iter()
             .map(|p| {
@@ -60,11 +63,11 @@ impl Build<'_> {
                 let first = p * per_pair;
                 if self.ix.has_blocks() {
                     for w in first..first + per_pair {
-                        legal += self.setup_block(w, &mut bytes);
+                        legal += self.setup_block(w, &tables, &mut bytes);
                     }
                 } else {
                     self.ix.for_each_slot_of_pair(p as usize, |i, sq| {
-                        legal += self.setup_slot(i, sq, &mut bytes)
+                        legal += self.setup_slot(i, sq, &tables, &mut bytes)
                     });
                 }
                 for c in Color::BOTH {
@@ -81,12 +84,18 @@ impl Build<'_> {
             .sum()
     }
 
-    /// Sets up both sides' bytes of one slot, counting them in `bytes`; returns how many of
-    /// them are legal positions.
-    fn setup_slot(&self, index: u64, sq: Option<&Squares>, bytes: &mut [[u64; 256]; 2]) -> u64 {
+    /// Sets up both sides' bytes of one slot in `tables`, counting them in `bytes`; returns
+    /// how many of them are legal positions.
+    fn setup_slot(
+        &self,
+        index: u64,
+        sq: Option<&Squares>,
+        tables: &[Writer; 2],
+        bytes: &mut [[u64; 256]; 2],
+    ) -> u64 {
         let Some(sq) = sq else {
             for c in Color::BOTH {
-                self.cell(c, index).store(ILLEGAL, Relaxed);
+                tables[c.index()].store(index, ILLEGAL);
             }
             return 0;
         };
@@ -95,13 +104,13 @@ impl Build<'_> {
         let mut legal = 0;
         for c in Color::BOTH {
             if attacked[c.flip().index()] {
-                self.cell(c, index).store(ILLEGAL, Relaxed);
+                tables[c.index()].store(index, ILLEGAL);
                 continue;
             }
             legal += 1;
             let byte = self.initial_byte(sq, occ, c, attacked[c.index()]);
             bytes[c.index()][byte as usize] += 1;
-            self.cell(c, index).store(byte, Relaxed);
+            tables[c.index()].store(index, byte);
         }
         legal
     }
@@ -165,6 +174,7 @@ impl Build<'_> {
 
     /// Fixes the seeded values (after mates are known, before the iterations).
     pub(super) fn apply_seeds(&self, seeds: &[Seed]) -> Result<(), BuildError> {
+        let tables = Color::BOTH.map(|c| self.sides.writer(c));
         for seed in seeds {
             let index = self
                 .ix
@@ -185,7 +195,7 @@ impl Build<'_> {
                 }
                 SeedValue::Loss(d) => (loss_byte(d), true),
             };
-            self.cell(c, index).store(byte, Relaxed);
+            tables[c.index()].store(index, byte);
             self.pending.count(c, byte, 1);
             if let Some(bits) = &self.fixed {
                 if fixed {

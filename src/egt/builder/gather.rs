@@ -15,9 +15,9 @@ impl Build<'_> {
     /// table's accesses local.
     pub(super) fn gather(&self, mover: Color, frontier: &Frontier, byte: u8) {
         let unpass = self.rules.null_move.allows(mover);
-        // SAFETY: a step writes only the mover's table.
-        let table = unsafe { self.frozen(mover.flip()) };
-        frontier.for_each(table, byte, |w, bits| {
+        // A step writes only the mover's table.
+        let table = self.sides.frozen(mover.flip());
+        frontier.for_each(&table, byte, |w, bits| {
             if self.cancelled() {
                 return;
             }

@@ -6,6 +6,7 @@
 
 use super::bitmap::for_each_bit;
 use super::bytes;
+use super::sides::Word;
 use super::Build;
 use crate::board::Color;
 use crate::egt::index::Squares;
@@ -23,13 +24,18 @@ impl Build<'_> {
             let lost = &self.lost[c.index()];
             let found = self.collect(c, loss_byte(n), lost);
             self.gather(c, &self.won[c.flip().index()], win_byte(n));
-            // SAFETY: this side's step writes only side c's table.
-            let opponent_table = unsafe { self.frozen(c.flip()) };
+            let table = self.sides.writer(c);
+            let opponent = self.sides.frozen(c.flip());
+            let opponent_table: &[u8] = &opponent;
+            let wins = OpponentWins {
+                table: opponent_table,
+                n,
+            };
             found
                 + self.candidates.check_words(
                     lost,
                     |w| {
-                        bytes::prefetch(&self.data[c.index()], w);
+                        table.prefetch(w);
                         // For the block man's moves.
                         bytes::prefetch(opponent_table, w);
                     },
@@ -37,8 +43,9 @@ impl Build<'_> {
                         if self.cancelled() {
                             return 0;
                         }
-                        // SAFETY: only this closure writes word w's bytes, after the last read.
-                        let bytes = unsafe { self.word_bytes(c, w) };
+                        // SAFETY: check_words gives word w to this closure only.
+                        let mut word = unsafe { table.word(w) };
+                        let bytes = word.bytes();
                         let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
                         if undecided == 0 {
                             return 0;
@@ -64,8 +71,8 @@ impl Build<'_> {
                                 // been settled at the distance of its longest win otherwise.
                                 let quiet = (moving & 1 << x != 0).then_some(n);
                                 let occ = self.men.occupancy(&s);
-                                let d = self.other_moves_lose(p, &s, occ, c, n, quiet);
-                                if self.settle_loss(c, p, d, n) {
+                                let d = self.other_moves_lose(p, &s, occ, c, wins, quiet);
+                                if self.settle_loss(c, &mut word, p, d, n) {
                                     kept |= 1 << x;
                                 }
                             });
@@ -73,7 +80,8 @@ impl Build<'_> {
                             for_each_bit(undecided, |b| {
                                 let p = w * 64 + b as u64;
                                 let sq = self.ix.decode(p).expect("candidates are positions");
-                                if self.settle_loss(c, p, self.all_moves_lose(p, &sq, c, n), n) {
+                                let d = self.all_moves_lose(p, &sq, c, wins);
+                                if self.settle_loss(c, &mut word, p, d, n) {
                                     kept |= 1 << b;
                                 }
                             });
@@ -84,10 +92,10 @@ impl Build<'_> {
         })
     }
 
-    /// Stores the outcome `d` of `all_moves_lose` at step n for slot `p` of side `c`: a loss
-    /// in n (returns true: `p` joins the frontier), a loss waiting for a later distance, or
-    /// nothing.
-    fn settle_loss(&self, c: Color, p: u64, d: Option<u16>, n: u16) -> bool {
+    /// Stores the outcome `d` of `all_moves_lose` at step n for slot `p` of side `c`, in
+    /// `word`, the word that holds it: a loss in n (returns true: `p` joins the frontier), a
+    /// loss waiting for a later distance, or nothing.
+    fn settle_loss(&self, c: Color, word: &mut Word, p: u64, d: Option<u16>, n: u16) -> bool {
         let Some(d) = d else {
             return false;
         };
@@ -95,30 +103,35 @@ impl Build<'_> {
             self.too_long.store(true, Relaxed);
             false
         } else if d == n {
-            self.cell(c, p).store(loss_byte(n), Relaxed);
+            word.store((p % 64) as u8, loss_byte(n));
             true
         } else {
-            self.cell(c, p).store(loss_byte(d), Relaxed);
+            word.store((p % 64) as u8, loss_byte(d));
             self.pending.add(c, p / 64, loss_byte(d));
             false
         }
     }
 
     /// If every legal move of side `c` (and its pass, where allowed) reaches a position won
-    /// for the opponent, in at most `n` moves for positions of this table, the longest such
+    /// for the opponent, in at most n moves for positions of this table, the longest such
     /// win. `None` also when `c` has no legal move: mate and stalemate were settled in the
-    /// first pass (a stalemated side may not pass).
-    fn all_moves_lose(&self, index: u64, sq: &Squares, c: Color, n: u16) -> Option<u16> {
+    /// first pass (a stalemated side may not pass). `wins` reads the opponent's table.
+    fn all_moves_lose(
+        &self,
+        index: u64,
+        sq: &Squares,
+        c: Color,
+        wins: OpponentWins,
+    ) -> Option<u16> {
         let occ = self.men.occupancy(sq);
         let plain = self.ix.is_plain(sq);
-        let opponent = c.flip();
         let mut longest = 0u16;
         let mut quiet = false;
         let quiet_ok = self.men.for_each_quiet(sq, occ, c, |i, t| {
             let mut s2 = *sq;
             s2[i] = t;
             let next = self.ix.after_move(index, plain, sq, i, &s2);
-            match next.and_then(|x| self.won_within(opponent, x, n)) {
+            match next.and_then(|x| wins.at(x)) {
                 None => true,
                 Some(won) => {
                     quiet = true;
@@ -129,7 +142,8 @@ impl Build<'_> {
         if !quiet_ok {
             return None;
         }
-        self.other_moves_lose(index, sq, occ, c, n, quiet.then_some(longest))
+        let quiet = quiet.then_some(longest);
+        self.other_moves_lose(index, sq, occ, c, wins, quiet)
     }
 
     /// `all_moves_lose` once every quiet move is known to lose: `quiet` is the longest win
@@ -140,7 +154,7 @@ impl Build<'_> {
         sq: &Squares,
         occ: Occupancy,
         c: Color,
-        n: u16,
+        wins: OpponentWins,
         quiet: Option<u16>,
     ) -> Option<u16> {
         let mut moves = quiet.is_some();
@@ -159,20 +173,29 @@ impl Build<'_> {
             return None;
         }
         if self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c)) {
-            let d = self.won_within(c.flip(), index, n).flatten()?;
+            let d = wins.at(index).flatten()?;
             longest = longest.max(d);
         }
         Some(longest)
     }
+}
 
+/// The opponent's wins that make a move lose at step n: its table (a frozen view), and n.
+#[derive(Clone, Copy)]
+struct OpponentWins<'t> {
+    table: &'t [u8],
+    n: u16,
+}
+
+impl OpponentWins<'_> {
     /// For a slot of this table reached by a move or a pass of the opponent's opponent:
     /// `None` if the position is illegal (the move was not legal), `Some(Some(d))` if it is
-    /// won for `opponent` in d ≤ n moves, `Some(None)` otherwise.
+    /// won for the opponent in d ≤ n moves, `Some(None)` otherwise.
     #[inline]
-    fn won_within(&self, opponent: Color, next: u64, n: u16) -> Option<Option<u16>> {
-        match self.cell(opponent, next).load(Relaxed) {
+    fn at(&self, next: u64) -> Option<Option<u16>> {
+        match self.table[next as usize] {
             ILLEGAL => None,
-            b => Some(win_of(b).filter(|&d| d <= n)),
+            b => Some(win_of(b).filter(|&d| d <= self.n)),
         }
     }
 }

@@ -17,8 +17,8 @@
 //!    distance from the blocks known to hold them (`pending.rs`), not by rescanning the
 //!    table.
 //!
-//! Bytes are relaxed atomics: threads may race to write the same value into one slot, which
-//! is harmless, and never write different values into one slot within a step.
+//! Each step writes only its mover's table and reads only the opponent's: `sides.rs` holds
+//! that rule, the one place where the tables' atomic bytes are read as plain bytes.
 
 use crate::board::geometry::Geometry;
 use crate::board::Color;
@@ -33,10 +33,10 @@ use crate::egt::table::{Metric, Table};
 use crate::egt::value::{loss_byte, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN};
 use crate::piece::PieceSet;
 use bitmap::Bitmap;
-use bytes::Bytes64;
 use candidates::Candidates;
 use frontier::Frontier;
 use pending::Pending;
+use sides::Sides;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 mod bitmap;
@@ -49,6 +49,7 @@ mod frontier;
 mod gather;
 mod loss_step;
 mod pending;
+mod sides;
 mod win_step;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -83,23 +84,14 @@ pub enum BuildError {
     },
 }
 
-/// Atomic bytes seen as plain bytes, which the compiler can read in vectors.
-///
-/// # Safety
-/// No thread may write the bytes while the slice is in use.
-unsafe fn plain_bytes(bytes: &[AtomicU8]) -> &[u8] {
-    // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the caller
-    // guarantees that nothing writes these bytes meanwhile.
-    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u8>(), bytes.len()) }
-}
-
 struct Build<'a> {
     name: String,
     metric: Metric,
     rules: Rules,
     ix: &'a Indexer,
     men: Men<'a>,
-    data: &'a [Vec<AtomicU8>; 2],
+    /// The two tables being built, and the phase rule of their reads and writes.
+    sides: Sides<'a>,
     /// Table of the material left when man j is captured (None for the royals).
     subs: Vec<Option<&'a Table>>,
     /// The slots a step works on, for one side to move at a time.
@@ -185,7 +177,7 @@ pub fn build_table<'t>(
         rules,
         ix: &indexer,
         men: Men::new(material, geometry).with_blocks_of(&indexer),
-        data: &data,
+        sides: Sides::new(&data),
         subs,
         candidates: Candidates::new(size, rayon::current_num_threads()),
         won: [0, 1].map(|_| Frontier::new(blocks)),
@@ -219,8 +211,7 @@ impl<'a> Build<'a> {
         }
         self.apply_seeds(seeds)?;
         for c in Color::BOTH {
-            // SAFETY: nothing writes the tables meanwhile.
-            self.pending.index_blocks(c, unsafe { self.frozen(c) });
+            self.pending.index_blocks(c, &self.sides.frozen(c));
         }
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
@@ -277,11 +268,6 @@ impl<'a> Build<'a> {
         self.cancel.load(Relaxed)
     }
 
-    #[inline]
-    fn cell(&self, c: Color, index: u64) -> &AtomicU8 {
-        &self.data[c.index()][index as usize]
-    }
-
     /// Value, for the side to move afterwards, of man `i` (side `c`) capturing man `j`;
     /// `None` if the capture is illegal. Under DTC every value after a capture counts as
     /// reached: distance 0.
@@ -322,30 +308,10 @@ impl<'a> Build<'a> {
         if !self.pending.any(c, byte) {
             return 0;
         }
-        // SAFETY: collecting comes before the step's writes to side c's table.
-        let table = unsafe { self.frozen(c) };
+        // Collecting comes before the step's writes to side c's table.
+        let table = self.sides.frozen(c);
         self.pending
-            .take(c, byte, table, |w, slots| into.mark(w, slots))
-    }
-
-    /// Side `c`'s table as plain bytes, which the compiler can read in vectors.
-    ///
-    /// # Safety
-    /// No thread may write side `c`'s table while the slice is in use.
-    unsafe fn frozen(&self, c: Color) -> &[u8] {
-        // SAFETY: passed on to the caller.
-        unsafe { plain_bytes(&self.data[c.index()]) }
-    }
-
-    /// The 64 bytes of word `w` of side `c`'s table.
-    ///
-    /// # Safety
-    /// No thread may write these bytes while the view is in use.
-    #[inline]
-    unsafe fn word_bytes(&self, c: Color, w: u64) -> Bytes64<'_> {
-        let word = &self.data[c.index()][(w * 64) as usize..][..64];
-        // SAFETY: passed on to the caller.
-        Bytes64::of_word(unsafe { plain_bytes(word) }, 0)
+            .take(c, byte, &table, |w, slots| into.mark(w, slots))
     }
 
     /// The seeded slots of word `w` of side `c`.

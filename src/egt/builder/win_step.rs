@@ -3,12 +3,10 @@
 //! is won in n. The positions won in n are the frontier of the loss half.
 
 use super::bitmap::for_each_bit;
-use super::bytes;
 use super::frontier::Frontier;
 use super::Build;
 use crate::board::Color;
 use crate::egt::value::{loss_byte, win_byte, NOT_LOST, UNKNOWN};
-use std::sync::atomic::Ordering::Relaxed;
 
 impl Build<'_> {
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
@@ -20,16 +18,18 @@ impl Build<'_> {
             let found = self.collect(c, win_byte(n), won);
             self.gather(c, &self.lost[c.flip().index()], loss_byte(n - 1));
             let passes = self.rules.null_move.allows(c);
+            let table = self.sides.writer(c);
             found
                 + self.candidates.check_words(
                     won,
-                    |w| bytes::prefetch(&self.data[c.index()], w),
+                    |w| table.prefetch(w),
                     |w, bits| {
                         if self.cancelled() {
                             return 0;
                         }
-                        // SAFETY: only this closure writes word w's bytes, after the last read.
-                        let bytes = unsafe { self.word_bytes(c, w) };
+                        // SAFETY: check_words gives word w to this closure only.
+                        let mut word = unsafe { table.word(w) };
+                        let bytes = word.bytes();
                         // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
                         let longer = bytes.even() & !bytes.at_most(win_byte(n));
                         let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
@@ -46,9 +46,7 @@ impl Build<'_> {
                                 }
                             });
                         }
-                        for_each_bit(improves, |b| {
-                            self.cell(c, w * 64 + b as u64).store(win_byte(n), Relaxed)
-                        });
+                        for_each_bit(improves, |b| word.store(b, win_byte(n)));
                         improves
                     },
                 )
