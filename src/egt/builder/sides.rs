@@ -14,10 +14,10 @@
 //! while the view is out, the writers being the only way to write it.
 //!
 //! # Where the atomics stay
-//! The threads of a step write the mover's table at the same time: a writer's stores are
-//! relaxed atomic stores. Threads may race to write the same value into one slot, which is
-//! harmless, and never write different values into one slot within a step; the step's end
-//! (rayon's join) orders its writes before the next step's reads.
+//! The threads of a pass write one table at the same time, each its own slots (in the first
+//! pass a royal pair's, in a step a word's), through one shared [`Writer`]: its stores are
+//! relaxed atomic stores, plain byte moves on the machine, which need no unsafe code. The end
+//! of a pass (rayon's join) orders its writes before the next pass's reads.
 //!
 //! Within a step the mover's own bytes are also read, a word (64 slots) at a time, through
 //! [`Writer::word`]: `Candidates::check_words` hands each word to one task, which reads the
