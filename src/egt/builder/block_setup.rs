@@ -4,23 +4,29 @@
 //! its 64 values in one block of the smaller table.
 
 use super::bitmap::for_each_bit;
-use super::{Build, Captures};
+use super::first_pass::Captures;
+use super::sides::Writer;
+use super::Build;
 use crate::board::{Color, Square};
 use crate::egt::index::BlockMove;
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::table::Table;
 use crate::egt::value::{decode, Value, ILLEGAL, UNKNOWN};
-use std::sync::atomic::Ordering::Relaxed;
 
 impl Build<'_> {
-    /// Phase 1 for block `w`: sets both sides' bytes of its 64 slots, counting them in
-    /// `bytes`; returns the number of legal positions.
-    pub(super) fn setup_block(&self, w: u64, bytes: &mut [[u64; 256]; 2]) -> u64 {
+    /// Phase 1 for block `w`: sets both sides' bytes of its 64 slots in `tables`, counting
+    /// them in `bytes`; returns the number of legal positions.
+    pub(super) fn setup_block(
+        &self,
+        w: u64,
+        tables: &[Writer; 2],
+        bytes: &mut [[u64; 256]; 2],
+    ) -> u64 {
         let Some((sq, fold)) = self.block(w) else {
             for c in Color::BOTH {
                 for x in 0..64 {
-                    self.cell(c, w * 64 + x).store(ILLEGAL, Relaxed);
+                    tables[c.index()].store(w * 64 + x, ILLEGAL);
                 }
             }
             return 0;
@@ -42,7 +48,7 @@ impl Build<'_> {
             let positions = canonical & !others & !attacked[c.flip().index()];
             let (captures, capturing) = self.captures_in_block(&sq, others, positions, c);
             for_each_bit(!positions, |x| {
-                self.cell(c, w * 64 + x as u64).store(ILLEGAL, Relaxed)
+                tables[c.index()].store(w * 64 + x as u64, ILLEGAL)
             });
             legal += positions.count_ones() as u64;
             let quiet = if rules_decide_quiet {
@@ -66,7 +72,7 @@ impl Build<'_> {
                     steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
                 });
                 bytes[c.index()][byte as usize] += 1;
-                self.cell(c, w * 64 + x as u64).store(byte, Relaxed);
+                tables[c.index()].store(w * 64 + x as u64, byte);
             });
         }
         legal

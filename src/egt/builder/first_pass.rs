@@ -1,0 +1,208 @@
+//! Phase 1, *captures and mates*: one pass over every slot, before any distance. It marks
+//! illegal positions, values every capture from the smaller tables (a winning capture gives a
+//! provisional win; a position whose only legal moves are losing captures, or a checkmate,
+//! is lost; a capture into a draw makes a position never lost), and counts how many
+//! provisional values wait at each distance (`pending.rs`). Tables with blocks are set up a
+//! block at a time (`block_setup.rs`); seeds are fixed after it.
+
+use super::sides::Writer;
+use super::Build;
+use super::BuildError;
+use crate::board::Color;
+use crate::egt::index::Squares;
+use crate::egt::men::Occupancy;
+use crate::egt::progress::Phase;
+use crate::egt::seed::{Seed, SeedValue};
+use crate::egt::value::{
+    loss_byte, win_byte, Value, ILLEGAL, MAX_LOSS, MAX_WIN, NOT_LOST, UNKNOWN,
+};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What a position's legal captures give the side to move.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Captures {
+    best_win: Option<u16>,
+    draw: bool,
+    worst_loss: Option<u16>,
+}
+
+impl Captures {
+    /// Adds a capture leading to a position of value `after` for the opponent (`None`: the
+    /// capture is illegal).
+    #[inline]
+    pub(super) fn add(&mut self, after: Option<Value>) {
+        match after.map(Value::for_mover) {
+            Some(Value::Win(d)) => self.best_win = Some(self.best_win.map_or(d, |b| b.min(d))),
+            Some(Value::Draw) => self.draw = true,
+            Some(Value::Loss(d)) => self.worst_loss = Some(self.worst_loss.map_or(d, |w| w.max(d))),
+            None => {}
+        }
+    }
+}
+
+impl Build<'_> {
+    /// Phase 1 over every slot; returns the number of legal positions.
+    pub(super) fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
+        let pairs = self.ix.pair_count() as u64;
+        let done = AtomicU64::new(0);
+        // The first pass writes both sides' tables, and reads only the smaller tables.
+        let tables = Color::BOTH.map(|c| self.sides.writer(c));
+        (0..pairs)
+            .into_par_iter()
+            .map(|p| {
+                if self.cancelled() {
+                    return 0;
+                }
+                // Bytes given, per side, counted here and added to the shared counters once
+                // per pair (one shared counter hit per position would make the threads fight
+                // over its cache line).
+                let mut bytes = [[0u64; 256]; 2];
+                let mut legal = 0;
+                let per_pair = self.ix.slots_per_pair() / 64;
+                let first = p * per_pair;
+                if self.ix.has_blocks() {
+                    for w in first..first + per_pair {
+                        legal += self.setup_block(w, &tables, &mut bytes);
+                    }
+                } else {
+                    self.ix.for_each_slot_of_pair(p as usize, |i, sq| {
+                        legal += self.setup_slot(i, sq, &tables, &mut bytes)
+                    });
+                }
+                for c in Color::BOTH {
+                    for (b, &n) in bytes[c.index()].iter().enumerate().filter(|(_, &n)| n > 0) {
+                        self.pending.count(c, b as u8, n);
+                    }
+                }
+                let d = done.fetch_add(1, Relaxed) + 1;
+                if d.is_multiple_of(16) {
+                    report(Phase::Captures, 0.5 * d as f64 / pairs as f64);
+                }
+                legal
+            })
+            .sum()
+    }
+
+    /// Sets up both sides' bytes of one slot in `tables`, counting them in `bytes`; returns
+    /// how many of them are legal positions.
+    fn setup_slot(
+        &self,
+        index: u64,
+        sq: Option<&Squares>,
+        tables: &[Writer; 2],
+        bytes: &mut [[u64; 256]; 2],
+    ) -> u64 {
+        let Some(sq) = sq else {
+            for c in Color::BOTH {
+                tables[c.index()].store(index, ILLEGAL);
+            }
+            return 0;
+        };
+        let occ = self.men.occupancy(sq);
+        let attacked = Color::BOTH.map(|c| self.men.royal_attacked(sq, occ.all(), c));
+        let mut legal = 0;
+        for c in Color::BOTH {
+            if attacked[c.flip().index()] {
+                tables[c.index()].store(index, ILLEGAL);
+                continue;
+            }
+            legal += 1;
+            let byte = self.initial_byte(sq, occ, c, attacked[c.index()]);
+            bytes[c.index()][byte as usize] += 1;
+            tables[c.index()].store(index, byte);
+        }
+        legal
+    }
+
+    /// The byte phase 1 gives a legal position with `c` to move (a provisional win or a
+    /// loss, counted by the caller as waiting at its distance, NOT_LOST, or UNKNOWN).
+    fn initial_byte(&self, sq: &Squares, occ: Occupancy, c: Color, in_check: bool) -> u8 {
+        let mut captures = Captures::default();
+        self.men.for_each_capture(sq, occ, c, |i, j| {
+            captures.add(self.capture_value(sq, i, j, c))
+        });
+        self.byte_given_captures(c, in_check, captures, || {
+            self.men.has_quiet_move(sq, occ, c)
+        })
+    }
+
+    /// `initial_byte` once the captures are known; `has_quiet_move` tells whether side `c`
+    /// has a legal non-capturing move.
+    pub(super) fn byte_given_captures(
+        &self,
+        c: Color,
+        in_check: bool,
+        captures: Captures,
+        has_quiet_move: impl FnOnce() -> bool,
+    ) -> u8 {
+        if self.rules.bare_royal_loses
+            && self.men.of(c).len() == 1
+            && self.men.of(c.flip()).len() > 1
+        {
+            return loss_byte(0);
+        }
+        let Captures {
+            best_win,
+            draw,
+            worst_loss,
+        } = captures;
+        if let Some(d) = best_win {
+            if d > MAX_WIN {
+                self.too_long.store(true, Relaxed);
+                return UNKNOWN;
+            }
+            return win_byte(d);
+        }
+        if draw {
+            return NOT_LOST;
+        }
+        let may_be_stuck = in_check || worst_loss.is_some() || self.rules.stalemate_wins;
+        if !may_be_stuck || has_quiet_move() {
+            return UNKNOWN;
+        }
+        let d = match worst_loss {
+            // Every legal move is a losing capture; a pass, where allowed, is decided later.
+            Some(_) if self.may_pass(c, || in_check) => return UNKNOWN,
+            Some(d) => d,
+            None if in_check || self.rules.stalemate_wins => 0,
+            // Stalemate: a draw.
+            None => return UNKNOWN,
+        };
+        loss_byte(d)
+    }
+
+    /// Fixes the seeded values (after mates are known, before the iterations).
+    pub(super) fn apply_seeds(&self, seeds: &[Seed]) -> Result<(), BuildError> {
+        let tables = Color::BOTH.map(|c| self.sides.writer(c));
+        for seed in seeds {
+            let index = self
+                .ix
+                .index(&seed.squares)
+                .expect("seeds are legal positions");
+            let c = seed.side;
+            let (byte, fixed) = match seed.value {
+                SeedValue::Draw => (UNKNOWN, true),
+                SeedValue::Undecided => (UNKNOWN, false),
+                SeedValue::Stalemate if self.rules.stalemate_wins => (loss_byte(0), true),
+                SeedValue::Stalemate => (UNKNOWN, true),
+                SeedValue::Win(d) if d > MAX_WIN => {
+                    return Err(BuildError::TooLong(self.name.clone()))
+                }
+                SeedValue::Win(d) => (win_byte(d), true),
+                SeedValue::Loss(d) if d > MAX_LOSS => {
+                    return Err(BuildError::TooLong(self.name.clone()))
+                }
+                SeedValue::Loss(d) => (loss_byte(d), true),
+            };
+            tables[c.index()].store(index, byte);
+            self.pending.count(c, byte, 1);
+            if let Some(bits) = &self.fixed {
+                if fixed {
+                    bits[c.index()].set(index);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,45 @@
+//! Un-moving from a frontier: the candidates of a step are the predecessors of the
+//! opponent's positions decided at the distance just reached. Blocks are un-moved from as a
+//! whole where the table has them (`blocks.rs`), other slots one by one.
+
+use super::bitmap::for_each_bit;
+use super::frontier::Frontier;
+use super::Build;
+use crate::board::Color;
+
+impl Build<'_> {
+    /// Sets the candidates (empty: the last step's checks took them) to every predecessor,
+    /// with `mover` to move, of the positions of the other side in `frontier` (of value
+    /// `byte`): the positions before the mover's last move. Only bits are set here, at random;
+    /// the table is then read in index order by the caller's filter, which keeps the big
+    /// table's accesses local.
+    pub(super) fn gather(&self, mover: Color, frontier: &Frontier, byte: u8) {
+        let unpass = self.rules.null_move.allows(mover);
+        // A step writes only the mover's table.
+        let table = self.sides.frozen(mover.flip());
+        frontier.for_each(&table, byte, |w, bits| {
+            if self.cancelled() {
+                return;
+            }
+            let into = self.candidates.lane();
+            if unpass {
+                // The same placements with the mover to move, before it passed.
+                into.or_word(w, bits);
+            }
+            if let Some(block) = self.block(w) {
+                return self.gather_block(w, bits, &block, mover, &into);
+            }
+            for_each_bit(bits, |b| {
+                let z = w * 64 + b as u64;
+                let sq = self.ix.decode(z).expect("frontier slots are positions");
+                let plain = self.ix.is_plain(&sq);
+                self.men
+                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
+                        if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
+                            into.set(p);
+                        }
+                    });
+            });
+        });
+    }
+}

@@ -1,0 +1,57 @@
+//! The win half of distance n: every position with a move to a position lost in n−1 (the
+//! opponent's loss frontier, un-moved from by `gather.rs`) that is not yet won in fewer moves
+//! is won in n. The positions won in n are the frontier of the loss half.
+
+use super::bitmap::for_each_bit;
+use super::frontier::Frontier;
+use super::Build;
+use crate::board::Color;
+use crate::egt::value::{loss_byte, win_byte, NOT_LOST, UNKNOWN};
+
+impl Build<'_> {
+    /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
+    /// moves is won in n.
+    pub(super) fn win_step(&self, n: u16) -> [u64; 2] {
+        self.won.iter().for_each(Frontier::clear);
+        let counts = Color::BOTH.map(|c| {
+            let won = &self.won[c.index()];
+            let found = self.collect(c, win_byte(n), won);
+            self.gather(c, &self.lost[c.flip().index()], loss_byte(n - 1));
+            let passes = self.rules.null_move.allows(c);
+            let table = self.sides.writer(c);
+            found
+                + self.candidates.check_words(
+                    won,
+                    |w| table.prefetch(w),
+                    |w, bits| {
+                        if self.cancelled() {
+                            return 0;
+                        }
+                        // SAFETY: check_words gives word w to this closure only.
+                        let mut word = unsafe { table.word(w) };
+                        let bytes = word.bytes();
+                        // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
+                        let longer = bytes.even() & !bytes.at_most(win_byte(n));
+                        let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
+                        let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
+                        if passes {
+                            // Reached by un-passing: a stalemated side may not pass.
+                            for_each_bit(improves, |b| {
+                                let sq = self
+                                    .ix
+                                    .decode(w * 64 + b as u64)
+                                    .expect("candidates are positions");
+                                if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
+                                    improves &= !(1 << b);
+                                }
+                            });
+                        }
+                        for_each_bit(improves, |b| word.store(b, win_byte(n)));
+                        improves
+                    },
+                )
+        });
+        self.lost.iter().for_each(Frontier::clear);
+        counts
+    }
+}
