@@ -9,7 +9,7 @@ use super::sides::Writer;
 use super::Build;
 use super::BuildError;
 use crate::board::Color;
-use crate::egt::index::Squares;
+use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::progress::Phase;
 use crate::egt::seed::{Seed, SeedValue};

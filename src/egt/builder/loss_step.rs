@@ -9,7 +9,7 @@ use super::bytes;
 use super::sides::Word;
 use super::Build;
 use crate::board::Color;
-use crate::egt::index::Squares;
+use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::value::{loss_byte, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, UNKNOWN};
 use std::sync::atomic::Ordering::Relaxed;
