@@ -129,7 +129,6 @@ impl XBoard {
                 self.edit = None;
                 Command::EditEnd
             }
-            "quit" => return vec![Input::Quit],
             _ if b.len() == 3 && b[0] == b'x' && parse_square(&line[1..]).is_some() => {
                 Command::EditEmpty(parse_square(&line[1..]).expect("checked"))
             }
@@ -286,13 +285,15 @@ impl Protocol for XBoard {
         if line.is_empty() {
             return vec![];
         }
-        if let Some(color) = self.edit {
-            return self.edit_line(line, color);
-        }
         let (word, arg) = match line.split_once(char::is_whitespace) {
             Some((w, a)) => (w, a.trim()),
             None => (line, ""),
         };
+        // In edit mode only `ping` (a GUI may wait for its pong at any time) and `quit` keep
+        // their meaning.
+        if let Some(color) = self.edit.filter(|_| word != "ping" && word != "quit") {
+            return self.edit_line(line, color);
+        }
         let cmd = match word {
             "xboard" | "accepted" | "rejected" | "?" | "hard" | "easy" | "random" | "computer"
             | "name" | "rating" | "ics" | "egtpath" | "nps" => return vec![],
@@ -503,6 +504,12 @@ mod tests {
             })
         );
         assert_eq!(one(&mut x, "xh8"), Input::Engine(Command::EditEmpty(63)));
+        // A ping is answered in edit mode too (found by the fuzz test: it got an error).
+        assert_eq!(
+            one(&mut x, "ping 7"),
+            Input::Engine(Command::Sync("7".into()))
+        );
+        assert_eq!(one(&mut x, "quit"), Input::Quit);
         assert_eq!(one(&mut x, "."), Input::Engine(Command::EditEnd));
         assert_eq!(one(&mut x, "."), Input::Engine(Command::AnalysisStatus));
     }
