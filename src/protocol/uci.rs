@@ -13,7 +13,7 @@
 //! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `PieceFile`, `NullMove`,
 //! `StalemateWins`, `BareKingLoses`; a change of any but `Threads` rebuilds the tables.
 
-use super::{Input, Protocol};
+use super::{one_line, Input, Protocol};
 use crate::board::Setup;
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
@@ -121,9 +121,9 @@ impl Uci {
         let name = name.trim();
         let value = value.unwrap_or("").trim();
         let bad = |expected: &str| {
-            vec![Input::Reply(format!(
+            vec![Input::Reply(one_line(&format!(
                 "info string option {name}: expected {expected}, found '{value}'"
-            ))]
+            )))]
         };
         let check = |value: &str| match value.to_ascii_lowercase().as_str() {
             "true" => Some(true),
@@ -153,7 +153,11 @@ impl Uci {
                 Some(on) => Command::BareRoyalLoses(on),
                 None => return bad("true or false"),
             },
-            _ => return vec![Input::Reply(format!("info string unknown option '{name}'"))],
+            _ => {
+                return vec![Input::Reply(one_line(&format!(
+                    "info string unknown option '{name}'"
+                )))]
+            }
         };
         vec![Input::Engine(cmd)]
     }
@@ -312,6 +316,17 @@ impl Protocol for Uci {
     }
 
     fn render(&self, event: &Event) -> Vec<String> {
+        self.lines(event).iter().map(|l| one_line(l)).collect()
+    }
+
+    fn progress(&self, event: &BuildEvent) -> Option<String> {
+        Some(format!("info string {event}"))
+    }
+}
+
+impl Uci {
+    /// The lines of an event, before [`one_line`] makes each fit one line.
+    fn lines(&self, event: &Event) -> Vec<String> {
         match event {
             Event::Synced(_) => vec!["readyok".to_string()],
             Event::Thinking(t) => vec![Uci::info(t)],
@@ -340,10 +355,6 @@ impl Protocol for Uci {
             Event::Note(text) => vec![format!("info string {text}")],
             _ => Vec::new(),
         }
-    }
-
-    fn progress(&self, event: &BuildEvent) -> Option<String> {
-        Some(format!("info string {event}"))
     }
 }
 
@@ -431,6 +442,17 @@ mod tests {
             unknown,
             vec!["info string unknown option 'Hash'".to_string()]
         );
+        // Echoed input never splits a line (found by the fuzz test).
+        let unknown = replies(&u.read("setoption name H\u{0}a\u{1b}sh"));
+        assert_eq!(
+            unknown,
+            vec!["info string unknown option 'H?a?sh'".to_string()]
+        );
+        let bad = replies(&u.read("setoption name Metric value d\u{7f}tm"));
+        assert_eq!(
+            bad,
+            vec!["info string option Metric: expected dtm or dtc, found 'd?tm'".to_string()]
+        );
     }
 
     #[test]
@@ -447,6 +469,18 @@ mod tests {
         assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(e)) if e.contains("FEN")));
         let v = u.position("position nonsense");
         assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(_))));
+        let v = u.position("position \u{1b}[2J");
+        let [_, Input::Engine(Command::SetUnplayable(reason))] = &v[..] else {
+            panic!("{v:?}")
+        };
+        assert_eq!(
+            u.render(&Event::NotPlayable(reason.clone())),
+            vec![
+                "info string cannot play this position: position: expected 'position startpos' \
+                  or 'position fen FEN', then 'moves …', found 'position ?[2J'"
+                    .to_string()
+            ]
+        );
     }
 
     #[test]

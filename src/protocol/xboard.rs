@@ -12,7 +12,7 @@
 //! none/white/black/both), `StalemateWins` and `BareKingLoses` (checkboxes, 1/0). A change of
 //! any but `Threads` rebuilds the tables.
 
-use super::{Input, Protocol};
+use super::{one_line, Input, Protocol};
 use crate::board::square::parse_square;
 use crate::board::{Color, Setup};
 use crate::config::Metric;
@@ -234,10 +234,7 @@ fn clock_args_ok(cmd: &str, arg: &str) -> bool {
 /// Text for an `Error` line that XBoard cannot mistake for "this feature is missing": every
 /// trigger word (any case) gets an underscore after its first letter.
 pub fn error_safe(text: &str) -> String {
-    let mut s: String = text
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
+    let mut s = text.to_string();
     loop {
         let lower = s.to_ascii_lowercase();
         let Some(at) = ERROR_TRIGGERS.iter().filter_map(|w| lower.find(w)).min() else {
@@ -360,6 +357,18 @@ impl Protocol for XBoard {
     }
 
     fn render(&self, event: &Event) -> Vec<String> {
+        self.lines(event).iter().map(|l| one_line(l)).collect()
+    }
+
+    fn progress(&self, event: &BuildEvent) -> Option<String> {
+        self.handshake_done
+            .then(|| format!("0 0 {} 0 ({event})", event.elapsed.as_millis() / 10))
+    }
+}
+
+impl XBoard {
+    /// The lines of an event, before [`one_line`] makes each fit one line.
+    fn lines(&self, event: &Event) -> Vec<String> {
         match event {
             Event::Thinking(t) => vec![thinking_line(t)],
             Event::Move(m) => vec![format!("move {}", m.text())],
@@ -369,8 +378,7 @@ impl Protocol for XBoard {
                 format!("# {}", error_safe(reason)),
             ],
             Event::NotPlayable(reason) => vec![format!(
-                "tellusererror fairy-egt cannot play this position: {}",
-                reason.replace(['\n', '\r'], " ")
+                "tellusererror fairy-egt cannot play this position: {reason}"
             )],
             Event::Rejected { kind, detail } => {
                 vec![format!(
@@ -416,11 +424,6 @@ impl Protocol for XBoard {
             Event::NoMove => vec![],
         }
     }
-
-    fn progress(&self, event: &BuildEvent) -> Option<String> {
-        self.handshake_done
-            .then(|| format!("0 0 {} 0 ({event})", event.elapsed.as_millis() / 10))
-    }
 }
 
 #[cfg(test)]
@@ -458,7 +461,6 @@ mod tests {
             }
         }
         assert_eq!(error_safe("undo"), "undo");
-        assert_eq!(error_safe("a\rb"), "a?b");
     }
 
     #[test]
@@ -486,6 +488,19 @@ mod tests {
         assert_eq!(
             x.render(&ev),
             vec!["Error (unknown command): fly me to the moon".to_string()]
+        );
+        // Echoed input never splits a line (found by the fuzz test in UCI).
+        let Input::Engine(Command::Notice(ev)) = one(&mut x, "setboard 8/8\u{1b}/8 w") else {
+            panic!("not refused")
+        };
+        assert_eq!(
+            x.render(&ev),
+            vec![
+                "tellusererror fairy-egt cannot play this position: bad FEN '8/8?/8 w': \
+                  FEN rank 7: unexpected character '?' at position 4 (expected a piece letter \
+                  or a digit 1-8)"
+                    .to_string()
+            ]
         );
     }
 
