@@ -346,8 +346,9 @@ impl Protocol for XBoard {
                 Ok(mb) => Command::Memory(mb),
                 Err(_) => rejected("bad argument, expected megabytes", line),
             },
+            // At most as many threads as the Threads option offers.
             "cores" => match arg.parse::<usize>() {
-                Ok(n) => Command::Threads(n),
+                Ok(n) => Command::Threads(n.min(MAX_THREADS)),
                 Err(_) => rejected("bad argument, expected a number of cores", line),
             },
             _ if arg.is_empty() && looks_like_move(word) => Command::Move(word.to_string()),
@@ -501,6 +502,18 @@ mod tests {
                   or a digit 1-8)"
                     .to_string()
             ]
+        );
+    }
+
+    #[test]
+    fn cores_are_bounded_like_the_threads_option() {
+        // Found by the fuzz test: `cores 9737013476591027749` asked a build for as many
+        // threads.
+        let mut x = xb();
+        assert_eq!(one(&mut x, "cores 2"), Input::Engine(Command::Threads(2)));
+        assert_eq!(
+            one(&mut x, "cores 9737013476591027749"),
+            Input::Engine(Command::Threads(MAX_THREADS))
         );
     }
 
