@@ -471,6 +471,9 @@ impl Engine {
             Board::Unplayable { .. } => false,
         };
         if undone {
+            // The position taken back to may be of an endgame whose table was dropped since
+            // (an option changed after a capture): it is built again.
+            self.ensure_tables();
             self.reanalyse();
         } else {
             self.reject("command not legal now", name);
