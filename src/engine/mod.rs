@@ -112,6 +112,12 @@ impl Engine {
         self.building.as_ref().map(|(m, _)| m)
     }
 
+    /// The board (the game and its history, or the set-up that cannot be played) and the
+    /// side the engine plays (`None` in force mode), read-only, for checks from outside.
+    pub fn game_state(&self) -> (&Board, Option<Color>) {
+        (&self.board, self.side)
+    }
+
     /// Whether thinking output (and so build progress) is shown.
     pub fn shows_thinking(&self) -> bool {
         self.post || self.analyzing
