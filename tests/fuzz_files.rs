@@ -91,9 +91,13 @@ fn files_parse_or_name_the_line_at_fault() {
             ),
         }
     }
+    let origin = match only {
+        Some(case) => format!("case {case:#x} alone"),
+        None => format!("seed {run:#x}"),
+    };
     let _ = writeln!(
         std::io::stderr().lock(),
-        "fuzz_files: {} files from seed {run:#x}: {} piecedef.ini ({} parsed), {} engine.ini \
+        "fuzz_files: {} files from {origin}: {} piecedef.ini ({} parsed), {} engine.ini \
          ({} parsed), {} seed files ({} parsed); every error named its line, checked; {} tables \
          built from them; {:.1} s",
         counts.files.iter().sum::<usize>(),
@@ -108,9 +112,9 @@ fn files_parse_or_name_the_line_at_fault() {
     );
 }
 
-/// The text's first `n` lines, each ended by a line feed.
+/// The text's first `n` lines, exactly as they are in it (line ends included).
 fn first_lines(text: &str, n: usize) -> String {
-    text.lines().take(n).map(|l| format!("{l}\n")).collect()
+    text.split_inclusive('\n').take(n).collect()
 }
 
 /// The line an error names must exist: 1 to the number of lines (1 for an empty text).

@@ -63,10 +63,14 @@ fn protocol_lines_never_break_the_engine() {
         five_men -= counts.five_men;
         total.add(&counts);
     }
+    let origin = match only {
+        Some(case) => format!("case {case:#x} alone"),
+        None => format!("seed {run:#x}"),
+    };
     let mut err = std::io::stderr().lock();
     let _ = writeln!(
         err,
-        "fuzz_engine: {} lines in {} cases ({} XBoard, {} UCI) from seed {run:#x}: \
+        "fuzz_engine: {} lines in {} cases ({} XBoard, {} UCI) from {origin}: \
          {} pongs/readyoks and {} bestmoves matched, {} refusals left the state unchanged, \
          {} legal moves played, {} go/analyze answered, {} game-end claims true; {} builds \
          ({} five-man, {:.1} s), {} failed on purpose; {:.1} s",
