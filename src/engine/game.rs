@@ -29,6 +29,11 @@ impl Game {
             .expect("a game has its start position")
     }
 
+    /// Moves played since the start (what `undo` can take back).
+    pub fn plies(&self) -> usize {
+        self.positions.len() - 1
+    }
+
     /// Plays a legal move.
     pub fn play(&mut self, mv: Move) {
         let next = self.position().play(mv);

@@ -150,6 +150,12 @@ impl Engine {
         }
     }
 
+    /// The board (the game and its history, or the set-up that cannot be played) and the
+    /// side the engine plays (`None` in force mode), read-only, for checks from outside.
+    pub fn game_state(&self) -> (&Board, Option<Color>) {
+        (&self.board, self.side)
+    }
+
     /// Whether thinking output (and so build progress) is shown.
     pub fn shows_thinking(&self) -> bool {
         self.post || self.analyzing
@@ -535,6 +541,9 @@ impl Engine {
             Board::Unplayable { .. } => false,
         };
         if undone {
+            // The position taken back to may be of an endgame whose table was dropped since
+            // (an option changed after a capture): it is built again.
+            self.ensure_tables();
             self.reanalyse();
         } else {
             self.reject("command not legal now", name);

@@ -686,3 +686,18 @@ fn uci_positions_with_moves() {
         "{events:?}"
     );
 }
+
+#[test]
+fn undo_after_an_option_change_builds_the_table_it_returns_to() {
+    let mut e = engine("KQ.KR");
+    drive(&mut e);
+    e.command(Command::Force);
+    e.command(setup("8/8/8/8/2r4Q/8/2k5/K7 w - - 0 1"));
+    e.command(Command::Move("h4c4".into()));
+    e.command(Command::Metric(crate::config::Metric::Dtc));
+    drive(&mut e);
+    e.command(Command::Undo(1));
+    e.command(Command::Go);
+    let events = drive(&mut e);
+    assert_eq!(moves_of(&events).len(), 1, "{events:?}");
+}

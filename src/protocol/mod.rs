@@ -15,6 +15,15 @@ pub const MAX_THREADS: usize = 256;
 /// machine this runs on, and within a GUI's 32-bit spin values).
 pub const MAX_TABLE_MEMORY: u64 = 16_000_000;
 
+/// Text made fit for one output line: every control character but the tab (line ends, NUL,
+/// escape sequences) becomes `?`, so that text echoed from the input can neither split a line
+/// nor reach the GUI as a control sequence.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
+        .collect()
+}
+
 /// What an input line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -53,5 +62,16 @@ impl Dialect {
         } else {
             Dialect::XBoard
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_keeps_text_on_one_line() {
+        assert_eq!(one_line("a\rb\nc\u{0}d\u{1b}[2J\u{85}"), "a?b?c?d?[2J?");
+        assert_eq!(one_line("\tmove é 😀"), "\tmove é 😀");
     }
 }

@@ -14,7 +14,7 @@
 //! the start-up budget), `PieceFile`, `NullMove`, `StalemateWins`, `BareKingLoses`; a change
 //! of any but `Threads` and `TableMemory` rebuilds the tables.
 
-use super::{Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
+use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::Setup;
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
@@ -43,7 +43,6 @@ pub struct Uci {
 impl Uci {
     /// A UCI session whose options start at these settings (`threads` 0: one per core).
     pub fn new(endgame: &str, metric: Metric, threads: usize, pieces: &str, rules: Rules) -> Uci {
-        quiet_parser_panics();
         Uci {
             endgame: endgame.to_string(),
             metric,
@@ -120,9 +119,9 @@ impl Uci {
         let name = name.trim();
         let value = value.unwrap_or("").trim();
         let bad = |expected: &str| {
-            vec![Input::Reply(format!(
+            vec![Input::Reply(one_line(&format!(
                 "info string option {name}: expected {expected}, found '{value}'"
-            ))]
+            )))]
         };
         let check = |value: &str| match value.to_ascii_lowercase().as_str() {
             "true" => Some(true),
@@ -160,7 +159,11 @@ impl Uci {
                 Some(on) => Command::BareRoyalLoses(on),
                 None => return bad("true or false"),
             },
-            _ => return vec![Input::Reply(format!("info string unknown option '{name}'"))],
+            _ => {
+                return vec![Input::Reply(one_line(&format!(
+                    "info string unknown option '{name}'"
+                )))]
+            }
         };
         vec![Input::Engine(cmd)]
     }
@@ -259,45 +262,84 @@ impl Uci {
     }
 }
 
-/// vampirc-uci panics on some malformed numbers (`go depth 300`): such a line is caught and
-/// read as unknown. This keeps the panic message of those (and only those) off stderr.
-fn quiet_parser_panics() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let in_parser = info
-                .location()
-                .is_some_and(|l| l.file().contains("vampirc-uci"));
-            if in_parser {
-                log::debug!("vampirc-uci could not parse a line: {info}");
-            } else {
-                default(info);
-            }
-        }));
-    });
-}
+/// The GUI's commands that vampirc-uci parses here (`position` is parsed by us). A line
+/// starting with any other word never reaches the crate: the engine's own messages sent back
+/// (`info depth 300`, `bestmove …`, `option …`, which the crate parses too, panicking on some
+/// numbers) and unknown words are ignored, as UCI asks.
+const CRATE_COMMANDS: [&str; 10] = [
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "stop",
+    "ponderhit",
+    "quit",
+    "go",
+];
 
-/// Whether a line is a `go` command (any case, any arguments).
-fn is_go(line: &str) -> bool {
-    line.split_whitespace()
-        .next()
-        .is_some_and(|w| w.eq_ignore_ascii_case("go"))
-}
+/// The words of `go` whose number vampirc-uci reads into a byte, panicking above 255.
+const BYTE_LIMITS: [&str; 3] = ["depth", "mate", "movestogo"];
 
-/// The line parsed by vampirc-uci; a line that makes it panic is unknown.
-fn parse(line: &str) -> UciMessage {
-    std::panic::catch_unwind(|| parse_one(line))
-        .unwrap_or_else(|_| UciMessage::Unknown(line.to_string(), None))
+/// A `go` line with every number that vampirc-uci would read into a byte made at most 255:
+/// the digits after one of [`BYTE_LIMITS`] (any case) and spaces or tabs, wherever its grammar
+/// finds that word, even glued to the word before (`go winc 5movestogo 300`). The engine
+/// ignores these limits.
+fn clamp_byte_limits(line: &str) -> String {
+    let lower = line.to_ascii_lowercase().into_bytes();
+    let mut out = String::with_capacity(line.len());
+    // `line[..copied]` is in `out`; every index below is at an ASCII byte of `line`.
+    let mut copied = 0;
+    let mut at = 0;
+    while at < lower.len() {
+        let Some(word) = BYTE_LIMITS
+            .iter()
+            .find(|w| lower[at..].starts_with(w.as_bytes()))
+        else {
+            at += 1;
+            continue;
+        };
+        at += word.len();
+        let spaces = lower[at..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let digits = lower[at + spaces..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let start = at + spaces;
+        at = start + digits;
+        // The grammar reads at most three digits.
+        let read = &line[start..start + digits.min(3)];
+        if spaces > 0 && read.parse::<u16>().is_ok_and(|n| n > 255) {
+            out.push_str(&line[copied..start]);
+            out.push_str("255");
+            copied = at;
+        }
+    }
+    out.push_str(&line[copied..]);
+    out
 }
 
 impl Protocol for Uci {
     fn read(&mut self, line: &str) -> Vec<Input> {
-        let trimmed = line.trim();
-        if trimmed.split_whitespace().next() == Some("position") {
-            return self.position(trimmed);
+        // Trimmed: vampirc-uci also panics on a `go` that ends in a space.
+        let line = line.trim();
+        let word = line.split_whitespace().next().unwrap_or("");
+        if word == "position" {
+            return self.position(line);
         }
-        match parse(trimmed) {
+        if !CRATE_COMMANDS.iter().any(|c| word.eq_ignore_ascii_case(c)) {
+            return Vec::new();
+        }
+        let is_go = word.eq_ignore_ascii_case("go");
+        let message = match is_go {
+            true => parse_one(&clamp_byte_limits(line)),
+            false => parse_one(line),
+        };
+        match message {
             UciMessage::Uci => self.identify(),
             UciMessage::IsReady => {
                 vec![Input::Engine(Command::SyncAfterBuild(
@@ -310,9 +352,9 @@ impl Protocol for Uci {
                 time_control,
                 Some(UciTimeControl::Infinite | UciTimeControl::Ponder)
             )),
-            // A `go` whose limits the crate cannot read (e.g. `go depth 300`): the limits
-            // are ignored anyway.
-            UciMessage::Unknown(..) if is_go(trimmed) => self.go(trimmed
+            // A `go` with words the crate does not know (`go depth -1`, `go fast`): the
+            // limits are ignored anyway.
+            UciMessage::Unknown(..) if is_go => self.go(line
                 .split_whitespace()
                 .any(|w| w == "infinite" || w == "ponder")),
             UciMessage::Stop | UciMessage::PonderHit => self.stop(),
@@ -323,6 +365,17 @@ impl Protocol for Uci {
     }
 
     fn render(&self, event: &Event) -> Vec<String> {
+        self.lines(event).iter().map(|l| one_line(l)).collect()
+    }
+
+    fn progress(&self, event: &BuildEvent) -> Option<String> {
+        Some(format!("info string {event}"))
+    }
+}
+
+impl Uci {
+    /// The lines of an event, before [`one_line`] makes each fit one line.
+    fn lines(&self, event: &Event) -> Vec<String> {
         match event {
             Event::Synced(_) => vec!["readyok".to_string()],
             Event::Thinking(t) => vec![Uci::info(t)],
@@ -351,10 +404,6 @@ impl Protocol for Uci {
             Event::Note(text) => vec![format!("info string {text}")],
             _ => Vec::new(),
         }
-    }
-
-    fn progress(&self, event: &BuildEvent) -> Option<String> {
-        Some(format!("info string {event}"))
     }
 }
 
@@ -456,6 +505,17 @@ mod tests {
             unknown,
             vec!["info string unknown option 'Hash'".to_string()]
         );
+        // Echoed input never splits a line (found by the fuzz test).
+        let unknown = replies(&u.read("setoption name H\u{0}a\u{1b}sh"));
+        assert_eq!(
+            unknown,
+            vec!["info string unknown option 'H?a?sh'".to_string()]
+        );
+        let bad = replies(&u.read("setoption name Metric value d\u{7f}tm"));
+        assert_eq!(
+            bad,
+            vec!["info string option Metric: expected dtm or dtc, found 'd?tm'".to_string()]
+        );
     }
 
     #[test]
@@ -472,6 +532,18 @@ mod tests {
         assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(e)) if e.contains("FEN")));
         let v = u.position("position nonsense");
         assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(_))));
+        let v = u.position("position \u{1b}[2J");
+        let [_, Input::Engine(Command::SetUnplayable(reason))] = &v[..] else {
+            panic!("{v:?}")
+        };
+        assert_eq!(
+            u.render(&Event::NotPlayable(reason.clone())),
+            vec![
+                "info string cannot play this position: position: expected 'position startpos' \
+                  or 'position fen FEN', then 'moves …', found 'position ?[2J'"
+                    .to_string()
+            ]
+        );
     }
 
     #[test]
@@ -501,12 +573,61 @@ mod tests {
         );
     }
 
+    /// Lines on which vampirc-uci panics when given them as they are (found by the fuzz
+    /// test): no panic hook or catch hides a panic any more, so reading them must not panic.
     #[test]
-    fn garbage_never_panics() {
+    fn lines_that_trip_the_parser_are_read_without_panicking() {
         let mut u = uci();
         for line in [
             "go depth 300",
+            "GO MATE 999",
             "go movestogo 99999",
+            "go winc 5movestogo 300",
+            "go wtime 10 btime 10 movestogo\t4000 depth 256",
+            "go ",
+            "go depth 5 \t",
+        ] {
+            assert_eq!(
+                u.read(line).last(),
+                Some(&Input::Engine(Command::Go)),
+                "{line}"
+            );
+        }
+        for line in [
+            "info depth 300",
+            "info seldepth 999 score mate 1",
+            "info currline 999 e2e4",
+            "bestmove e2e4 ponder e7e5",
+            "option name X type spin min 99999999999999999999",
+        ] {
+            assert_eq!(u.read(line), vec![], "{line}");
+        }
+    }
+
+    #[test]
+    fn byte_limits_are_clamped_where_the_grammar_reads_them() {
+        assert_eq!(clamp_byte_limits("go depth 300"), "go depth 255");
+        assert_eq!(
+            clamp_byte_limits("go DePtH\t 9999 mate 12"),
+            "go DePtH\t 255 mate 12"
+        );
+        assert_eq!(
+            clamp_byte_limits("go winc 5movestogo 256 nodes 999"),
+            "go winc 5movestogo 255 nodes 999"
+        );
+        // Three digits are read: 2555 is read as 255, 0300 as 30.
+        assert_eq!(clamp_byte_limits("go depth 2555"), "go depth 2555");
+        assert_eq!(clamp_byte_limits("go depth 0300"), "go depth 0300");
+        assert_eq!(
+            clamp_byte_limits("go depth300 é mate"),
+            "go depth300 é mate"
+        );
+    }
+
+    #[test]
+    fn garbage_is_ignored() {
+        let mut u = uci();
+        for line in [
             "go nodes 999999999999999999999999",
             "setoption",
             "setoption name",
@@ -519,9 +640,10 @@ mod tests {
         ] {
             let _ = u.read(line);
         }
-        assert!(matches!(
-            u.read("go depth 300").last(),
-            Some(Input::Engine(Command::Go))
-        ));
+        assert_eq!(u.read("isreadyfoo"), vec![]);
+        assert_eq!(
+            u.read("isready now please"),
+            vec![Input::Engine(Command::Sync("readyok".into()))]
+        );
     }
 }

@@ -16,7 +16,7 @@
 //! XBoard's own `memory N` is its hash-size setting for every engine (64 MB unless the user
 //! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
 
-use super::{Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
+use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::square::parse_square;
 use crate::board::{Color, Setup};
 use crate::config::Metric;
@@ -131,7 +131,6 @@ impl XBoard {
                 self.edit = None;
                 Command::EditEnd
             }
-            "quit" => return vec![Input::Quit],
             _ if b.len() == 3 && b[0] == b'x' && parse_square(&line[1..]).is_some() => {
                 Command::EditEmpty(parse_square(&line[1..]).expect("checked"))
             }
@@ -247,10 +246,7 @@ fn clock_args_ok(cmd: &str, arg: &str) -> bool {
 /// Text for an `Error` line that XBoard cannot mistake for "this feature is missing": every
 /// trigger word (any case) gets an underscore after its first letter.
 pub fn error_safe(text: &str) -> String {
-    let mut s: String = text
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
+    let mut s = text.to_string();
     loop {
         let lower = s.to_ascii_lowercase();
         let Some(at) = ERROR_TRIGGERS.iter().filter_map(|w| lower.find(w)).min() else {
@@ -296,13 +292,15 @@ impl Protocol for XBoard {
         if line.is_empty() {
             return vec![];
         }
-        if let Some(color) = self.edit {
-            return self.edit_line(line, color);
-        }
         let (word, arg) = match line.split_once(char::is_whitespace) {
             Some((w, a)) => (w, a.trim()),
             None => (line, ""),
         };
+        // In edit mode only `ping` (a GUI may wait for its pong at any time) and `quit` keep
+        // their meaning.
+        if let Some(color) = self.edit.filter(|_| word != "ping" && word != "quit") {
+            return self.edit_line(line, color);
+        }
         let cmd = match word {
             "xboard" | "accepted" | "rejected" | "?" | "hard" | "easy" | "random" | "computer"
             | "name" | "rating" | "ics" | "egtpath" | "nps" => return vec![],
@@ -364,6 +362,7 @@ impl Protocol for XBoard {
                 }
                 Err(_) => rejected("bad argument, expected megabytes", line),
             },
+            // At most as many threads as the Threads option offers.
             "cores" => match arg.parse::<usize>() {
                 Ok(n) if n <= MAX_THREADS => Command::Threads(n),
                 _ => rejected(
@@ -378,6 +377,18 @@ impl Protocol for XBoard {
     }
 
     fn render(&self, event: &Event) -> Vec<String> {
+        self.lines(event).iter().map(|l| one_line(l)).collect()
+    }
+
+    fn progress(&self, event: &BuildEvent) -> Option<String> {
+        self.handshake_done
+            .then(|| format!("0 0 {} 0 ({event})", event.elapsed.as_millis() / 10))
+    }
+}
+
+impl XBoard {
+    /// The lines of an event, before [`one_line`] makes each fit one line.
+    fn lines(&self, event: &Event) -> Vec<String> {
         match event {
             Event::Thinking(t) => vec![thinking_line(t)],
             Event::Move(m) => vec![format!("move {}", m.text())],
@@ -387,8 +398,7 @@ impl Protocol for XBoard {
                 format!("# {}", error_safe(reason)),
             ],
             Event::NotPlayable(reason) => vec![format!(
-                "tellusererror fairy-egt cannot play this position: {}",
-                reason.replace(['\n', '\r'], " ")
+                "tellusererror fairy-egt cannot play this position: {reason}"
             )],
             Event::Rejected { kind, detail } => {
                 vec![format!(
@@ -434,11 +444,6 @@ impl Protocol for XBoard {
             Event::NoMove => vec![],
         }
     }
-
-    fn progress(&self, event: &BuildEvent) -> Option<String> {
-        self.handshake_done
-            .then(|| format!("0 0 {} 0 ({event})", event.elapsed.as_millis() / 10))
-    }
 }
 
 #[cfg(test)]
@@ -476,7 +481,6 @@ mod tests {
             }
         }
         assert_eq!(error_safe("undo"), "undo");
-        assert_eq!(error_safe("a\rb"), "a?b");
     }
 
     #[test]
@@ -523,6 +527,19 @@ mod tests {
             x.render(&ev),
             vec!["Error (unknown command): fly me to the moon".to_string()]
         );
+        // Echoed input never splits a line (found by the fuzz test in UCI).
+        let Input::Engine(Command::Notice(ev)) = one(&mut x, "setboard 8/8\u{1b}/8 w") else {
+            panic!("not refused")
+        };
+        assert_eq!(
+            x.render(&ev),
+            vec![
+                "tellusererror fairy-egt cannot play this position: bad FEN '8/8?/8 w': \
+                  FEN rank 7: unexpected character '?' at position 4 (expected a piece letter \
+                  or a digit 1-8)"
+                    .to_string()
+            ]
+        );
     }
 
     #[test]
@@ -540,6 +557,12 @@ mod tests {
             })
         );
         assert_eq!(one(&mut x, "xh8"), Input::Engine(Command::EditEmpty(63)));
+        // A ping is answered in edit mode too (found by the fuzz test: it got an error).
+        assert_eq!(
+            one(&mut x, "ping 7"),
+            Input::Engine(Command::Sync("7".into()))
+        );
+        assert_eq!(one(&mut x, "quit"), Input::Quit);
         assert_eq!(one(&mut x, "."), Input::Engine(Command::EditEnd));
         assert_eq!(one(&mut x, "."), Input::Engine(Command::AnalysisStatus));
     }
