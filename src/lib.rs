@@ -9,3 +9,4 @@ pub mod engine;
 pub mod piece;
 pub mod protocol;
 pub mod session;
+pub mod symmetry;

@@ -1,35 +1,12 @@
-//! The 8 symmetries of the square board (the dihedral group D4).
+//! The 8 symmetries of the square board (the dihedral group D4, `crate::symmetry`) acting on
+//! squares and on sets of squares.
 
 use super::square::{file_of, rank_of, square_at, Square, BOARD_FILES};
 
-/// One symmetry of the board, acting on squares and on steps `(dx, dy)`.
-///
-/// Encoded by three bits: bit 0 mirrors files (left-right), bit 1 mirrors ranks (up-down),
-/// bit 2 swaps files and ranks (transpose, applied first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Sym(pub u8);
+pub use crate::symmetry::Sym;
 
+/// The board's actions of a symmetry: on squares and on sets of squares.
 impl Sym {
-    /// The identity.
-    pub const IDENTITY: Sym = Sym(0);
-
-    /// All 8 symmetries, identity first.
-    pub fn all() -> impl Iterator<Item = Sym> {
-        (0..8u8).map(Sym)
-    }
-
-    /// Image of a step (dx, dy).
-    pub fn step(self, dx: i8, dy: i8) -> (i8, i8) {
-        let (mut x, mut y) = if self.0 & 4 != 0 { (dy, dx) } else { (dx, dy) };
-        if self.0 & 1 != 0 {
-            x = -x;
-        }
-        if self.0 & 2 != 0 {
-            y = -y;
-        }
-        (x, y)
-    }
-
     /// Image of a square.
     pub fn square(self, sq: Square) -> Square {
         let (f, r) = (file_of(sq), rank_of(sq));
@@ -41,28 +18,6 @@ impl Sym {
             y = BOARD_FILES - 1 - y;
         }
         square_at(x, y).expect("a symmetry maps the square board onto itself")
-    }
-
-    /// `self` after `first`: the symmetry that maps `s` to `self.square(first.square(s))`.
-    pub fn after(self, first: Sym) -> Sym {
-        Sym::all()
-            .find(|&c| (0..64u8).all(|s| c.square(s) == self.square(first.square(s))))
-            .expect("D4 is closed under composition")
-    }
-
-    /// The up-down mirror (ranks reversed), used to give Black's men their orientation.
-    pub const FLIP_RANKS: Sym = Sym(2);
-
-    /// The symmetry that undoes `self`.
-    #[inline]
-    pub fn inverse(self) -> Sym {
-        // Mirrors alone undo themselves; with the transpose, undoing it last turns a file
-        // mirror into a rank mirror and back.
-        if self.0 & 4 != 0 {
-            Sym(4 | (self.0 & 1) << 1 | (self.0 & 2) >> 1)
-        } else {
-            self
-        }
     }
 
     /// Image of a set of squares (bit `s` set → bit `self.square(s)` set), by bit twiddling.

@@ -5,7 +5,7 @@ pub mod betza;
 pub mod parse;
 pub mod symmetry;
 
-use crate::board::Sym;
+use crate::symmetry::Sym;
 
 /// What a step may be used for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{PieceSet, PieceType, Step, StepMode};
-use crate::board::Sym;
+use crate::symmetry::Sym;
 
 /// The shipped `piecedef.ini`, compiled into the program.
 pub const STANDARD_PIECEDEF: &str = include_str!("../../piecedef.ini");

@@ -1,7 +1,7 @@
 //! Which board symmetries leave a set of pieces' moves unchanged.
 
 use super::PieceType;
-use crate::board::Sym;
+use crate::symmetry::Sym;
 
 /// The symmetries that map every given piece's step set (for White and, mirrored, for Black)
 /// onto itself. Always contains the identity; it is a subgroup of the 8 board symmetries, so
