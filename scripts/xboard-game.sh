@@ -15,22 +15,10 @@ limit=${XBOARD_GAME_SECONDS:-120}
 export PATH="$PATH:/usr/games"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out/game.pgn" "$out/xboard.png" "$out/xboard-debug.log" "$out/display"
+rm -f "$out/game.pgn" "$out/xboard.png" "$out/xboard-debug.log"
 echo "$fen" >"$out/start.fen"
 
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
-# Xvfb picks a free display and writes its number to fd 3.
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$out/display" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$out/display" ] && break; sleep 0.1; done
-[ -s "$out/display" ] || { echo "xboard-game.sh: Xvfb did not start" >&2; exit 1; }
-export DISPLAY=":$(head -n1 "$out/display")"
+. "$(dirname "$0")/xvfb-display.sh" "$out"
 
 # Without -xexit, XBoard stays up at the end with its "final score" message, so the final
 # board can be photographed; the engines have been told to quit by then.

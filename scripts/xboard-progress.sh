@@ -16,20 +16,9 @@ engine=$1 endgame=$2 out=$3 wait=${4:-2}
 export PATH="$PATH:/usr/games"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out/progress.png" "$out/xboard-debug.log" "$out/display"
+rm -f "$out/progress.png" "$out/xboard-debug.log"
 
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$out/display" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$out/display" ] && break; sleep 0.1; done
-[ -s "$out/display" ] || { echo "xboard-progress.sh: Xvfb did not start" >&2; exit 1; }
-export DISPLAY=":$(head -n1 "$out/display")"
+. "$(dirname "$0")/xvfb-display.sh" "$out"
 
 xboard -fcp "$engine $endgame" -fd "$out" -initialMode EditPosition -variant fairy \
     -size medium -engineOutputUp true -showThinking true -ruleMoves 0 \

@@ -143,6 +143,10 @@ pub async fn serve<R, W>(
                 Some(FromWorker::Progress(event)) => {
                     if engine.building().is_some() && engine.shows_thinking() {
                         s.progress = Some(event);
+                        // Due now: written here, not left to race the build's end.
+                        if Instant::now() >= progress_due && s.show_progress().await.is_err() {
+                            break;
+                        }
                     }
                 }
                 Some(FromWorker::Built(tables, result)) => {
@@ -224,6 +228,8 @@ impl<W: AsyncWrite + Unpin> Session<W> {
                 }
                 Action::Build(job) => {
                     log::info!("building {}", job.material);
+                    // The first progress of a build goes out at once.
+                    self.last_progress = None;
                     jobs.send(job)
                         .map_err(|_| std::io::Error::other("the build worker is gone"))?;
                 }
