@@ -643,7 +643,7 @@ mod tests {
         assert_eq!(u.read("isreadyfoo"), vec![]);
         assert_eq!(
             u.read("isready now please"),
-            vec![Input::Engine(Command::Sync("readyok".into()))]
+            vec![Input::Engine(Command::SyncAfterBuild("readyok".into()))]
         );
     }
 }
