@@ -6,6 +6,8 @@ pub mod commands;
 pub mod config;
 pub mod egt;
 pub mod engine;
+pub mod files;
 pub mod piece;
 pub mod protocol;
 pub mod session;
+pub mod settings;

@@ -13,6 +13,7 @@
 //! first — a build that one of them waits for is finished — and then the session ends.
 
 use crate::cli::Common;
+use crate::commands::report::ReportFile as _;
 use crate::commands::{settings, UserError};
 use crate::egt::builder::BuildError;
 use crate::egt::material::Material;
@@ -54,7 +55,7 @@ pub fn run(common: &Common) -> Result<(), UserError> {
         &s.config.pieces.display().to_string(),
         s.rules(),
     );
-    let engine = Engine::new(s);
+    let engine = Engine::new(s, Box::new(crate::files::Disk));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -356,7 +357,7 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 
 /// A report file to write for a finished build.
 struct ReportJob {
-    report: crate::commands::report::Report,
+    report: crate::settings::Report,
     table: std::sync::Arc<crate::egt::table::Table>,
     geometry: crate::board::geometry::Geometry,
     rules: crate::egt::rules::Rules,
@@ -405,13 +406,16 @@ mod tests {
         let material = Material::parse(endgame, &pieces).unwrap();
         let xboard = XBoard::new(pieces.clone(), endgame, config.metric, 0, Rules::default());
         let uci = Uci::new(endgame, config.metric, 0, "piecedef.ini", Rules::default());
-        let engine = Engine::new(Settings {
-            config,
-            pieces,
-            material,
-            fold: true,
-            seeds: None,
-        });
+        let engine = Engine::new(
+            Settings {
+                config,
+                pieces,
+                material,
+                fold: true,
+                seeds: None,
+            },
+            Box::new(crate::files::Disk),
+        );
         let mut out = Vec::new();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()

@@ -1,5 +1,6 @@
 //! `fairy-egt build`: build an endgame and print its statistics (text or JSON).
 
+use super::report::ReportFile as _;
 use super::{build_tables, settings, start_threads, UserError};
 use crate::cli::Common;
 use crate::egt::stats::{table_stats, SideStats, TableStats};

@@ -2,6 +2,7 @@
 //! of the endgame's longest win), printing the board, every move with its value, and the
 //! result.
 
+use super::report::ReportFile as _;
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::board::square::{square_at, BOARD_FILES, BOARD_RANKS};
 use crate::board::{Color, Position, Setup};

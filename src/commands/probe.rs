@@ -1,5 +1,6 @@
 //! `fairy-egt probe`: the value of a position, every move's value, and the perfect line.
 
+use super::report::ReportFile as _;
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::board::{Color, Position, Setup};
 use crate::cli::Common;
