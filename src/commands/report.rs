@@ -4,16 +4,16 @@
 //! stderr, never an error: the tables are built and usable all the same.
 
 use super::build::render;
-use crate::board::geometry::Geometry;
-use crate::egt::material::Material;
-use crate::egt::rules::Rules;
-use crate::egt::stats::{table_stats, TableStats};
-use crate::egt::table::Table;
-use crate::egt::tables::TableSet;
+use fairy_egt::board::geometry::Geometry;
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::rules::Rules;
+use fairy_egt::egt::stats::{table_stats, TableStats};
+use fairy_egt::egt::table::Table;
+use fairy_egt::egt::tables::TableSet;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-pub use crate::settings::Report;
+pub use fairy_egt::settings::Report;
 
 /// Writing a [`Report`]: its text, and the file.
 pub trait ReportFile {
