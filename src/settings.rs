@@ -88,7 +88,7 @@ pub fn new_tables(s: &Settings) -> TableSet {
 }
 
 /// How the engine loads the files an option names: the host hands it one (the binary reads
-/// the disk with [`crate::files::Disk`]; a test may answer from memory). Errors are the
+/// the disk with `files::Disk`, a layer above; a test may answer from memory). Errors are the
 /// user's to read: they name the file (and line).
 pub trait Files: Send {
     /// The piece definitions of a configuration (its piece file, or the built-in ones).
