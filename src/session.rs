@@ -200,6 +200,7 @@ impl<W: AsyncWrite + Unpin> Session<W> {
                 self.protocol = Box::new(uci);
             }
         }
+        self.protocol.follow(&engine.options());
         for input in self.protocol.read(line) {
             match input {
                 Input::Quit => return Err(std::io::Error::other("quit")),

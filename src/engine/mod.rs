@@ -66,6 +66,21 @@ pub enum Action {
     Build(BuildJob),
 }
 
+/// The options in force, as a protocol shows them as defaults in its handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The endgame built at start-up (and after the Endgame option).
+    pub endgame: String,
+    /// The metric of the tables.
+    pub metric: crate::config::Metric,
+    /// Build threads (0: one per core).
+    pub threads: usize,
+    /// The piece file.
+    pub piece_file: String,
+    /// The rule variants.
+    pub rules: crate::egt::rules::Rules,
+}
+
 /// The engine's state.
 pub struct Engine {
     /// The start-up settings; the metric and threads follow the options.
@@ -129,6 +144,18 @@ impl Engine {
     /// The actions asked for since the last call, in order.
     pub fn take_actions(&mut self) -> Vec<Action> {
         std::mem::take(&mut self.out)
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> Options {
+        let config = &self.settings.config;
+        Options {
+            endgame: config.endgame.clone(),
+            metric: config.metric,
+            threads: config.threads,
+            piece_file: config.pieces.display().to_string(),
+            rules: self.settings.rules(),
+        }
     }
 
     /// The endgame being built, if a build runs.

@@ -280,7 +280,10 @@ impl Run {
                 .collect(),
             None => Vec::new(),
         };
+        let options = self.engine.options();
         let (dialect, protocol) = self.protocol(line);
+        // As the session does: the handshake shows the options in force.
+        protocol.follow(&options);
         let inputs = protocol.read(line);
         self.expect(dialect, line);
         let mut refused = false;
