@@ -1,7 +1,7 @@
 //! Command-line options → [`Command`].
 
-use crate::egt::rules::NullMove;
-use crate::egt::table::Metric;
+use fairy_egt::egt::rules::NullMove;
+use fairy_egt::egt::table::Metric;
 use lexopt::prelude::*;
 use std::path::PathBuf;
 

@@ -1,12 +1,11 @@
 //! fairy-egt: endgame tables for fairy chess pieces, and an engine that plays them perfectly.
 
 pub mod board;
-pub mod cli;
-pub mod commands;
 pub mod config;
 pub mod egt;
 pub mod engine;
+pub mod files;
 pub mod piece;
 pub mod protocol;
-pub mod session;
+pub mod settings;
 pub mod symmetry;

@@ -1,9 +1,12 @@
 //! fairy-egt: command line → settings → a command (engine mode without one); errors → exit
 //! codes (2: bad input).
 
-use fairy_egt::cli::{parse_args, Command, USAGE};
-use fairy_egt::commands::{build, play, probe, UserError};
-use fairy_egt::session;
+mod cli;
+mod commands;
+mod session;
+
+use cli::{parse_args, Command, USAGE};
+use commands::{build, play, probe, UserError};
 
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))

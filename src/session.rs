@@ -13,15 +13,16 @@
 //! first — a build that one of them waits for is finished — and then the session ends.
 
 use crate::cli::Common;
+use crate::commands::report::ReportFile as _;
 use crate::commands::{settings, UserError};
-use crate::egt::builder::BuildError;
-use crate::egt::material::Material;
-use crate::egt::progress::{BuildEvent, Phase, Progress};
-use crate::egt::tables::TableSet;
-use crate::engine::{Action, BuildJob, Engine};
-use crate::protocol::uci::Uci;
-use crate::protocol::xboard::XBoard;
-use crate::protocol::{Dialect, Input, Protocol};
+use fairy_egt::egt::builder::BuildError;
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::progress::{BuildEvent, Phase, Progress};
+use fairy_egt::egt::tables::TableSet;
+use fairy_egt::engine::{Action, BuildJob, Engine};
+use fairy_egt::protocol::uci::Uci;
+use fairy_egt::protocol::xboard::XBoard;
+use fairy_egt::protocol::{Dialect, Input, Protocol};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -54,7 +55,7 @@ pub fn run(common: &Common) -> Result<(), UserError> {
         &s.config.pieces.display().to_string(),
         s.rules(),
     );
-    let engine = Engine::new(s);
+    let engine = Engine::new(s, Box::new(fairy_egt::files::Disk));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -203,6 +204,7 @@ impl<W: AsyncWrite + Unpin> Session<W> {
                 self.protocol = Box::new(uci);
             }
         }
+        self.protocol.follow(&engine.options());
         for input in self.protocol.read(line) {
             match input {
                 Input::Quit => return Err(std::io::Error::other("quit")),
@@ -362,10 +364,10 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 
 /// A report file to write for a finished build.
 struct ReportJob {
-    report: crate::commands::report::Report,
-    table: std::sync::Arc<crate::egt::table::Table>,
-    geometry: crate::board::geometry::Geometry,
-    rules: crate::egt::rules::Rules,
+    report: fairy_egt::settings::Report,
+    table: std::sync::Arc<fairy_egt::egt::table::Table>,
+    geometry: fairy_egt::board::geometry::Geometry,
+    rules: fairy_egt::egt::rules::Rules,
     threads: usize,
     took: Duration,
 }
@@ -390,9 +392,9 @@ fn spawn_reporter() -> (
 mod tests {
     use super::*;
     use crate::commands::Settings;
-    use crate::config::EngineConfig;
-    use crate::egt::rules::Rules;
-    use crate::piece::PieceSet;
+    use fairy_egt::config::EngineConfig;
+    use fairy_egt::egt::rules::Rules;
+    use fairy_egt::piece::PieceSet;
     use std::path::PathBuf;
     use std::sync::atomic::Ordering::Relaxed;
 
@@ -411,13 +413,16 @@ mod tests {
         let material = Material::parse(endgame, &pieces).unwrap();
         let xboard = XBoard::new(pieces.clone(), endgame, config.metric, 0, Rules::default());
         let uci = Uci::new(endgame, config.metric, 0, "piecedef.ini", Rules::default());
-        let engine = Engine::new(Settings {
-            config,
-            pieces,
-            material,
-            fold: true,
-            seeds: None,
-        });
+        let engine = Engine::new(
+            Settings {
+                config,
+                pieces,
+                material,
+                fold: true,
+                seeds: None,
+            },
+            Box::new(fairy_egt::files::Disk),
+        );
         let mut out = Vec::new();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()

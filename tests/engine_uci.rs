@@ -411,3 +411,21 @@ fn polyglot_wraps_the_uci_mode_as_an_xboard_engine() {
         let _ = child.wait();
     }
 }
+
+#[test]
+fn a_new_uci_shows_the_options_set_since() {
+    let mut e = Engine::uci(&["KQ.K"]);
+    e.send("setoption name Metric value dtc");
+    e.send("setoption name Endgame value KR.K");
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", Duration::from_secs(5));
+    for option in [
+        "option name Metric type combo default dtc var dtm var dtc",
+        "option name Endgame type string default KR.K",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(option)),
+            "{option}: {lines:?}"
+        );
+    }
+}

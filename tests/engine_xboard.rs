@@ -672,3 +672,22 @@ fn unknown_commands_and_garbage_never_break_the_engine() {
     e.send("quit");
     assert!(e.wait_exit(SHORT).is_some_and(|s| s.success()));
 }
+
+#[test]
+fn a_new_handshake_shows_the_options_set_since() {
+    let mut e = Engine::xboard(&["KQ.K"]);
+    e.send("option Metric=dtc");
+    e.send("option Threads=1");
+    e.send("option StalemateWins=1");
+    let features = e.handshake();
+    for feature in [
+        "feature option=\"Metric -combo dtm /// *dtc\"",
+        "feature option=\"Threads -spin 1 0 ",
+        "feature option=\"StalemateWins -check 1\"",
+    ] {
+        assert!(
+            features.iter().any(|l| l.starts_with(feature)),
+            "{feature}: {features:?}"
+        );
+    }
+}

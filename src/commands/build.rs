@@ -1,8 +1,9 @@
 //! `fairy-egt build`: build an endgame and print its statistics (text or JSON).
 
+use super::report::ReportFile as _;
 use super::{build_tables, settings, start_threads, UserError};
 use crate::cli::Common;
-use crate::egt::stats::{table_stats, SideStats, TableStats};
+use fairy_egt::egt::stats::{table_stats, SideStats, TableStats};
 use std::fmt::Write as _;
 
 /// Runs the command; the statistics go to stdout.

@@ -5,20 +5,16 @@ pub mod play;
 pub mod probe;
 pub mod report;
 
-use crate::board::geometry::Geometry;
-use crate::board::{Position, Setup};
 use crate::cli::Common;
-use crate::config::{load_config, EngineConfig};
-use crate::egt::material::material_of;
-use crate::egt::material::Material;
-use crate::egt::memory;
-use crate::egt::progress::{BuildEvent, Progress};
-use crate::egt::rules::Rules;
-use crate::egt::seed::{parse_seeds, Seed};
-use crate::egt::tables::TableSet;
-use crate::engine::game::check;
-use crate::piece::parse::{load_piece_file, PieceDefError};
-use crate::piece::PieceSet;
+use fairy_egt::board::{Position, Setup};
+use fairy_egt::config::{load_config, EngineConfig};
+use fairy_egt::egt::material::material_of;
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::progress::{BuildEvent, Progress};
+use fairy_egt::egt::tables::TableSet;
+use fairy_egt::engine::game::check;
+use fairy_egt::files::{load_seeds, pieces_of};
+pub use fairy_egt::settings::{new_tables, Settings};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Mutex;
@@ -34,89 +30,6 @@ impl UserError {
     pub fn from_display(e: impl std::fmt::Display) -> UserError {
         UserError(e.to_string())
     }
-}
-
-/// Settings after `engine.ini` and the command line (which wins) are combined.
-#[derive(Clone)]
-pub struct Settings {
-    /// The combined settings (the rules are [`Settings::rules`]).
-    pub config: EngineConfig,
-    /// The piece definitions.
-    pub pieces: PieceSet,
-    /// The endgame to build.
-    pub material: Material,
-    /// Whether tables are folded by symmetry.
-    pub fold: bool,
-    /// The positions of the seed file (`config.seed`), read for `material` and the metric;
-    /// they apply to that endgame only.
-    pub seeds: Option<Vec<Seed>>,
-}
-
-impl Settings {
-    /// The rule variants the tables are built under.
-    pub fn rules(&self) -> Rules {
-        Rules {
-            null_move: self.config.null_move,
-            stalemate_wins: self.config.stalemate_wins,
-            bare_royal_loses: self.config.bare_king_loses,
-        }
-    }
-
-    /// The settings with the seed file read again for their endgame, pieces and metric
-    /// (after one of them changed); the error names the file and line.
-    pub fn reseeded(mut self) -> Result<Settings, UserError> {
-        self.seeds = load_seeds(&self.config, &self.pieces)?;
-        Ok(self)
-    }
-
-    /// The memory budget of the builds, in bytes: `memory` MB, or when that is 0, the
-    /// default of [`memory::default_budget`].
-    pub fn budget(&self) -> u64 {
-        match self.config.memory {
-            0 => memory::default_budget(),
-            mb => mb.saturating_mul(memory::MB),
-        }
-    }
-
-    /// Where and how builds are reported (`None`: no report).
-    pub fn report(&self) -> Option<report::Report> {
-        let path = self.config.report.clone()?;
-        Some(report::Report {
-            path,
-            seed: self
-                .config
-                .seed
-                .clone()
-                .zip(self.seeds.as_ref())
-                .map(|(file, seeds)| (self.material.clone(), file, seeds.len())),
-        })
-    }
-}
-
-/// Reads the seed file of `config`, if any, for its endgame and metric.
-pub fn load_seeds(
-    config: &EngineConfig,
-    pieces: &PieceSet,
-) -> Result<Option<Vec<Seed>>, UserError> {
-    let Some(file) = &config.seed else {
-        return Ok(None);
-    };
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        UserError(format!(
-            "{}: cannot read the seed file: {e}",
-            file.display()
-        ))
-    })?;
-    parse_seeds(
-        &text,
-        &file.display().to_string(),
-        &config.endgame,
-        pieces,
-        &Geometry::new(pieces),
-        config.metric,
-    )
-    .map(Some)
-    .map_err(UserError::from_display)
 }
 
 /// Reads `engine.ini` (the given one, else the working directory's if present) and the
@@ -156,35 +69,15 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
         config.pieces = p.clone();
         config.pieces_named = true;
     }
-    let pieces = pieces_of(&config)?;
+    let pieces = pieces_of(&config).map_err(UserError)?;
     let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
-    let seeds = load_seeds(&config, &pieces)?;
+    let seeds = load_seeds(&config, &pieces).map_err(UserError)?;
     Ok(Settings {
         config,
         pieces,
         material,
         fold: !common.no_symmetry,
         seeds,
-    })
-}
-
-/// The piece definitions of a configuration: its piece file, which must exist when the user
-/// named it; when no file was named and the default one is not there, the built-in
-/// definitions (those of the shipped `piecedef.ini`).
-pub fn pieces_of(config: &EngineConfig) -> Result<PieceSet, UserError> {
-    let path = &config.pieces;
-    if !config.pieces_named && !path.exists() {
-        log::info!(
-            "{} not found: using the built-in piece definitions",
-            path.display()
-        );
-        return Ok(PieceSet::standard());
-    }
-    load_piece_file(path).map_err(|e| match e {
-        PieceDefError::Read { error, .. } if error.kind() == std::io::ErrorKind::NotFound => {
-            UserError(format!("{}: piece file not found", path.display()))
-        }
-        e => UserError::from_display(e),
     })
 }
 
@@ -208,21 +101,6 @@ pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
         .map_err(UserError::from_display)?;
     progress.finish();
     Ok((tables, start.elapsed()))
-}
-
-/// An empty table set for the settings: their pieces, metric, rules and memory budget, their
-/// seeds for their endgame, folded by symmetry unless asked not to.
-pub fn new_tables(s: &Settings) -> TableSet {
-    let mut tables = TableSet::new(s.pieces.clone(), s.config.metric).with_rules(s.rules());
-    tables.set_budget(s.budget());
-    if let Some(seeds) = &s.seeds {
-        tables = tables.with_seeds(s.material.clone(), seeds.clone());
-    }
-    if s.fold {
-        tables
-    } else {
-        tables.without_symmetry()
-    }
 }
 
 /// Shows build progress on stderr: one line rewritten in place on a terminal, else a line

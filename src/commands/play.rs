@@ -2,16 +2,17 @@
 //! of the endgame's longest win), printing the board, every move with its value, and the
 //! result.
 
+use super::report::ReportFile as _;
 use super::{build_tables, built_position, settings, start_threads, UserError};
-use crate::board::square::{square_at, BOARD_FILES, BOARD_RANKS};
-use crate::board::{Color, Position, Setup};
 use crate::cli::Common;
-use crate::config::Metric;
-use crate::egt::extremes::longest_win;
-use crate::egt::material::material_of;
-use crate::egt::tables::TableSet;
-use crate::egt::value::Value;
-use crate::engine::think::game_end;
+use fairy_egt::board::square::{square_at, BOARD_FILES, BOARD_RANKS};
+use fairy_egt::board::{Color, Position, Setup};
+use fairy_egt::config::Metric;
+use fairy_egt::egt::extremes::longest_win;
+use fairy_egt::egt::material::material_of;
+use fairy_egt::egt::tables::TableSet;
+use fairy_egt::egt::value::Value;
+use fairy_egt::engine::think::game_end;
 use std::fmt::Write as _;
 
 /// Runs the command; the game goes to stdout.
@@ -47,7 +48,10 @@ pub fn run(common: &Common, fen: Option<&str>) -> Result<(), UserError> {
 }
 
 /// The self-played game from `start`: board, moves with values, final board and result.
-pub fn game(tables: &TableSet, start: &Position) -> Result<String, crate::egt::probe::ProbeError> {
+pub fn game(
+    tables: &TableSet,
+    start: &Position,
+) -> Result<String, fairy_egt::egt::probe::ProbeError> {
     let mut out = String::new();
     let metric = tables.metric();
     let (material, _) = material_of(start);
@@ -131,9 +135,9 @@ fn board(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::egt::material::Material;
-    use crate::egt::progress::Silent;
-    use crate::piece::PieceSet;
+    use fairy_egt::egt::material::Material;
+    use fairy_egt::egt::progress::Silent;
+    use fairy_egt::piece::PieceSet;
 
     #[test]
     fn kqk_game_ends_in_mate() {

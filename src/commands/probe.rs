@@ -1,14 +1,15 @@
 //! `fairy-egt probe`: the value of a position, every move's value, and the perfect line.
 
+use super::report::ReportFile as _;
 use super::{build_tables, built_position, settings, start_threads, UserError};
-use crate::board::{Color, Position, Setup};
 use crate::cli::Common;
-use crate::egt::material::material_of;
-use crate::egt::material::Material;
-use crate::egt::tables::TableSet;
-use crate::egt::value::Value;
-use crate::engine::think::game_end;
-use crate::engine::GameEnd;
+use fairy_egt::board::{Color, Position, Setup};
+use fairy_egt::egt::material::material_of;
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::tables::TableSet;
+use fairy_egt::egt::value::Value;
+use fairy_egt::engine::think::game_end;
+use fairy_egt::engine::GameEnd;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -64,7 +65,10 @@ fn position(tables: &TableSet, spec: &Material, fen: &str) -> Result<Position, S
 }
 
 /// The probe report of a position whose tables are built.
-pub fn report(tables: &TableSet, pos: &Position) -> Result<String, crate::egt::probe::ProbeError> {
+pub fn report(
+    tables: &TableSet,
+    pos: &Position,
+) -> Result<String, fairy_egt::egt::probe::ProbeError> {
     let mut out = String::new();
     let (material, _) = material_of(pos);
     let value = tables.probe(pos)?;
@@ -77,12 +81,12 @@ pub fn report(tables: &TableSet, pos: &Position) -> Result<String, crate::egt::p
     );
     let _ = writeln!(out, "{} to move: {}", pos.side_to_move().name(), value);
     let moves = tables.scored_moves(pos)?;
-    let best = crate::egt::probe::best_of(&moves);
+    let best = fairy_egt::egt::probe::best_of(&moves);
     for m in &moves {
         let mark = if Some(*m) == best { '*' } else { ' ' };
         let _ = writeln!(out, "{mark} {:<6} {}", m.mv.text(), m.value);
     }
-    let line = crate::engine::think::line(tables, pos, LINE_LIMIT)?;
+    let line = fairy_egt::engine::think::line(tables, pos, LINE_LIMIT)?;
     let _ = writeln!(
         out,
         "line: {}",
@@ -94,7 +98,7 @@ pub fn report(tables: &TableSet, pos: &Position) -> Result<String, crate::egt::p
 }
 
 /// How a principal line ends.
-fn end_of_line(tables: &TableSet, start: &Position, line: &[crate::board::Move]) -> String {
+fn end_of_line(tables: &TableSet, start: &Position, line: &[fairy_egt::board::Move]) -> String {
     let end = line.iter().fold(start.clone(), |p, &m| p.play(m));
     match game_end(tables, &end) {
         Some(GameEnd::Mate { winner }) => format!("checkmate, {} wins", winner.name()),
@@ -108,7 +112,7 @@ fn end_of_line(tables: &TableSet, start: &Position, line: &[crate::board::Move])
 }
 
 /// `1. a1b1 c4c3 2. …` with move numbers, then the ending in braces.
-fn numbered(start: &Position, line: &[crate::board::Move], ending: &str) -> String {
+fn numbered(start: &Position, line: &[fairy_egt::board::Move], ending: &str) -> String {
     let mut text = String::new();
     let mut number = 1;
     let mut side = start.side_to_move();

@@ -4,28 +4,54 @@
 //! stderr, never an error: the tables are built and usable all the same.
 
 use super::build::render;
-use crate::board::geometry::Geometry;
-use crate::egt::material::Material;
-use crate::egt::rules::Rules;
-use crate::egt::stats::{table_stats, TableStats};
-use crate::egt::table::Table;
-use crate::egt::tables::TableSet;
+use fairy_egt::board::geometry::Geometry;
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::rules::Rules;
+use fairy_egt::egt::stats::{table_stats, TableStats};
+use fairy_egt::egt::table::Table;
+use fairy_egt::egt::tables::TableSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::time::Duration;
 
-/// Where builds are reported, and the seed file to name in the header.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Report {
-    /// The report file.
-    pub path: PathBuf,
-    /// The seeded endgame, the seed file and the number of positions it seeds.
-    pub seed: Option<(Material, PathBuf, usize)>,
+pub use fairy_egt::settings::Report;
+
+/// Writing a [`Report`]: its text, and the file.
+pub trait ReportFile {
+    /// The text of the report of a built table (built under `rules`, with these statistics).
+    fn text(
+        &self,
+        table: &Table,
+        rules: Rules,
+        stats: &TableStats,
+        threads: usize,
+        took: Duration,
+    ) -> String;
+    /// Writes the report of `material` (nothing if it is not built); a failure is a warning
+    /// on stderr.
+    fn write(&self, tables: &TableSet, material: &Material, threads: usize, took: Duration);
+    /// Counts the statistics of a built table and writes its report.
+    fn write_table(
+        &self,
+        table: &Table,
+        geometry: &Geometry,
+        rules: Rules,
+        threads: usize,
+        took: Duration,
+    );
+    /// Writes the report of a built table with statistics already counted.
+    fn write_stats(
+        &self,
+        table: &Table,
+        rules: Rules,
+        stats: &TableStats,
+        threads: usize,
+        took: Duration,
+    );
 }
 
-impl Report {
+impl ReportFile for Report {
     /// The text of the report of a built table (built under `rules`, with these statistics).
-    pub fn text(
+    fn text(
         &self,
         table: &Table,
         rules: Rules,
@@ -53,14 +79,14 @@ impl Report {
 
     /// Writes the report of `material` (nothing if it is not built); a failure is a warning
     /// on stderr.
-    pub fn write(&self, tables: &TableSet, material: &Material, threads: usize, took: Duration) {
+    fn write(&self, tables: &TableSet, material: &Material, threads: usize, took: Duration) {
         if let Some(table) = tables.get(material) {
             self.write_table(table, tables.geometry(), tables.rules(), threads, took);
         }
     }
 
     /// Counts the statistics of a built table and writes its report.
-    pub fn write_table(
+    fn write_table(
         &self,
         table: &Table,
         geometry: &Geometry,
@@ -73,7 +99,7 @@ impl Report {
     }
 
     /// Writes the report of a built table with statistics already counted.
-    pub fn write_stats(
+    fn write_stats(
         &self,
         table: &Table,
         rules: Rules,

@@ -478,7 +478,7 @@ mod tests {
         set.build(&kq, &Silent).unwrap();
         let fen = "k7/8/1K6/8/8/8/2Q5/8 w - - 0 1";
         let setup = Setup::from_fen(fen).unwrap();
-        let pos = crate::engine::game::check(&setup, set.geometry(), kq.royals()).unwrap();
+        let pos = crate::board::Position::new(&setup, set.geometry(), kq.royals()).unwrap();
         assert_eq!(set.probe(&pos), Ok(Value::Win(1)));
         let (_, sq) = material_of(&pos);
         let table = set.get(&kq).unwrap();

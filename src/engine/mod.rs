@@ -19,8 +19,6 @@ pub use command::{Command, Event, GameEnd, Thinking, Variant};
 
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Setup};
-use crate::commands::report::Report;
-use crate::commands::{new_tables, pieces_of, Settings};
 use crate::config::EngineConfig;
 use crate::egt::builder::BuildError;
 use crate::egt::material::{material_of, Material};
@@ -28,6 +26,7 @@ use crate::egt::memory::MB;
 use crate::egt::probe::ScoredMove;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
+use crate::settings::{new_tables, Files, Report, Settings};
 use game::{Board, START_FEN};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,10 +66,27 @@ pub enum Action {
     Build(BuildJob),
 }
 
+/// The options in force, as a protocol shows them as defaults in its handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The endgame built at start-up (and after the Endgame option).
+    pub endgame: String,
+    /// The metric of the tables.
+    pub metric: crate::config::Metric,
+    /// Build threads (0: one per core).
+    pub threads: usize,
+    /// The piece file.
+    pub piece_file: String,
+    /// The rule variants.
+    pub rules: crate::egt::rules::Rules,
+}
+
 /// The engine's state.
 pub struct Engine {
     /// The start-up settings; the metric and threads follow the options.
     settings: Settings,
+    /// Loads the piece and seed files an option names.
+    files: Box<dyn Files>,
     geometry: Geometry,
     royals: [char; 2],
     /// The table memory budget set by the GUI, in MB (`None`: the settings' budget).
@@ -97,14 +113,16 @@ pub struct Engine {
 
 impl Engine {
     /// An engine for these settings, set up as after `new`; the start-up build of the
-    /// settings' endgame is its first action.
-    pub fn new(settings: Settings) -> Engine {
+    /// settings' endgame is its first action. The files options name are loaded through
+    /// `files`.
+    pub fn new(settings: Settings, files: Box<dyn Files>) -> Engine {
         let geometry = Geometry::new(&settings.pieces);
         let royals = settings.material.royals();
         let mut engine = Engine {
             board: Board::from_setup(standard_start(), &geometry, royals),
             tables: Some(new_tables(&settings)),
             settings,
+            files,
             geometry,
             royals,
             memory: None,
@@ -126,6 +144,18 @@ impl Engine {
     /// The actions asked for since the last call, in order.
     pub fn take_actions(&mut self) -> Vec<Action> {
         std::mem::take(&mut self.out)
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> Options {
+        let config = &self.settings.config;
+        Options {
+            endgame: config.endgame.clone(),
+            metric: config.metric,
+            threads: config.threads,
+            piece_file: config.pieces.display().to_string(),
+            rules: self.settings.rules(),
+        }
     }
 
     /// The endgame being built, if a build runs.
@@ -371,13 +401,13 @@ impl Engine {
                 let mut config = self.settings.config.clone();
                 config.pieces = path.clone();
                 config.pieces_named = true;
-                let loaded = pieces_of(&config).and_then(|pieces| {
+                let loaded = self.files.pieces(&config).and_then(|pieces| {
                     let m =
                         Material::parse(&self.settings.config.endgame, &pieces).map_err(|e| {
-                            crate::commands::UserError(format!(
+                            format!(
                                 "the endgame {} in these pieces: {e}",
                                 self.settings.config.endgame
-                            ))
+                            )
                         })?;
                     Ok((pieces, m))
                 });
@@ -423,13 +453,14 @@ impl Engine {
         if new.config == self.settings.config && new.material == self.settings.material {
             return;
         }
-        let new = match new.reseeded() {
-            Ok(s) => s,
+        let mut new = new;
+        match self.files.seeds(&new.config, &new.pieces) {
+            Ok(seeds) => new.seeds = seeds,
             Err(e) => {
-                self.reject("bad option value", &e.0);
+                self.reject("bad option value", &e);
                 return;
             }
-        };
+        }
         self.settings = new;
         self.failed.clear();
         match &mut self.building {

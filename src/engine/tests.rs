@@ -6,18 +6,46 @@ use crate::egt::progress::Silent;
 use crate::piece::PieceSet;
 use std::sync::atomic::Ordering;
 
+/// The files of the engine tests, from memory: no file exists, so an unnamed piece file
+/// gives the built-in pieces, and a named one or a seed file is not found.
+struct NoFiles;
+
+impl Files for NoFiles {
+    fn pieces(&self, config: &EngineConfig) -> Result<PieceSet, String> {
+        if config.pieces_named {
+            Err(format!("{}: piece file not found", config.pieces.display()))
+        } else {
+            Ok(PieceSet::standard())
+        }
+    }
+
+    fn seeds(
+        &self,
+        config: &EngineConfig,
+        _pieces: &PieceSet,
+    ) -> Result<Option<Vec<crate::egt::seed::Seed>>, String> {
+        match &config.seed {
+            None => Ok(None),
+            Some(file) => Err(format!("{}: cannot read the seed file", file.display())),
+        }
+    }
+}
+
 const KQKR: &str = "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1";
 
 fn engine(endgame: &str) -> Engine {
     let pieces = PieceSet::standard();
     let material = Material::parse(endgame, &pieces).unwrap();
-    Engine::new(Settings {
-        config: EngineConfig::default(),
-        pieces,
-        material,
-        fold: true,
-        seeds: None,
-    })
+    Engine::new(
+        Settings {
+            config: EngineConfig::default(),
+            pieces,
+            material,
+            fold: true,
+            seeds: None,
+        },
+        Box::new(NoFiles),
+    )
 }
 
 /// Runs the engine's actions (builds at once) until it has nothing left to do; the events
@@ -414,13 +442,16 @@ fn engine_with(endgame: &str, rules: crate::egt::rules::Rules) -> Engine {
     config.null_move = rules.null_move;
     config.stalemate_wins = rules.stalemate_wins;
     config.bare_king_loses = rules.bare_royal_loses;
-    let mut e = Engine::new(Settings {
-        config,
-        pieces,
-        material,
-        fold: true,
-        seeds: None,
-    });
+    let mut e = Engine::new(
+        Settings {
+            config,
+            pieces,
+            material,
+            fold: true,
+            seeds: None,
+        },
+        Box::new(NoFiles),
+    );
     drive(&mut e);
     e
 }

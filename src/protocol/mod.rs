@@ -5,7 +5,7 @@ pub mod uci;
 pub mod xboard;
 
 use crate::egt::progress::BuildEvent;
-use crate::engine::{Command, Event};
+use crate::engine::{Command, Event, Options};
 
 /// Most threads a GUI may ask for (XBoard's `cores` and the `Threads` option of either
 /// protocol): more would only make rayon start idle threads.
@@ -43,6 +43,9 @@ pub trait Protocol {
     fn render(&self, event: &Event) -> Vec<String>;
     /// The line that shows build progress, if the protocol shows it now.
     fn progress(&self, event: &BuildEvent) -> Option<String>;
+    /// The engine's options now in force: the defaults a later handshake shows (the host
+    /// hands them before each line is read, so options set meanwhile are not shown stale).
+    fn follow(&mut self, options: &Options);
 }
 
 /// The protocols a session may speak.

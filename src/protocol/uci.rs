@@ -21,7 +21,7 @@ use crate::egt::progress::BuildEvent;
 use crate::egt::rules::{NullMove, Rules};
 use crate::egt::value::Value;
 use crate::engine::game::START_FEN;
-use crate::engine::{Command, Event, Thinking};
+use crate::engine::{Command, Event, Options, Thinking};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
@@ -366,6 +366,14 @@ impl Protocol for Uci {
 
     fn render(&self, event: &Event) -> Vec<String> {
         self.lines(event).iter().map(|l| one_line(l)).collect()
+    }
+
+    fn follow(&mut self, options: &Options) {
+        self.endgame.clone_from(&options.endgame);
+        self.metric = options.metric;
+        self.threads = options.threads;
+        self.pieces.clone_from(&options.piece_file);
+        self.rules = options.rules;
     }
 
     fn progress(&self, event: &BuildEvent) -> Option<String> {

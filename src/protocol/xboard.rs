@@ -23,7 +23,7 @@ use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::{NullMove, Rules};
 use crate::egt::value::Value;
-use crate::engine::{Command, Event, Thinking, Variant};
+use crate::engine::{Command, Event, Options, Thinking, Variant};
 use crate::piece::betza::try_betza;
 use crate::piece::PieceSet;
 
@@ -378,6 +378,13 @@ impl Protocol for XBoard {
 
     fn render(&self, event: &Event) -> Vec<String> {
         self.lines(event).iter().map(|l| one_line(l)).collect()
+    }
+
+    fn follow(&mut self, options: &Options) {
+        self.metric = options.metric;
+        self.threads = options.threads;
+        self.endgame.clone_from(&options.endgame);
+        self.rules = options.rules;
     }
 
     fn progress(&self, event: &BuildEvent) -> Option<String> {

@@ -33,7 +33,6 @@
 use super::lines::Step;
 use fairy_egt::board::geometry::Geometry;
 use fairy_egt::board::{Color, Position};
-use fairy_egt::commands::Settings;
 use fairy_egt::config::EngineConfig;
 use fairy_egt::egt::builder::BuildError;
 use fairy_egt::egt::material::material_of;
@@ -41,10 +40,12 @@ use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::engine::game::Board;
 use fairy_egt::engine::{Action, BuildJob, Command, Engine, Event, GameEnd};
+use fairy_egt::files::Disk;
 use fairy_egt::piece::PieceSet;
 use fairy_egt::protocol::uci::Uci;
 use fairy_egt::protocol::xboard::XBoard;
 use fairy_egt::protocol::{Dialect, Input, Protocol};
+use fairy_egt::settings::Settings;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -190,7 +191,7 @@ impl Run {
             seeds: None,
         };
         let mut run = Run {
-            engine: Engine::new(settings),
+            engine: Engine::new(settings, Box::new(Disk)),
             xboard: Some(xboard),
             uci: Some(uci),
             protocol: None,
@@ -279,7 +280,10 @@ impl Run {
                 .collect(),
             None => Vec::new(),
         };
+        let options = self.engine.options();
         let (dialect, protocol) = self.protocol(line);
+        // As the session does: the handshake shows the options in force.
+        protocol.follow(&options);
         let inputs = protocol.read(line);
         self.expect(dialect, line);
         let mut refused = false;
