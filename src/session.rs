@@ -13,7 +13,6 @@
 //! first — a build that one of them waits for is finished — and then the session ends.
 
 use crate::cli::Common;
-use crate::commands::report::ReportFile as _;
 use crate::commands::{settings, UserError};
 use fairy_egt::egt::builder::BuildError;
 use fairy_egt::egt::material::Material;
@@ -381,8 +380,14 @@ fn spawn_reporter() -> (
     let (tx, rx) = std::sync::mpsc::channel::<ReportJob>();
     let reporter = std::thread::spawn(move || {
         for r in rx {
-            r.report
-                .write_table(&r.table, &r.geometry, r.rules, r.threads, r.took);
+            crate::commands::report::write_table(
+                &r.report,
+                &r.table,
+                &r.geometry,
+                r.rules,
+                r.threads,
+                r.took,
+            );
         }
     });
     (tx, reporter)

@@ -1,6 +1,5 @@
 //! `fairy-egt build`: build an endgame and print its statistics (text or JSON).
 
-use super::report::ReportFile as _;
 use super::{build_tables, settings, start_threads, UserError};
 use crate::cli::Common;
 use fairy_egt::egt::stats::{table_stats, SideStats, TableStats};
@@ -16,7 +15,7 @@ pub fn run(common: &Common, json: bool) -> Result<(), UserError> {
         .expect("the requested table was built");
     let stats = table_stats(table, tables.geometry());
     if let Some(report) = s.report() {
-        report.write_stats(table, tables.rules(), &stats, threads, took);
+        super::report::write_stats(&report, table, tables.rules(), &stats, threads, took);
     }
     let seconds = (took.as_secs_f64() * 1000.0).round() / 1000.0;
     if json {

@@ -2,7 +2,6 @@
 //! of the endgame's longest win), printing the board, every move with its value, and the
 //! result.
 
-use super::report::ReportFile as _;
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::cli::Common;
 use fairy_egt::board::square::{square_at, BOARD_FILES, BOARD_RANKS};
@@ -24,7 +23,7 @@ pub fn run(common: &Common, fen: Option<&str>) -> Result<(), UserError> {
         .transpose()?;
     let (tables, took) = build_tables(&s)?;
     if let Some(r) = s.report() {
-        r.write(&tables, &s.material, threads, took);
+        super::report::write(&r, &tables, &s.material, threads, took);
     }
     let start = match setup {
         Some(setup) => built_position(&tables, &s.material, &setup)

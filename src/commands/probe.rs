@@ -1,6 +1,5 @@
 //! `fairy-egt probe`: the value of a position, every move's value, and the perfect line.
 
-use super::report::ReportFile as _;
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
@@ -24,7 +23,7 @@ pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
     Setup::from_fen(fen).map_err(|e| UserError(format!("--fen: {e}")))?;
     let (tables, took) = build_tables(&s)?;
     if let Some(r) = s.report() {
-        r.write(&tables, &s.material, threads, took);
+        super::report::write(&r, &tables, &s.material, threads, took);
     }
     let pos = position(&tables, &s.material, fen).map_err(|e| UserError(format!("--fen: {e}")))?;
     print!(
@@ -46,7 +45,7 @@ pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
     };
     let (tables, took) = build_tables(&s)?;
     if let Some(r) = s.report() {
-        r.write(&tables, &s.material, threads, took);
+        super::report::write(&r, &tables, &s.material, threads, took);
     }
     let mut out = std::io::stdout().lock();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {

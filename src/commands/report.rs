@@ -15,104 +15,81 @@ use std::time::Duration;
 
 pub use fairy_egt::settings::Report;
 
-/// Writing a [`Report`]: its text, and the file.
-pub trait ReportFile {
-    /// The text of the report of a built table (built under `rules`, with these statistics).
-    fn text(
-        &self,
-        table: &Table,
-        rules: Rules,
-        stats: &TableStats,
-        threads: usize,
-        took: Duration,
-    ) -> String;
-    /// Writes the report of `material` (nothing if it is not built); a failure is a warning
-    /// on stderr.
-    fn write(&self, tables: &TableSet, material: &Material, threads: usize, took: Duration);
-    /// Counts the statistics of a built table and writes its report.
-    fn write_table(
-        &self,
-        table: &Table,
-        geometry: &Geometry,
-        rules: Rules,
-        threads: usize,
-        took: Duration,
-    );
-    /// Writes the report of a built table with statistics already counted.
-    fn write_stats(
-        &self,
-        table: &Table,
-        rules: Rules,
-        stats: &TableStats,
-        threads: usize,
-        took: Duration,
-    );
+/// The text of the report of a built table (built under `rules`, with these statistics).
+fn text(
+    report: &Report,
+    table: &Table,
+    rules: Rules,
+    stats: &TableStats,
+    threads: usize,
+    took: Duration,
+) -> String {
+    let material = table.material();
+    let mut out = String::new();
+    let _ = writeln!(out, "fairy-egt {} report", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(out, "endgame: {}", material.name());
+    let _ = writeln!(out, "metric:  {}", table.metric());
+    let _ = writeln!(out, "rules:   {}", rules.describe());
+    let seeds = match &report.seed {
+        Some((seeded, file, n)) if seeded == material => {
+            format!("{} ({n} positions)", file.display())
+        }
+        _ => "none".to_string(),
+    };
+    let _ = writeln!(out, "seeds:   {seeds}\n");
+    let seconds = (took.as_secs_f64() * 1000.0).round() / 1000.0;
+    out.push_str(&render(stats, threads, seconds, table.bytes()));
+    out
 }
 
-impl ReportFile for Report {
-    /// The text of the report of a built table (built under `rules`, with these statistics).
-    fn text(
-        &self,
-        table: &Table,
-        rules: Rules,
-        stats: &TableStats,
-        threads: usize,
-        took: Duration,
-    ) -> String {
-        let material = table.material();
-        let mut out = String::new();
-        let _ = writeln!(out, "fairy-egt {} report", env!("CARGO_PKG_VERSION"));
-        let _ = writeln!(out, "endgame: {}", material.name());
-        let _ = writeln!(out, "metric:  {}", table.metric());
-        let _ = writeln!(out, "rules:   {}", rules.describe());
-        let seeds = match &self.seed {
-            Some((seeded, file, n)) if seeded == material => {
-                format!("{} ({n} positions)", file.display())
-            }
-            _ => "none".to_string(),
-        };
-        let _ = writeln!(out, "seeds:   {seeds}\n");
-        let seconds = (took.as_secs_f64() * 1000.0).round() / 1000.0;
-        out.push_str(&render(stats, threads, seconds, table.bytes()));
-        out
+/// Writes the report of `material` (nothing if it is not built); a failure is a warning on
+/// stderr.
+pub fn write(
+    report: &Report,
+    tables: &TableSet,
+    material: &Material,
+    threads: usize,
+    took: Duration,
+) {
+    if let Some(table) = tables.get(material) {
+        write_table(
+            report,
+            table,
+            tables.geometry(),
+            tables.rules(),
+            threads,
+            took,
+        );
     }
+}
 
-    /// Writes the report of `material` (nothing if it is not built); a failure is a warning
-    /// on stderr.
-    fn write(&self, tables: &TableSet, material: &Material, threads: usize, took: Duration) {
-        if let Some(table) = tables.get(material) {
-            self.write_table(table, tables.geometry(), tables.rules(), threads, took);
-        }
-    }
+/// Counts the statistics of a built table and writes its report.
+pub fn write_table(
+    report: &Report,
+    table: &Table,
+    geometry: &Geometry,
+    rules: Rules,
+    threads: usize,
+    took: Duration,
+) {
+    let stats = table_stats(table, geometry);
+    write_stats(report, table, rules, &stats, threads, took);
+}
 
-    /// Counts the statistics of a built table and writes its report.
-    fn write_table(
-        &self,
-        table: &Table,
-        geometry: &Geometry,
-        rules: Rules,
-        threads: usize,
-        took: Duration,
-    ) {
-        let stats = table_stats(table, geometry);
-        self.write_stats(table, rules, &stats, threads, took);
-    }
-
-    /// Writes the report of a built table with statistics already counted.
-    fn write_stats(
-        &self,
-        table: &Table,
-        rules: Rules,
-        stats: &TableStats,
-        threads: usize,
-        took: Duration,
-    ) {
-        let text = self.text(table, rules, stats, threads, took);
-        if let Err(e) = std::fs::write(&self.path, text) {
-            eprintln!(
-                "fairy-egt: warning: cannot write the report {}: {e}",
-                self.path.display()
-            );
-        }
+/// Writes the report of a built table with statistics already counted.
+pub fn write_stats(
+    report: &Report,
+    table: &Table,
+    rules: Rules,
+    stats: &TableStats,
+    threads: usize,
+    took: Duration,
+) {
+    let text = text(report, table, rules, stats, threads, took);
+    if let Err(e) = std::fs::write(&report.path, text) {
+        eprintln!(
+            "fairy-egt: warning: cannot write the report {}: {e}",
+            report.path.display()
+        );
     }
 }
