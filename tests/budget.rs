@@ -171,11 +171,9 @@ fn xboard_table_memory_refuses_a_five_man_build_and_the_engine_goes_on() {
 #[test]
 fn the_memory_flag_limits_the_engine_from_the_start() {
     // KQ.KR needs 5 MB: the start-up build is refused, and the engine answers on.
-    let mut e = Engine::xboard(&["KQ.KR", "--memory", "3", "--report", "-"]);
-    e.until(
-        |l| l.starts_with("tellusererror fairy-egt could not build KQ.KR: KQ.KR needs 5 MB"),
-        PATIENCE,
-    );
+    let (mut e, _) = Engine::xboard_until(&["KQ.KR", "--memory", "3", "--report", "-"], |l| {
+        l.starts_with("tellusererror fairy-egt could not build KQ.KR: KQ.KR needs 5 MB")
+    });
     e.send("force");
     e.send(&format!("setboard {KRK}"));
     e.send("go");

@@ -74,6 +74,18 @@ impl Engine {
         e
     }
 
+    /// Starts the engine, completes the XBoard handshake and returns the lines up to the first
+    /// that satisfies `done`, which may come before the handshake's end (a start-up build's
+    /// refusal or end races with the features).
+    pub fn xboard_until(args: &[&str], done: impl Fn(&str) -> bool) -> (Engine, Vec<String>) {
+        let mut e = Engine::start(args);
+        let mut lines = e.handshake();
+        if !lines.iter().any(|l| done(l)) {
+            lines.extend(e.until(done, PATIENCE));
+        }
+        (e, lines)
+    }
+
     /// Starts the engine and completes the UCI handshake (`uci` … `uciok`).
     pub fn uci(args: &[&str]) -> Engine {
         let mut e = Engine::start(args);
