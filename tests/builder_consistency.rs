@@ -128,6 +128,26 @@ fn three_man_tables_agree_with_forward_search_on_the_whole_board() {
     }
 }
 
+/// Lame leapers, hoppers and grasshoppers (the shipped U, T, O, G), whose tables are built
+/// slot by slot: every position of the 3-man tables, the triangle of the 4-man ones (and a
+/// 5-man one below).
+#[test]
+fn tables_of_hoppers_and_lame_leapers_agree_with_forward_search() {
+    let all: Vec<u8> = (0..64).collect();
+    for spec in ["KO.K", "KU.K"] {
+        let set = built(Metric::Dtm, spec);
+        assert!(check(&set, spec, &all) > 100_000, "{spec}");
+    }
+    for (metric, spec) in [
+        (Metric::Dtm, "KO.KR"),
+        (Metric::Dtc, "KR.KU"),
+        (Metric::Dtm, "KG.KT"),
+    ] {
+        let set = built(metric, spec);
+        assert!(check(&set, spec, &TRIANGLE) > 1_000_000, "{spec}");
+    }
+}
+
 #[test]
 fn four_man_tables_agree_with_forward_search() {
     for (metric, spec) in [(Metric::Dtm, "KQ.KR"), (Metric::Dtc, "KR.KN")] {
@@ -137,13 +157,13 @@ fn four_man_tables_agree_with_forward_search() {
 }
 
 /// In five-man tables two men other than the block man can capture each other: random
-/// placements, both sides to move. In KR.KBN the block man is the last man, the knight, and
+/// placements, both sides to move. KO.KGU has a cannon, a grasshopper and a lame horse. In KR.KBN the block man is the last man, the knight, and
 /// can block R×B; in KR.KBB the bishops are twins, so the rook is the block man although he
 /// is not the last man, and a capture of one bishop leaves a table whose block man is the
 /// other bishop.
 #[test]
 fn five_man_tables_agree_with_forward_search_on_random_positions() {
-    for spec in ["KR.KBN", "KR.KBB"] {
+    for spec in ["KR.KBN", "KR.KBB", "KO.KGU"] {
         let set = built(Metric::Dtm, spec);
         let material = Material::parse(spec, set.pieces()).unwrap();
         let men = men_of(&material);

@@ -63,3 +63,24 @@ fn asymmetric_pieces_fold_by_the_symmetries_they_keep() {
     );
     assert_eq!(compare(&pieces, Metric::Dtm, "KSG.K"), 2);
 }
+
+/// Pieces read from Betza text, with lame leaps, hops and one-way moves: the group is found
+/// from the steps and their ways of walking, and the folded table equals the unfolded one.
+#[test]
+fn betza_pieces_fold_by_the_symmetries_they_keep() {
+    let text = "K: K\n\
+                O: mRcpR   # Xiangqi cannon\n\
+                U: nN      # Xiangqi horse\n\
+                G: gQ      # grasshopper\n\
+                J: WfF     # gold general: left-right mirror only\n\
+                V: rWfFcpR # no symmetry at all\n";
+    let pieces = parse_piece_defs(text, "test.ini").unwrap();
+    assert_eq!(compare(&pieces, Metric::Dtm, "KO.KU"), 8);
+    assert_eq!(compare(&pieces, Metric::Dtc, "KG.KU"), 8);
+    assert_eq!(
+        compare(&pieces, Metric::Dtm, "KJ.KG"),
+        2,
+        "left-right mirror only"
+    );
+    assert_eq!(compare(&pieces, Metric::Dtm, "KV.KO"), 1, "no symmetry");
+}

@@ -8,7 +8,8 @@
 
 use fairy_egt::board::geometry::Geometry;
 use fairy_egt::board::{Color, Move, Position, PositionError, Setup};
-use fairy_egt::piece::{PieceSet, PieceType, Step, StepMode};
+use fairy_egt::piece::parse::parse_piece_defs;
+use fairy_egt::piece::{PieceSet, PieceType, Step, StepKind, StepMode};
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 use std::collections::BTreeSet;
@@ -23,12 +24,7 @@ fn all8(dx: i8, dy: i8, range: u8, mode: StepMode) -> Vec<Step> {
     for (a, b) in [(dx, dy), (dy, dx)] {
         for sa in [1, -1] {
             for sb in [1, -1] {
-                out.push(Step {
-                    dx: a * sa,
-                    dy: b * sb,
-                    range,
-                    mode,
-                });
+                out.push(Step::plain(a * sa, b * sb, range, mode));
             }
         }
     }
@@ -36,12 +32,7 @@ fn all8(dx: i8, dy: i8, range: u8, mode: StepMode) -> Vec<Step> {
 }
 
 fn one(dx: i8, dy: i8, range: u8, mode: StepMode) -> Vec<Step> {
-    vec![Step {
-        dx,
-        dy,
-        range,
-        mode,
-    }]
+    vec![Step::plain(dx, dy, range, mode)]
 }
 
 /// The shipped `piecedef.ini` letters (K Q R B N A C F E W M H I J Y X Z) and a few others that
@@ -141,58 +132,143 @@ fn standard() -> &'static (PieceSet, Geometry, Vec<char>) {
     })
 }
 
+/// Pieces read from Betza text that walk their steps other than plainly, or move one way:
+/// the Xiangqi cannon, horse and elephant, hoppers and grasshoppers on every kind of line,
+/// long lame leaps, the gold and silver generals, a one-sided wazir.
+fn special() -> &'static (PieceSet, Geometry, Vec<char>) {
+    static TABLES: OnceLock<(PieceSet, Geometry, Vec<char>)> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let text = "K: K\nQ: Q\nN: N\nO: mRcpR\nP: pQ\nG: gQ\nU: nN\nT: nA\nL: nDnHnG\n\
+                    H: gNN\nI: cpNNmB\nS: FfW\nJ: WfF\nR: rW\nM: mgRcN";
+        let set = parse_piece_defs(text, "special").unwrap_or_else(|e| panic!("{e}"));
+        let g = Geometry::new(&set);
+        let letters = set.letters().chars().collect();
+        (set, g, letters)
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // The reference generator.
 
 /// (colour, letter, royal) per square.
 type Board = [Option<(Color, char, bool)>; 64];
 
-/// Every square a man on `sq` can go to, as the steps say: for each step in the man's
-/// orientation (Black's rank steps negated), repeat up to its range, stop at an occupied square,
-/// which is a capture if it holds an enemy and the step may capture.
+/// Every square a man on `sq` can go to, as the steps say (see `walk_step`); an occupied
+/// square is a target if it holds an enemy.
 fn reference_targets(set: &PieceSet, board: &Board, sq: usize) -> Vec<usize> {
     let Some((color, letter, _)) = board[sq] else {
         return Vec::new();
     };
+    let occupied = (0..64).fold(0u64, |o, s| if board[s].is_some() { o | 1 << s } else { o });
     let piece = set.get(letter).expect("reference: known letter");
-    let (f0, r0) = ((sq % 8) as i32, (sq / 8) as i32);
     let mut out = Vec::new();
     for step in &piece.steps {
-        let dx = step.dx as i32;
-        let dy = if color == Color::White {
-            step.dy as i32
-        } else {
-            -(step.dy as i32)
-        };
-        let may_move = step.mode != StepMode::CaptureOnly;
-        let may_capture = step.mode != StepMode::MoveOnly;
-        let mut n = 1;
-        loop {
-            if step.range != 0 && n > step.range as i32 {
-                break;
+        let (quiet, hits) = walk_step(step, color, sq, occupied);
+        for t in (0..64).filter(|&t| (quiet | hits) & 1 << t != 0) {
+            let enemy = matches!(board[t], Some((c, _, _)) if c != color);
+            if board[t].is_none() || enemy {
+                out.push(t);
             }
-            let (f, r) = (f0 + n * dx, r0 + n * dy);
-            if !(0..8).contains(&f) || !(0..8).contains(&r) {
-                break;
-            }
-            let t = (r * 8 + f) as usize;
-            match board[t] {
-                None => {
-                    if may_move {
-                        out.push(t);
-                    }
-                }
-                Some((c, _, _)) => {
-                    if c != color && may_capture {
-                        out.push(t);
-                    }
-                    break;
-                }
-            }
-            n += 1;
         }
     }
     out
+}
+
+/// The square `n` steps away from `sq` (rank steps negated for Black), if on the board.
+fn away(sq: usize, step: &Step, color: Color, n: i32) -> Option<usize> {
+    let dy = if color == Color::White {
+        step.dy as i32
+    } else {
+        -(step.dy as i32)
+    };
+    let (f, r) = (
+        (sq % 8) as i32 + n * step.dx as i32,
+        (sq / 8) as i32 + n * dy,
+    );
+    ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as usize)
+}
+
+/// One step of a man of `color` on `sq`, walked square by square among the men on
+/// `occupied`: the empty squares it goes to, and the occupied squares it may capture on.
+/// - plain: repeat up to the range, stop at an occupied square;
+/// - lame leap: blocked when a square on its way is occupied: for a straight or diagonal
+///   leap every square between; for a (2,1) leap the square one step along its longer side;
+/// - hop: over empty squares to a screen, over it, on over empty squares to the first man;
+/// - grasshop: over empty squares to a screen, landing just beyond it.
+fn walk_step(step: &Step, color: Color, sq: usize, occupied: u64) -> (u64, u64) {
+    let may_move = step.mode != StepMode::CaptureOnly;
+    let may_capture = step.mode != StepMode::MoveOnly;
+    let full = |t: usize| occupied & 1 << t != 0;
+    let land = |t: usize| -> (u64, u64) {
+        match (full(t), may_move, may_capture) {
+            (false, true, _) => (1 << t, 0),
+            (true, _, true) => (0, 1 << t),
+            _ => (0, 0),
+        }
+    };
+    let line: Vec<usize> = (1..)
+        .take(if step.range == 0 {
+            8
+        } else {
+            step.range as usize
+        })
+        .map_while(|n| away(sq, step, color, n))
+        .collect();
+    match step.kind {
+        StepKind::Plain => {
+            let (mut quiet, mut hits) = (0, 0);
+            for &t in &line {
+                let (q, h) = land(t);
+                quiet |= q;
+                hits |= h;
+                if full(t) {
+                    break;
+                }
+            }
+            (quiet, hits)
+        }
+        StepKind::Lame => {
+            let Some(&to) = line.first() else {
+                return (0, 0);
+            };
+            let (ax, ay) = (step.dx.abs(), step.dy.abs());
+            let (sx, sy) = (step.dx.signum(), step.dy.signum());
+            let way: Vec<(i8, i8)> = if ax == 0 || ay == 0 || ax == ay {
+                (1..ax.max(ay)).map(|k| (sx * k, sy * k)).collect()
+            } else if ax > ay {
+                vec![(sx, 0)]
+            } else {
+                vec![(0, sy)]
+            };
+            let blocked = way
+                .iter()
+                .any(|&(dx, dy)| away(sq, &Step { dx, dy, ..*step }, color, 1).is_some_and(full));
+            if blocked {
+                (0, 0)
+            } else {
+                land(to)
+            }
+        }
+        StepKind::Hop => {
+            let Some(screen) = line.iter().position(|&t| full(t)) else {
+                return (0, 0);
+            };
+            let mut quiet = 0;
+            for &t in &line[screen + 1..] {
+                let (q, h) = land(t);
+                if full(t) {
+                    return (quiet, h);
+                }
+                quiet |= q;
+            }
+            (quiet, 0)
+        }
+        StepKind::Grasshop => line
+            .iter()
+            .position(|&t| full(t))
+            .and_then(|k| line.get(k + 1))
+            .map_or((0, 0), |&t| land(t)),
+    }
 }
 
 fn royal_square(board: &Board, color: Color) -> Option<usize> {
@@ -370,6 +446,17 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+
+    /// Lame leapers, hoppers, grasshoppers and one-way pieces, read from Betza text.
+    #[test]
+    fn special_set_matches_reference(pl in placement(&special().2)) {
+        let (set, g, _) = special();
+        check(set, g, &pl)?;
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
 
     /// The shipped piece definitions, every letter.
@@ -522,5 +609,82 @@ proptest! {
         let color = if black { Color::Black } else { Color::White };
         let occupied = others.iter().fold(0u64, |o, &s| o | 1 << s);
         check_bitboards(set, g, letter, color, sq, occupied)?;
+    }
+}
+
+/// Checks `attacks`, `special_targets` and `special_origins` of a piece of the special set
+/// on one square among the men on `occupied`, against `walk_step`.
+fn check_specials(
+    set: &PieceSet,
+    g: &Geometry,
+    letter: char,
+    color: Color,
+    sq: u8,
+    occupied: u64,
+) -> Result<(), TestCaseError> {
+    let pm = g.moves(letter, color).expect("known letter");
+    let piece = set.get(letter).expect("known letter");
+    let occupied = occupied & !(1 << sq);
+    let walk = |from: u8, occ: u64, special_only: bool| {
+        piece
+            .steps
+            .iter()
+            .filter(|s| !special_only || s.kind != StepKind::Plain)
+            .fold((0u64, 0u64), |(q, h), s| {
+                let (q2, h2) = walk_step(s, color, from as usize, occ);
+                (q | q2, h | h2)
+            })
+    };
+    prop_assert_eq!(
+        pm.is_plain(),
+        piece.steps.iter().all(|s| s.kind == StepKind::Plain)
+    );
+    prop_assert_eq!(
+        pm.special_targets(sq, occupied),
+        walk(sq, occupied, true),
+        "{} special targets",
+        letter
+    );
+    for t in (0..64u8).filter(|&t| t != sq) {
+        let with_target = occupied | 1 << t;
+        prop_assert_eq!(
+            pm.attacks(sq, t, with_target),
+            walk(sq, with_target, false).1 & 1 << t != 0,
+            "{} attacks {}",
+            letter,
+            t
+        );
+    }
+    // Origins: the empty squares from which a special quiet move leads to `sq` (on the board
+    // before the move, `sq` empty); asked with the man on `sq`, as the builder does.
+    let origins = (0..64u8)
+        .filter(|&x| x != sq && occupied & 1 << x == 0)
+        .filter(|&x| walk(x, occupied, true).0 & 1 << sq != 0)
+        .fold(0u64, |o, x| o | 1 << x);
+    prop_assert_eq!(
+        pm.special_origins(sq, occupied | 1 << sq),
+        origins,
+        "{} special origins",
+        letter
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
+
+    /// Every letter of the special set, on random boards of 0–8 other men.
+    #[test]
+    fn special_queries_match_reference(
+        pick in any::<proptest::sample::Index>(),
+        black in any::<bool>(),
+        sq in 0u8..64,
+        others in subsequence((0u8..64).collect::<Vec<_>>(), 0..=8),
+    ) {
+        let (set, g, letters) = special();
+        let letter = letters[pick.index(letters.len())];
+        let color = if black { Color::Black } else { Color::White };
+        let occupied = others.iter().fold(0u64, |o, &s| o | 1 << s);
+        check_specials(set, g, letter, color, sq, occupied)?;
     }
 }

@@ -1,8 +1,11 @@
 //! Per-piece, per-colour move tables: for every square, the rays a man walks when it moves
 //! (forward) and the rays of squares it may have come from by a non-capturing move (retro).
+//! Plain leaps and rides are rays with set queries for the builder's block-wise work; lame
+//! leaps and hops ([`StepKind`]) are kept apart as [`Special`] moves, answered square by
+//! square.
 
 use super::square::{file_of, rank_of, square_at, Color, Square, BOARD_SQUARES};
-use crate::piece::{PieceSet, PieceType, Step, StepMode};
+use crate::piece::{PieceSet, PieceType, Step, StepKind, StepMode};
 
 /// Squares reached by repeating one step from a square, nearest first; a leaper's ray has one
 /// square. A man stops at the first occupied square of a ray.
@@ -72,6 +75,151 @@ impl Ray {
     }
 }
 
+/// A move walked other than plainly, from one square (see [`StepKind`]).
+#[derive(Clone, Copy, Debug)]
+enum Special {
+    /// A leap to `to`, possible when the squares `leg` are empty.
+    Lame {
+        to: Square,
+        leg: u64,
+        mode: StepMode,
+    },
+    /// Along the ray: over empty squares to a screen, then over empty squares beyond it (each
+    /// a quiet target); the first man after them may be captured. Walked backwards from a
+    /// man's square, the quiet targets are the origins of its quiet hops.
+    Hop(Ray),
+    /// Along the ray: over empty squares to a screen, landing on the square just beyond.
+    Grasshop(Ray),
+    /// A grasshop's quiet move undone, walking the ray backwards from the man's square: the
+    /// first square is the screen (occupied), the empty squares behind it are origins.
+    GrasshopBack(Ray),
+}
+
+impl Special {
+    /// The squares the move goes to without capturing, and those it captures on (any man
+    /// there: the caller keeps the enemies), given the occupied squares.
+    #[inline]
+    fn targets(&self, occupied: u64) -> (u64, u64) {
+        let split = |to: Square, mode: StepMode| {
+            let bit = 1u64 << to;
+            if occupied & bit == 0 {
+                (if mode.moves() { bit } else { 0 }, 0)
+            } else {
+                (0, if mode.captures() { bit } else { 0 })
+            }
+        };
+        match *self {
+            Special::Lame { to, leg, mode } => {
+                if leg & occupied == 0 {
+                    split(to, mode)
+                } else {
+                    (0, 0)
+                }
+            }
+            Special::Hop(ray) => {
+                let mut beyond = ray
+                    .squares()
+                    .iter()
+                    .skip_while(|&&t| occupied & (1 << t) == 0)
+                    .skip(1);
+                let mut quiet = 0;
+                for &t in beyond.by_ref() {
+                    let (q, c) = split(t, ray.mode);
+                    if occupied & (1 << t) != 0 {
+                        return (quiet, c);
+                    }
+                    quiet |= q;
+                }
+                (quiet, 0)
+            }
+            Special::Grasshop(ray) => ray
+                .squares()
+                .iter()
+                .position(|&t| occupied & (1 << t) != 0)
+                .and_then(|k| ray.squares().get(k + 1))
+                .map_or((0, 0), |&to| split(to, ray.mode)),
+            Special::GrasshopBack(ray) => {
+                let squares = ray.squares();
+                if occupied & (1 << squares[0]) == 0 {
+                    return (0, 0);
+                }
+                let origins = squares[1..]
+                    .iter()
+                    .take_while(|&&t| occupied & (1 << t) == 0)
+                    .fold(0, |set, &t| set | 1 << t);
+                (origins, 0)
+            }
+        }
+    }
+}
+
+/// The special moves of one square, forward and backward.
+#[derive(Clone, Debug, Default)]
+struct Specials {
+    forward: Vec<Special>,
+    retro: Vec<Special>,
+}
+
+impl Specials {
+    /// The special moves of `steps` (White's orientation or Black's, as given) from `sq`.
+    fn new(sq: Square, steps: &[Step]) -> Specials {
+        let mut out = Specials::default();
+        let offset =
+            |from: Square, (dx, dy): (i8, i8)| square_at(file_of(from) + dx, rank_of(from) + dy);
+        for s in steps {
+            let reverse = (-s.dx, -s.dy);
+            match s.kind {
+                StepKind::Plain => {}
+                StepKind::Lame => {
+                    let leg_from = |from: Square| {
+                        let leg = s
+                            .lame_leg()
+                            .expect("lame steps have a leg (checked when read)");
+                        leg.iter()
+                            .try_fold(0u64, |m, &d| Some(m | 1 << offset(from, d)?))
+                    };
+                    if let (Some(to), Some(leg)) = (offset(sq, (s.dx, s.dy)), leg_from(sq)) {
+                        out.forward.push(Special::Lame {
+                            to,
+                            leg,
+                            mode: s.mode,
+                        });
+                    }
+                    if let Some(from) = offset(sq, reverse).filter(|_| s.mode.moves()) {
+                        if let Some(leg) = leg_from(from) {
+                            let mode = StepMode::MoveOnly;
+                            out.retro.push(Special::Lame {
+                                to: from,
+                                leg,
+                                mode,
+                            });
+                        }
+                    }
+                }
+                StepKind::Hop | StepKind::Grasshop => {
+                    if let Some(ray) = Ray::walk(sq, s.dx, s.dy, 0, s.mode) {
+                        out.forward.push(if s.kind == StepKind::Hop {
+                            Special::Hop(ray)
+                        } else {
+                            Special::Grasshop(ray)
+                        });
+                    }
+                    let back = Ray::walk(sq, reverse.0, reverse.1, 0, StepMode::MoveOnly)
+                        .filter(|_| s.mode.moves());
+                    if let Some(ray) = back {
+                        out.retro.push(if s.kind == StepKind::Hop {
+                            Special::Hop(ray)
+                        } else {
+                            Special::GrasshopBack(ray)
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Rays from one square, for set queries: the rays of one square (leaps, and rides cut
 /// short by the edge) merged into one mask, the longer ones kept as rays.
 #[derive(Clone, Debug, Default)]
@@ -120,6 +268,10 @@ pub struct PieceMoves {
     multi: Vec<u64>,
     /// Per from·64 + target reached by one capturing ray: the squares between.
     between: Vec<u64>,
+    /// Per square: the lame leaps and hops (empty for a plain piece).
+    specials: Vec<Specials>,
+    /// Whether every step is plain (no specials anywhere).
+    plain: bool,
 }
 
 impl PieceMoves {
@@ -129,7 +281,7 @@ impl PieceMoves {
             |sq: Square, back: bool, keep: fn(StepMode) -> bool, mode: Option<StepMode>| {
                 steps
                     .iter()
-                    .filter(|s| keep(s.mode))
+                    .filter(|s| s.kind == StepKind::Plain && keep(s.mode))
                     .filter_map(|s| {
                         let (dx, dy) = if back { (-s.dx, -s.dy) } else { (s.dx, s.dy) };
                         Ray::walk(sq, dx, dy, s.range, mode.unwrap_or(s.mode))
@@ -146,6 +298,8 @@ impl PieceMoves {
             reach: vec![0; BOARD_SQUARES],
             multi: vec![0; BOARD_SQUARES],
             between: vec![0; BOARD_SQUARES * BOARD_SQUARES],
+            specials: Vec::with_capacity(BOARD_SQUARES),
+            plain: steps.iter().all(|s| s.kind == StepKind::Plain),
         };
         for sq in 0..BOARD_SQUARES as Square {
             let forward = walk_all(sq, false, |_| true, None);
@@ -173,8 +327,46 @@ impl PieceMoves {
             moves.attacker_sets.push(RaySet::new(attackers.iter()));
             moves.forward.push(forward);
             moves.retro.push(retro);
+            moves.specials.push(Specials::new(sq, steps));
         }
         moves
+    }
+
+    /// Whether every move is a plain leap or ride: only then do the set queries
+    /// (`quiet_targets`, `unmove_origins`, `attack_set`, `attackers`, `attack_shadow`) and
+    /// the rays tell all of the man's moves; lame leaps and hops are in `special_targets`
+    /// and `special_origins`.
+    #[inline]
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    /// The squares a man on `from` goes to by its lame leaps and hops without capturing, and
+    /// those it captures on (any man there: the caller keeps the enemies).
+    #[inline]
+    pub fn special_targets(&self, from: Square, occupied: u64) -> (u64, u64) {
+        self.specials[from as usize]
+            .forward
+            .iter()
+            .fold((0, 0), |(q, c), s| {
+                let (q2, c2) = s.targets(occupied);
+                (q | q2, c | c2)
+            })
+    }
+
+    /// The squares a man now on `to` may have come from by a quiet lame leap or hop.
+    #[inline]
+    pub fn special_origins(&self, to: Square, occupied: u64) -> u64 {
+        self.specials[to as usize]
+            .retro
+            .iter()
+            .fold(0, |o, s| o | s.targets(occupied).0)
+    }
+
+    /// Whether a man on `from` captures on `target` whatever stands on the other squares
+    /// (an adjacent square, or a plain leap; never a hop, which needs a screen).
+    pub fn attacks_whatever_between(&self, from: Square, target: Square) -> bool {
+        self.attacks_plainly(from, target, !0)
     }
 
     /// Rays of the man's moves from `sq`.
@@ -251,6 +443,14 @@ impl PieceMoves {
     /// Whether a man on `from` can capture on `target`, given the occupied squares.
     #[inline]
     pub fn attacks(&self, from: Square, target: Square, occupied: u64) -> bool {
+        let bit = 1u64 << target;
+        self.attacks_plainly(from, target, occupied)
+            || (!self.plain && self.special_targets(from, occupied | bit).1 & bit != 0)
+    }
+
+    /// `attacks` by the plain leaps and rides alone.
+    #[inline]
+    fn attacks_plainly(&self, from: Square, target: Square, occupied: u64) -> bool {
         let bit = 1u64 << target;
         if self.reach[from as usize] & bit == 0 {
             return false;

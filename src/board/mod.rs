@@ -15,5 +15,5 @@ pub use man::Man;
 pub use move_text::{Move, MoveError};
 pub use position::{Position, PositionError};
 pub use setup::Setup;
-pub use square::{Color, Square, BOARD_FILES, BOARD_RANKS, BOARD_SQUARES};
+pub use square::{for_each_bit, Color, Square, BOARD_FILES, BOARD_RANKS, BOARD_SQUARES};
 pub use symmetry::Sym;

@@ -272,6 +272,10 @@ impl Position {
                 }
             }
         }
+        if !pm.is_plain() {
+            let (quiet, captures) = pm.special_targets(from, self.occupied);
+            mask |= quiet | captures & enemies;
+        }
         mask
     }
 
@@ -395,15 +399,7 @@ mod tests {
     /// Every image of a step under the 8 board symmetries.
     fn sym8(dx: i8, dy: i8, range: u8, mode: StepMode) -> Vec<Step> {
         Sym::all()
-            .map(|s| {
-                Step {
-                    dx,
-                    dy,
-                    range,
-                    mode,
-                }
-                .transformed(s)
-            })
+            .map(|s| Step::plain(dx, dy, range, mode).transformed(s))
             .collect()
     }
 
@@ -432,24 +428,9 @@ mod tests {
             p(
                 'O',
                 vec![vec![
-                    Step {
-                        dx: 0,
-                        dy: 1,
-                        range: 1,
-                        mode: MoveOnly,
-                    },
-                    Step {
-                        dx: 1,
-                        dy: 1,
-                        range: 1,
-                        mode: CaptureOnly,
-                    },
-                    Step {
-                        dx: -1,
-                        dy: 1,
-                        range: 1,
-                        mode: CaptureOnly,
-                    },
+                    Step::plain(0, 1, 1, MoveOnly),
+                    Step::plain(1, 1, 1, CaptureOnly),
+                    Step::plain(-1, 1, 1, CaptureOnly),
                 ]],
             ),
         ])

@@ -10,6 +10,15 @@ pub const BOARD_SQUARES: usize = (BOARD_FILES as usize) * (BOARD_RANKS as usize)
 /// A square index, `8·rank + file`, a1 = 0, h8 = 63.
 pub type Square = u8;
 
+/// Calls `f(s)` for every square s of the set `bits` (bit s set), lowest first.
+#[inline]
+pub fn for_each_bit(mut bits: u64, mut f: impl FnMut(Square)) {
+    while bits != 0 {
+        f(bits.trailing_zeros() as Square);
+        bits &= bits - 1;
+    }
+}
+
 /// File (0 = a) of a square.
 pub fn file_of(sq: Square) -> i8 {
     (sq as i8) % BOARD_FILES

@@ -2,9 +2,22 @@
 //! un-moves, shared by the builder and the statistics.
 
 use crate::board::geometry::{Geometry, PieceMoves};
-use crate::board::{Color, Square};
+use crate::board::{for_each_bit, Color, Square};
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Squares, MAX_MEN};
+
+/// Calls `f` for each square of a set, lowest first, until it returns false; returns
+/// whether it never did.
+#[inline]
+fn all_bits(mut set: u64, mut f: impl FnMut(Square) -> bool) -> bool {
+    while set != 0 {
+        if !f(set.trailing_zeros() as Square) {
+            return false;
+        }
+        set &= set - 1;
+    }
+    true
+}
 
 /// One man of the material, with its move tables.
 #[derive(Clone, Copy)]
@@ -155,8 +168,9 @@ impl<'a> Men<'a> {
     }
 
     /// Calls `f(to, path)` for every non-capturing move of man `i` from `from`, given the
-    /// occupied squares; `path` is the set of squares the move crosses and lands on. Stops,
-    /// returning false, when `f` does.
+    /// occupied squares; `path` is the set of squares the move crosses and lands on (for a
+    /// lame leap or a hop only the landing square: paths serve the block-wise work, which
+    /// such men never see). Stops, returning false, when `f` does.
     #[inline]
     fn walk_quiet(
         &self,
@@ -177,12 +191,14 @@ impl<'a> Men<'a> {
                 }
             }
         }
-        true
+        let moves = self.men[i].moves;
+        moves.is_plain() || all_bits(moves.special_targets(from, occupied).0, |t| f(t, 1 << t))
     }
 
     /// Calls `f(origin, path)` for every square man `i`, now on `to`, may have come from by a
     /// non-capturing move, given the occupied squares; `path` is the origin and the squares
-    /// between. A ray is left when `f` returns false (its further origins have longer paths).
+    /// between (for a lame leap or a hop only the origin, as in `walk_quiet`). A ray is left
+    /// when `f` returns false (its further origins have longer paths).
     #[inline]
     fn walk_unmoves(
         &self,
@@ -203,6 +219,18 @@ impl<'a> Men<'a> {
                 }
             }
         }
+        let moves = self.men[i].moves;
+        if !moves.is_plain() {
+            for_each_bit(moves.special_origins(to, occupied), |o| {
+                f(o, 1 << o);
+            });
+        }
+    }
+
+    /// Whether every man moves only by plain leaps and rides, so that the block-wise work
+    /// (squares of the block man outside a move's path, set queries) tells all moves.
+    pub fn blockwise(&self) -> bool {
+        self.men.iter().all(|m| m.moves.is_plain())
     }
 
     /// Whether side `c` has a legal non-capturing move. The royal is tried first: in check,

@@ -132,7 +132,7 @@ fn count(table: &Table, geometry: &Geometry, by_blocks: bool) -> TableStats {
         .fold(
             || [Tally::new(), Tally::new()],
             |mut acc, p| {
-                if by_blocks && ix.has_blocks() && ix.pair_is_plain(p as usize) {
+                if by_blocks && ix.has_blocks() && men.blockwise() && ix.pair_is_plain(p as usize) {
                     // Block by block: every placement of a plain pair has a full orbit, and
                     // the royal's safe steps rule out most mates and stalemates at once.
                     let weight = ix.symmetry() as u64;

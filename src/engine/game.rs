@@ -129,7 +129,7 @@ mod tests {
     fn reasons_name_the_problem() {
         assert!(reason(START_FEN).contains("pawns (16)"));
         assert!(reason("8/8/8/8/8/8/8/KQRBNk2 w - - 0 1").contains("6 men"));
-        assert!(reason("8/8/8/8/8/8/8/KG5k w - - 0 1").contains("'G'"));
+        assert!(reason("8/8/8/8/8/8/8/KS5k w - - 0 1").contains("'S'"));
         assert!(reason("8/8/8/8/8/8/8/KQ6 w - - 0 1").contains("Black has no king"));
     }
 

@@ -1,5 +1,6 @@
-//! The movement model: steps, leapers and riders, range, move/capture rights; the
-//! `piecedef.ini` parser; the symmetry of a piece set; Betza text for XBoard.
+//! The movement model: steps, leapers and riders, range, move/capture rights, lame leaps and
+//! hops; the `piecedef.ini` parser; the symmetry of a piece set; Betza notation, read and
+//! written.
 
 pub mod betza;
 pub mod parse;
@@ -29,9 +30,29 @@ impl StepMode {
     }
 }
 
+/// How a step's line is walked: plainly (a leap, or a ride that stops at the first man), or
+/// in one of the ways Betza's `n`, `p` and `g` describe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StepKind {
+    /// A leap (`range == 1`) jumps whatever stands between; a ride stops at the first
+    /// occupied square, which it may capture.
+    #[default]
+    Plain,
+    /// A leap that is blocked when a square on its way is occupied (Betza `n`): see
+    /// [`Step::lame_leg`].
+    Lame,
+    /// A cannon-like ride (Betza `p`): over empty squares to a man of either side (the
+    /// screen), over it, and on over empty squares; the first man beyond it may be captured.
+    Hop,
+    /// A grasshopper's ride (Betza `g`): over empty squares to a man of either side (the
+    /// screen), landing on the square just beyond it.
+    Grasshop,
+}
+
 /// One way of moving: a step `(dx, dy)` taken once (leaper, `range == 1`), up to `range`
-/// times, or as often as the board allows (`range == 0`, a rider), for White. Black uses the
-/// step mirrored up-down, so "forward" means towards the opponent for both sides.
+/// times, or as often as the board allows (`range == 0`, a rider), for White, walked as its
+/// `kind` says. Black uses the step mirrored up-down, so "forward" means towards the
+/// opponent for both sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Step {
     /// File step.
@@ -42,9 +63,40 @@ pub struct Step {
     pub range: u8,
     /// Move and capture rights.
     pub mode: StepMode,
+    /// How the line is walked.
+    pub kind: StepKind,
 }
 
 impl Step {
+    /// A plain leap (`range == 1`) or ride.
+    pub fn plain(dx: i8, dy: i8, range: u8, mode: StepMode) -> Step {
+        Step {
+            dx,
+            dy,
+            range,
+            mode,
+            kind: StepKind::Plain,
+        }
+    }
+
+    /// The squares, relative to the start, that must be empty for the step taken as a lame
+    /// leap: every square between on a straight or diagonal leap (the Xiangqi elephant's
+    /// `(2,2)` needs `(1,1)`), the orthogonal neighbour on the long side for a knight-shaped
+    /// `(2,1)` leap (the Xiangqi horse). `None` for other shapes, which have no agreed path.
+    pub fn lame_leg(&self) -> Option<Vec<(i8, i8)>> {
+        let (ax, ay) = (self.dx.unsigned_abs(), self.dy.unsigned_abs());
+        let (sx, sy) = (self.dx.signum(), self.dy.signum());
+        if ax == 0 || ay == 0 || ax == ay {
+            let n = ax.max(ay) as i8;
+            return Some((1..n).map(|k| (sx * k, sy * k)).collect());
+        }
+        match (ax, ay) {
+            (2, 1) => Some(vec![(sx, 0)]),
+            (1, 2) => Some(vec![(0, sy)]),
+            _ => None,
+        }
+    }
+
     /// The step's image under a board symmetry.
     pub fn transformed(self, sym: Sym) -> Step {
         let (dx, dy) = sym.step(self.dx, self.dy);
@@ -59,6 +111,8 @@ pub struct PieceType {
     pub letter: char,
     /// The distinct steps, sorted.
     pub steps: Vec<Step>,
+    /// The Betza text the piece was defined with, if it was (told to XBoard as written).
+    pub betza: Option<String>,
 }
 
 impl PieceType {
@@ -66,7 +120,25 @@ impl PieceType {
     pub fn new(letter: char, mut steps: Vec<Step>) -> PieceType {
         steps.sort();
         steps.dedup();
-        PieceType { letter, steps }
+        PieceType {
+            letter,
+            steps,
+            betza: None,
+        }
+    }
+
+    /// The same piece, remembering the Betza text it was defined with.
+    pub fn with_betza(self, text: &str) -> PieceType {
+        PieceType {
+            betza: Some(text.to_string()),
+            ..self
+        }
+    }
+
+    /// Whether some step is walked other than plainly (lame leaps, hops): such pieces move
+    /// by rules the builder's block-wise fast paths do not model.
+    pub fn has_special_steps(&self) -> bool {
+        self.steps.iter().any(|s| s.kind != StepKind::Plain)
     }
 
     /// The steps as Black uses them (mirrored up-down).

@@ -1,10 +1,12 @@
 //! `piecedef.ini` parsing: one piece per line, `LETTER: MOVE MOVE …`, a move being `dx,dy`
 //! optionally followed by `,FLAGS` (see the comment block at the top of the shipped
-//! `piecedef.ini` and DESIGN.md §1). Every mistake is an error naming the file, line and
+//! `piecedef.ini` and DESIGN.md §1), or `LETTER: BETZA`, one Betza description (a line whose
+//! moves start with a letter; see `betza::read`). Every mistake is an error naming the file, line and
 //! column; nothing is skipped silently.
 
 use std::path::{Path, PathBuf};
 
+use super::betza::parse_betza;
 use super::{PieceSet, PieceType, Step, StepMode};
 use crate::symmetry::Sym;
 
@@ -87,7 +89,7 @@ pub fn parse_piece_defs(text: &str, file_name: &str) -> Result<PieceSet, PieceDe
         let line_no = index + 1;
         last_line = line_no;
         let line = Line::new(raw, file_name, line_no);
-        let Some((letter, letter_col, steps)) = line.parse()? else {
+        let Some((letter, letter_col, steps, betza)) = line.parse()? else {
             continue;
         };
         if let Some((_, first)) = defined.iter().find(|(p, _)| p.letter == letter) {
@@ -98,7 +100,12 @@ pub fn parse_piece_defs(text: &str, file_name: &str) -> Result<PieceSet, PieceDe
                 ),
             ));
         }
-        defined.push((PieceType::new(letter, steps), line_no));
+        let piece = PieceType::new(letter, steps);
+        let piece = match betza {
+            Some(text) => piece.with_betza(&text),
+            None => piece,
+        };
+        defined.push((piece, line_no));
     }
     if defined.is_empty() {
         return Err(PieceDefError::Syntax {
@@ -145,7 +152,9 @@ impl<'a> Line<'a> {
     }
 
     /// `None` for a blank or comment line; else the letter, its column and its steps.
-    fn parse(&self) -> Result<Option<(char, usize, Vec<Step>)>, PieceDefError> {
+    /// The Betza text comes with the steps when the line is written in Betza.
+    #[allow(clippy::type_complexity)]
+    fn parse(&self) -> Result<Option<(char, usize, Vec<Step>, Option<String>)>, PieceDefError> {
         let mut pos = 0;
         let n = self.chars.len();
         while pos < n && self.chars[pos].1.is_whitespace() {
@@ -192,6 +201,31 @@ impl<'a> Line<'a> {
         let mut steps = Vec::new();
         let mut any_move = false;
         let rest = &self.chars[pos..];
+        let mut words = rest
+            .split(|&(_, c)| c.is_whitespace())
+            .filter(|t| !t.is_empty());
+        if let Some(first) = words.next().filter(|w| {
+            w[0].1.is_ascii_alphabetic() && w.iter().all(|&(_, c)| c.is_ascii_alphanumeric())
+        }) {
+            if let Some(second) = words.next() {
+                let found: String = second.iter().map(|&(_, c)| c).collect();
+                return Err(self.error(
+                    second[0].0,
+                    format!(
+                        "expected one Betza description after '{letter}:' (such as 'BN'), \
+                         found a second word '{found}'"
+                    ),
+                ));
+            }
+            let text: String = first.iter().map(|&(_, c)| c).collect();
+            let steps = parse_betza(&text).map_err(|e| {
+                self.error(
+                    first[0].0 + e.offset,
+                    format!("in the Betza description '{text}': {e}"),
+                )
+            })?;
+            return Ok(Some((letter, letter_col, steps, Some(text))));
+        }
         for token in rest
             .split(|&(_, c)| c.is_whitespace())
             .filter(|t| !t.is_empty())
@@ -207,7 +241,7 @@ impl<'a> Line<'a> {
                 ),
             ));
         }
-        Ok(Some((letter, letter_col, steps)))
+        Ok(Some((letter, letter_col, steps, None)))
     }
 
     /// One move, `dx,dy[,FLAGS]`, expanded into its steps.
@@ -264,12 +298,7 @@ impl<'a> Line<'a> {
         } else {
             StepMode::Both
         };
-        let base = Step {
-            dx,
-            dy,
-            range,
-            mode,
-        };
+        let base = Step::plain(dx, dy, range, mode);
         let images: Vec<Sym> = if flags.all8 {
             Sym::all().collect()
         } else if flags.mirrors4 {
@@ -449,12 +478,7 @@ mod tests {
     }
 
     fn step(dx: i8, dy: i8, range: u8, mode: StepMode) -> Step {
-        Step {
-            dx,
-            dy,
-            range,
-            mode,
-        }
+        Step::plain(dx, dy, range, mode)
     }
 
     /// Parses and expects an error at (line, column) whose message contains `needle`.
@@ -481,13 +505,17 @@ mod tests {
     #[test]
     fn the_shipped_file_parses_and_has_the_xboard_letters() {
         let set = PieceSet::standard();
-        assert_eq!(set.letters(), "ABCDEFHIJKMNQRWXYZ");
+        assert_eq!(set.letters(), "ABCDEFGHIJKMNOQRTUWXYZ");
         let count = |l: char| set.get(l).map(|p| p.steps.len());
         assert_eq!(count('K'), Some(8));
         assert_eq!(count('Q'), Some(8));
         assert_eq!(count('N'), Some(8));
         assert_eq!(count('A'), Some(12));
         assert_eq!(count('Y'), Some(16));
+        assert_eq!(count('O'), Some(8));
+        assert_eq!(count('G'), Some(8));
+        assert_eq!(count('U'), Some(8));
+        assert_eq!(count('T'), Some(4));
         let h = set.get('H').map(|p| p.steps.clone()).unwrap_or_default();
         assert!(h
             .iter()
@@ -662,6 +690,45 @@ mod tests {
         );
         expect_error("X: 1,0,100*", 1, 8, "found 100");
         expect_error("X: 1,0,99999999999", 1, 8, "expected a range from 1 to 99");
+    }
+
+    #[test]
+    fn betza_lines_mean_the_same_steps_as_step_vectors() {
+        for (betza, vectors) in [
+            ("BN", "1,1,s* 1,2,*"),
+            ("RN", "1,0,s* 1,2,*"),
+            ("NN", "1,2,s*"),
+            ("fmWfcF", "0,1,n 1,1,c -1,1,c"),
+            ("W3", "1,0,3*"),
+            ("WfF", "1,0,* 1,1 -1,1"),
+        ] {
+            let a = piece(&format!("X: {betza}  # comment"), 'X');
+            let b = piece(&format!("X: {vectors}"), 'X');
+            assert_eq!(a.steps, b.steps, "{betza}");
+            assert_eq!(a.betza.as_deref(), Some(betza));
+            assert_eq!(b.betza, None);
+        }
+        // Lower-case letters and a step-vector line beside a Betza line.
+        let set = parse("o: mRcpR\nn: 1,2,*\nu: nN").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(set.letters(), "NOU");
+    }
+
+    #[test]
+    fn error_in_a_betza_line_names_its_column() {
+        expect_error(
+            "X: BaN",
+            1,
+            5,
+            "in the Betza description 'BaN': 'a' is a modifier",
+        );
+        expect_error("\nX:  fmO", 2, 7, "found 'O'");
+        expect_error("X: nC", 1, 4, "no agreed path");
+        expect_error(
+            "X: BN R",
+            1,
+            7,
+            "expected one Betza description after 'X:' (such as 'BN'), found a second word 'R'",
+        );
     }
 
     #[test]

@@ -29,27 +29,14 @@ mod tests {
     fn piece(letter: char, steps: &[(i8, i8, u8)]) -> PieceType {
         let mut all = Vec::new();
         for &(dx, dy, range) in steps {
-            all.push(Step {
-                dx,
-                dy,
-                range,
-                mode: StepMode::Both,
-            });
+            all.push(Step::plain(dx, dy, range, StepMode::Both));
         }
         PieceType::new(letter, all)
     }
 
     fn all8(letter: char, dx: i8, dy: i8, range: u8) -> PieceType {
         let steps: Vec<Step> = Sym::all()
-            .map(|g| {
-                Step {
-                    dx,
-                    dy,
-                    range,
-                    mode: StepMode::Both,
-                }
-                .transformed(g)
-            })
+            .map(|g| Step::plain(dx, dy, range, StepMode::Both).transformed(g))
             .collect();
         PieceType::new(letter, steps)
     }

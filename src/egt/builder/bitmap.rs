@@ -149,14 +149,7 @@ impl Bitmap {
     }
 }
 
-/// Calls `f(b)` for every set bit b of `bits`, lowest first.
-#[inline]
-pub(super) fn for_each_bit(mut bits: u64, mut f: impl FnMut(u8)) {
-    while bits != 0 {
-        f(bits.trailing_zeros() as u8);
-        bits &= bits - 1;
-    }
-}
+pub(super) use crate::board::for_each_bit;
 
 #[cfg(test)]
 mod tests {

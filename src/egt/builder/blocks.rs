@@ -19,10 +19,11 @@ use crate::egt::value::{win_byte, ILLEGAL};
 
 impl Build<'_> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
-    /// the block can be worked on as a whole: the table has blocks, and the block holds
-    /// positions (the other men stand on distinct squares, and they are canonical).
+    /// the block can be worked on as a whole: the table has blocks, its men move plainly
+    /// (see `blockwise`), and the block holds positions (the other men stand on distinct
+    /// squares, and they are canonical).
     pub(super) fn block(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
-        if !self.ix.has_blocks() {
+        if !self.blockwise() {
             return None;
         }
         let sq = self.ix.block_men(w)?;
@@ -31,6 +32,13 @@ impl Build<'_> {
             BlockShape::Half(fold) => Some((sq, Some(fold))),
             BlockShape::Hole => None,
         }
+    }
+
+    /// Whether the build works block by block: the table has blocks, and every man moves by
+    /// plain leaps and rides (a lame leap or a hop of one man may depend on the block man in
+    /// ways the block-wise work does not model; such tables are worked slot by slot).
+    pub(super) fn blockwise(&self) -> bool {
+        self.ix.has_blocks() && self.men.blockwise()
     }
 
     /// Sets in `into` (positions with `mover` to move) every predecessor, by a move of

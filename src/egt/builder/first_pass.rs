@@ -61,7 +61,7 @@ impl Build<'_> {
                 let mut legal = 0;
                 let per_pair = self.ix.slots_per_pair() / 64;
                 let first = p * per_pair;
-                if self.ix.has_blocks() {
+                if self.blockwise() {
                     for w in first..first + per_pair {
                         legal += self.setup_block(w, &tables, &mut bytes);
                     }

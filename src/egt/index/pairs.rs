@@ -31,8 +31,10 @@ pub(super) fn royal_pairs(
             .expect("material letters are defined"),
     ];
     // A royal pair is left out when each royal captures the other whatever stands between.
-    let mutual =
-        |a: Square, b: Square| royal_moves[0].attacks(a, b, !0) && royal_moves[1].attacks(b, a, !0);
+    let mutual = |a: Square, b: Square| {
+        royal_moves[0].attacks_whatever_between(a, b)
+            && royal_moves[1].attacks_whatever_between(b, a)
+    };
     let mut pair_slot = vec![(NO_PAIR, 0u8); BOARD_SQUARES * BOARD_SQUARES];
     let mut pairs = Vec::new();
     for a in 0..BOARD_SQUARES as Square {
