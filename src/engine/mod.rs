@@ -19,14 +19,14 @@ pub use command::{Command, Event, GameEnd, Thinking, Variant};
 
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Setup};
-use crate::config::EngineConfig;
 use crate::egt::builder::BuildError;
 use crate::egt::material::{material_of, Material};
 use crate::egt::memory::MB;
 use crate::egt::probe::ScoredMove;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
-use crate::settings::{new_tables, Files, Report, Settings};
+pub use crate::settings::Options;
+use crate::settings::{new_tables, Files, PieceFile, Report, Settings};
 use game::{Board, START_FEN};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,24 +66,9 @@ pub enum Action {
     Build(BuildJob),
 }
 
-/// The options in force, as a protocol shows them as defaults in its handshake.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// The endgame built at start-up (and after the Endgame option).
-    pub endgame: String,
-    /// The metric of the tables.
-    pub metric: crate::config::Metric,
-    /// Build threads (0: one per core).
-    pub threads: usize,
-    /// The piece file.
-    pub piece_file: String,
-    /// The rule variants.
-    pub rules: crate::egt::rules::Rules,
-}
-
 /// The engine's state.
 pub struct Engine {
-    /// The start-up settings; the metric and threads follow the options.
+    /// The settings in force: those of the start-up, changed by the options since.
     settings: Settings,
     /// Loads the piece and seed files an option names.
     files: Box<dyn Files>,
@@ -147,15 +132,8 @@ impl Engine {
     }
 
     /// The options in force.
-    pub fn options(&self) -> Options {
-        let config = &self.settings.config;
-        Options {
-            endgame: config.endgame.clone(),
-            metric: config.metric,
-            threads: config.threads,
-            piece_file: config.pieces.display().to_string(),
-            rules: self.settings.rules(),
-        }
+    pub fn options(&self) -> &Options {
+        &self.settings.options
     }
 
     /// The endgame being built, if a build runs.
@@ -380,17 +358,17 @@ impl Engine {
             }
             Command::Sync(token) | Command::SyncAfterBuild(token) => self.say(Event::Synced(token)),
             Command::Variant(v) => self.say(Event::Variant(v)),
-            Command::Metric(m) => self.reconfigure(|c| c.metric = m),
-            Command::NullMove(n) => self.reconfigure(|c| c.null_move = n),
-            Command::StalemateWins(on) => self.reconfigure(|c| c.stalemate_wins = on),
-            Command::BareRoyalLoses(on) => self.reconfigure(|c| c.bare_king_loses = on),
+            Command::Metric(m) => self.reconfigure(|o| o.metric = m),
+            Command::NullMove(n) => self.reconfigure(|o| o.rules.null_move = n),
+            Command::StalemateWins(on) => self.reconfigure(|o| o.rules.stalemate_wins = on),
+            Command::BareRoyalLoses(on) => self.reconfigure(|o| o.rules.bare_royal_loses = on),
             Command::Endgame(spec) => {
                 let spec = spec.trim();
                 match Material::parse(spec, &self.settings.pieces) {
                     Ok(m) if m == self.settings.material => {}
                     Ok(m) => {
                         let mut new = self.settings.clone();
-                        new.config.endgame = spec.to_string();
+                        new.options.endgame = spec.to_string();
                         new.material = m;
                         self.retable(new, true);
                     }
@@ -398,23 +376,20 @@ impl Engine {
                 }
             }
             Command::PieceFile(path) => {
-                let mut config = self.settings.config.clone();
-                config.pieces = path.clone();
-                config.pieces_named = true;
-                let loaded = self.files.pieces(&config).and_then(|pieces| {
-                    let m =
-                        Material::parse(&self.settings.config.endgame, &pieces).map_err(|e| {
-                            format!(
-                                "the endgame {} in these pieces: {e}",
-                                self.settings.config.endgame
-                            )
-                        })?;
+                let file = PieceFile {
+                    path: path.clone(),
+                    named: true,
+                };
+                let endgame = &self.settings.options.endgame;
+                let loaded = self.files.pieces(&file).and_then(|pieces| {
+                    let m = Material::parse(endgame, &pieces)
+                        .map_err(|e| format!("the endgame {endgame} in these pieces: {e}"))?;
                     Ok((pieces, m))
                 });
                 match loaded {
                     Ok((pieces, material)) => {
                         let mut new = self.settings.clone();
-                        new.config = config;
+                        new.options.piece_file = file;
                         new.pieces = pieces;
                         new.material = material;
                         self.retable(new, true);
@@ -425,7 +400,7 @@ impl Engine {
                     ),
                 }
             }
-            Command::Threads(n) => self.settings.config.threads = n,
+            Command::Threads(n) => self.settings.options.threads = n,
             Command::TableMemory(mb) => {
                 self.memory = (mb > 0).then_some(mb);
                 // A build refused for want of memory may fit now.
@@ -437,10 +412,10 @@ impl Engine {
         }
     }
 
-    /// Rebuilds the tables with one setting of the configuration changed (see `retable`).
-    fn reconfigure(&mut self, change: impl FnOnce(&mut EngineConfig)) {
+    /// Rebuilds the tables with one option changed (see `retable`).
+    fn reconfigure(&mut self, change: impl FnOnce(&mut Options)) {
         let mut new = self.settings.clone();
-        change(&mut new.config);
+        change(&mut new.options);
         self.retable(new, false);
     }
 
@@ -450,11 +425,15 @@ impl Engine {
     /// start when it is back. A seed file that does not read for the new settings refuses
     /// the change: nothing changes. Unchanged settings change nothing.
     fn retable(&mut self, new: Settings, startup: bool) {
-        if new.config == self.settings.config && new.material == self.settings.material {
+        if new.options == self.settings.options && new.material == self.settings.material {
             return;
         }
         let mut new = new;
-        match self.files.seeds(&new.config, &new.pieces) {
+        let seeds = new.seed_file.as_deref().map(|file| {
+            let o = &new.options;
+            self.files.seeds(file, &new.pieces, &o.endgame, o.metric)
+        });
+        match seeds.transpose() {
             Ok(seeds) => new.seeds = seeds,
             Err(e) => {
                 self.reject("bad option value", &e);
@@ -751,7 +730,7 @@ impl Engine {
         self.out.push(Action::Build(BuildJob {
             tables,
             material: target,
-            threads: self.settings.config.threads,
+            threads: self.settings.options.threads,
             report: self.settings.report().map(Box::new),
             cancel,
         }));

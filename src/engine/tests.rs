@@ -11,9 +11,9 @@ use std::sync::atomic::Ordering;
 struct NoFiles;
 
 impl Files for NoFiles {
-    fn pieces(&self, config: &EngineConfig) -> Result<PieceSet, String> {
-        if config.pieces_named {
-            Err(format!("{}: piece file not found", config.pieces.display()))
+    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, String> {
+        if file.named {
+            Err(format!("{}: piece file not found", file.path.display()))
         } else {
             Ok(PieceSet::standard())
         }
@@ -21,13 +21,12 @@ impl Files for NoFiles {
 
     fn seeds(
         &self,
-        config: &EngineConfig,
+        file: &std::path::Path,
         _pieces: &PieceSet,
-    ) -> Result<Option<Vec<crate::egt::seed::Seed>>, String> {
-        match &config.seed {
-            None => Ok(None),
-            Some(file) => Err(format!("{}: cannot read the seed file", file.display())),
-        }
+        _spec: &str,
+        _metric: Metric,
+    ) -> Result<Vec<crate::egt::seed::Seed>, String> {
+        Err(format!("{}: cannot read the seed file", file.display()))
     }
 }
 
@@ -37,13 +36,7 @@ fn engine(endgame: &str) -> Engine {
     let pieces = PieceSet::standard();
     let material = Material::parse(endgame, &pieces).unwrap();
     Engine::new(
-        Settings {
-            config: EngineConfig::default(),
-            pieces,
-            material,
-            fold: true,
-            seeds: None,
-        },
+        Settings::from_config(&EngineConfig::default(), pieces, material, None, true),
         Box::new(NoFiles),
     )
 }
@@ -443,13 +436,7 @@ fn engine_with(endgame: &str, rules: crate::egt::rules::Rules) -> Engine {
     config.stalemate_wins = rules.stalemate_wins;
     config.bare_king_loses = rules.bare_royal_loses;
     let mut e = Engine::new(
-        Settings {
-            config,
-            pieces,
-            material,
-            fold: true,
-            seeds: None,
-        },
+        Settings::from_config(&config, pieces, material, None, true),
         Box::new(NoFiles),
     );
     drive(&mut e);
@@ -683,7 +670,7 @@ fn endgame_and_piece_file_options() {
         "{events:?}"
     );
     assert_eq!(e.settings.material.name(), "KQ.KR");
-    assert!(!e.settings.config.pieces_named);
+    assert!(!e.settings.options.piece_file.named);
     e.command(Command::Endgame("KR.K".into()));
     let actions = e.take_actions();
     let [Action::Build(job)] = &actions[..] else {

@@ -21,7 +21,7 @@ use crate::board::square::parse_square;
 use crate::board::{Color, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
-use crate::egt::rules::{NullMove, Rules};
+use crate::egt::rules::NullMove;
 use crate::egt::value::Value;
 use crate::engine::{Command, Event, Options, Thinking, Variant};
 use crate::piece::betza::try_betza;
@@ -38,10 +38,6 @@ const ERROR_TRIGGERS: [&str; 5] = ["draw", "analyze", "protover", "time", "otim"
 pub struct XBoard {
     pieces: PieceSet,
     name: String,
-    metric: Metric,
-    threads: usize,
-    endgame: String,
-    rules: Rules,
     /// `Some(colour of the men placed)` in edit mode.
     edit: Option<Color>,
     /// The features were sent: thinking-style progress may follow.
@@ -49,31 +45,21 @@ pub struct XBoard {
 }
 
 impl XBoard {
-    /// The protocol for an engine of these pieces, named after its start-up endgame, with the
-    /// options' current values.
-    pub fn new(
-        pieces: PieceSet,
-        endgame: &str,
-        metric: Metric,
-        threads: usize,
-        rules: Rules,
-    ) -> XBoard {
+    /// The protocol for an engine of these pieces, named after its start-up endgame.
+    pub fn new(pieces: PieceSet, endgame: &str) -> XBoard {
         XBoard {
             pieces,
             name: format!("fairy-egt {} {endgame}", env!("CARGO_PKG_VERSION")),
-            metric,
-            threads,
-            endgame: endgame.to_string(),
-            rules,
             edit: None,
             handshake_done: false,
         }
     }
 
-    /// The `feature` lines answering `protover 2`, the last with `done=1`.
-    fn features(&self) -> Vec<String> {
+    /// The `feature` lines answering `protover 2`, the last with `done=1`: the options show
+    /// their values in force.
+    fn features(&self, options: &Options) -> Vec<String> {
         let combo = |m: Metric| {
-            let star = if m == self.metric { "*" } else { "" };
+            let star = if m == options.metric { "*" } else { "" };
             format!("{star}{}", m.name())
         };
         vec![
@@ -88,10 +74,10 @@ impl XBoard {
             ),
             format!(
                 "feature option=\"Threads -spin {} 0 {MAX_THREADS}\"",
-                self.threads
+                options.threads
             ),
             format!("feature option=\"TableMemory -spin 0 0 {MAX_TABLE_MEMORY}\""),
-            format!("feature option=\"Endgame -string {}\"", self.endgame),
+            format!("feature option=\"Endgame -string {}\"", options.endgame),
             format!(
                 "feature option=\"NullMove -combo {}\"",
                 [
@@ -101,18 +87,22 @@ impl XBoard {
                     NullMove::Both
                 ]
                 .map(|n| {
-                    let star = if n == self.rules.null_move { "*" } else { "" };
+                    let star = if n == options.rules.null_move {
+                        "*"
+                    } else {
+                        ""
+                    };
                     format!("{star}{n}")
                 })
                 .join(" /// ")
             ),
             format!(
                 "feature option=\"StalemateWins -check {}\"",
-                u8::from(self.rules.stalemate_wins)
+                u8::from(options.rules.stalemate_wins)
             ),
             format!(
                 "feature option=\"BareKingLoses -check {}\"",
-                u8::from(self.rules.bare_royal_loses)
+                u8::from(options.rules.bare_royal_loses)
             ),
             "feature done=1".to_string(),
         ]
@@ -287,7 +277,7 @@ fn thinking_line(t: &Thinking) -> String {
 }
 
 impl Protocol for XBoard {
-    fn read(&mut self, line: &str) -> Vec<Input> {
+    fn read(&mut self, line: &str, options: &Options) -> Vec<Input> {
         let line = line.trim();
         if line.is_empty() {
             return vec![];
@@ -307,7 +297,11 @@ impl Protocol for XBoard {
             "protover" => {
                 if arg.parse::<u32>().is_ok_and(|v| v >= 2) {
                     self.handshake_done = true;
-                    return self.features().into_iter().map(Input::Reply).collect();
+                    return self
+                        .features(options)
+                        .into_iter()
+                        .map(Input::Reply)
+                        .collect();
                 }
                 return vec![];
             }
@@ -378,13 +372,6 @@ impl Protocol for XBoard {
 
     fn render(&self, event: &Event) -> Vec<String> {
         self.lines(event).iter().map(|l| one_line(l)).collect()
-    }
-
-    fn follow(&mut self, options: &Options) {
-        self.metric = options.metric;
-        self.threads = options.threads;
-        self.endgame.clone_from(&options.endgame);
-        self.rules = options.rules;
     }
 
     fn progress(&self, event: &BuildEvent) -> Option<String> {
@@ -458,17 +445,19 @@ mod tests {
     use super::*;
 
     fn xb() -> XBoard {
-        XBoard::new(
-            PieceSet::standard(),
-            "KQ.KR",
-            Metric::Dtm,
-            0,
-            Rules::default(),
-        )
+        XBoard::new(PieceSet::standard(), "KQ.KR")
+    }
+
+    /// The start-up options of a KQ.KR engine.
+    fn options() -> Options {
+        let pieces = PieceSet::standard();
+        let material = crate::egt::material::Material::parse("KQ.KR", &pieces).unwrap();
+        let config = crate::config::EngineConfig::default();
+        crate::settings::Settings::from_config(&config, pieces, material, None, true).options
     }
 
     fn one(x: &mut XBoard, line: &str) -> Input {
-        let mut v = x.read(line);
+        let mut v = x.read(line, &options());
         assert_eq!(v.len(), 1, "{line}: {v:?}");
         v.remove(0)
     }
@@ -554,7 +543,7 @@ mod tests {
         let mut x = xb();
         assert_eq!(one(&mut x, "edit"), Input::Engine(Command::EditBegin));
         assert_eq!(one(&mut x, "#"), Input::Engine(Command::EditClear));
-        assert!(x.read("c").is_empty());
+        assert!(x.read("c", &options()).is_empty());
         assert_eq!(
             one(&mut x, "Xa2"),
             Input::Engine(Command::EditPlace {
@@ -577,7 +566,7 @@ mod tests {
     #[test]
     fn features_end_with_done() {
         let mut x = xb();
-        let lines = x.read("protover 2");
+        let lines = x.read("protover 2", &options());
         let Some(Input::Reply(last)) = lines.last() else {
             panic!("{lines:?}")
         };
@@ -630,8 +619,8 @@ mod tests {
     #[test]
     fn xboards_memory_command_is_accepted_and_limits_nothing() {
         let mut x = xb();
-        assert!(x.read("memory 64").is_empty());
-        assert!(x.read("memory 1").is_empty());
+        assert!(x.read("memory 64", &options()).is_empty());
+        assert!(x.read("memory 1", &options()).is_empty());
         assert!(matches!(
             one(&mut x, "memory lots"),
             Input::Engine(Command::Notice(Event::Rejected { .. }))

@@ -169,27 +169,9 @@ impl Run {
             report: None,
             ..EngineConfig::default()
         };
-        let xboard = XBoard::new(
-            pieces.clone(),
-            &config.endgame,
-            config.metric,
-            config.threads,
-            Default::default(),
-        );
-        let uci = Uci::new(
-            &config.endgame,
-            config.metric,
-            config.threads,
-            &config.pieces.display().to_string(),
-            Default::default(),
-        );
-        let settings = Settings {
-            config,
-            pieces: pieces.clone(),
-            material,
-            fold: true,
-            seeds: None,
-        };
+        let xboard = XBoard::new(pieces.clone(), &config.endgame);
+        let uci = Uci::default();
+        let settings = Settings::from_config(&config, pieces.clone(), material, None, true);
         let mut run = Run {
             engine: Engine::new(settings, Box::new(Disk)),
             xboard: Some(xboard),
@@ -280,11 +262,10 @@ impl Run {
                 .collect(),
             None => Vec::new(),
         };
-        let options = self.engine.options();
+        let options = self.engine.options().clone();
         let (dialect, protocol) = self.protocol(line);
         // As the session does: the handshake shows the options in force.
-        protocol.follow(&options);
-        let inputs = protocol.read(line);
+        let inputs = protocol.read(line, &options);
         self.expect(dialect, line);
         let mut refused = false;
         let mut moves = Vec::new();
