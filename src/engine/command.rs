@@ -93,8 +93,6 @@ pub enum Command {
     /// Whether a side left with only its royal (the other having more) has lost: a change
     /// rebuilds the tables.
     BareRoyalLoses(bool),
-    /// Say this event, in turn (a protocol's answer to a line that is not a command).
-    Notice(Event),
 }
 
 /// The variants the engine knows (XBoard's names).

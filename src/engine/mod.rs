@@ -408,7 +408,6 @@ impl Engine {
                     .retain(|_, e| !matches!(e, BuildError::OverBudget { .. }));
                 self.ensure_tables();
             }
-            Command::Notice(event) => self.say(event),
         }
     }
 

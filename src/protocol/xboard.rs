@@ -131,46 +131,52 @@ impl XBoard {
                     letter: b[0] as char,
                 }
             }
-            _ => rejected(
-                "edit mode: expected #, c, ., a piece letter and square such as Ka1, or x and a square",
-                line,
-            ),
+            _ => {
+                return vec![rejected(
+                    "edit mode: expected #, c, ., a piece letter and square such as Ka1, or x and a square",
+                    line,
+                )]
+            }
         };
         vec![Input::Engine(cmd)]
     }
 
     /// `option NAME=VALUE`.
-    fn option(&self, arg: &str) -> Command {
+    fn option(&self, arg: &str) -> Input {
         let Some((name, value)) = arg.split_once('=') else {
             return rejected("bad option, expected NAME=VALUE", arg);
         };
         let value = value.trim();
-        match name.trim().to_ascii_lowercase().as_str() {
+        let cmd = match name.trim().to_ascii_lowercase().as_str() {
             "metric" => match value.parse::<Metric>() {
                 Ok(m) => Command::Metric(m),
-                Err(e) => rejected("bad option value", &format!("{arg}: {e}")),
+                Err(e) => return rejected("bad option value", &format!("{arg}: {e}")),
             },
             "threads" => match value.parse::<usize>() {
                 Ok(n) if n <= MAX_THREADS => Command::Threads(n),
-                _ => rejected(
-                    "bad option value",
-                    &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
-                ),
+                _ => {
+                    return rejected(
+                        "bad option value",
+                        &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
+                    )
+                }
             },
             "tablememory" => match value.parse::<u64>() {
                 Ok(mb) if mb <= MAX_TABLE_MEMORY => Command::TableMemory(mb),
-                _ => rejected(
-                    "bad option value",
-                    &format!(
-                        "{arg}: expected megabytes from 0 (the start-up budget) to \
+                _ => {
+                    return rejected(
+                        "bad option value",
+                        &format!(
+                            "{arg}: expected megabytes from 0 (the start-up budget) to \
                          {MAX_TABLE_MEMORY}"
-                    ),
-                ),
+                        ),
+                    )
+                }
             },
             "endgame" => Command::Endgame(value.to_string()),
             "nullmove" => match value.parse::<NullMove>() {
                 Ok(n) => Command::NullMove(n),
-                Err(e) => rejected("bad option value", &format!("{arg}: {e}")),
+                Err(e) => return rejected("bad option value", &format!("{arg}: {e}")),
             },
             "stalematewins" | "barekingloses" => {
                 let on = match value {
@@ -184,17 +190,26 @@ impl XBoard {
                     Command::BareRoyalLoses(on)
                 }
             }
-            _ => rejected("unknown option", name),
-        }
+            _ => return rejected("unknown option", name),
+        };
+        Input::Engine(cmd)
     }
 }
 
-/// A refusal said in turn.
-fn rejected(kind: &str, detail: &str) -> Command {
-    Command::Notice(Event::Rejected {
-        kind: kind.to_string(),
-        detail: detail.to_string(),
-    })
+/// A refusal of a line that does not parse, answered at once (no command reaches the
+/// engine).
+fn rejected(kind: &str, detail: &str) -> Input {
+    Input::Reply(one_line(&error_line(kind, detail)))
+}
+
+/// The `Error` line of a refusal.
+fn error_line(kind: &str, detail: &str) -> String {
+    format!("Error ({}): {}", error_safe(kind), error_safe(detail))
+}
+
+/// The line that says why a position cannot be played.
+fn not_playable_line(reason: &dyn std::fmt::Display) -> String {
+    format!("tellusererror fairy-egt cannot play this position: {reason}")
 }
 
 /// Whether a word looks like a move in coordinate notation (`e2e4`, `a7a8q`) or a drop
@@ -310,13 +325,13 @@ impl Protocol for XBoard {
                 if clock_args_ok(word, arg) {
                     return vec![];
                 }
-                rejected("bad argument", line)
+                return vec![rejected("bad argument", line)];
             }
             "new" => Command::NewGame,
             "variant" => match arg {
                 "normal" => Command::Variant(Variant::Normal),
                 "fairy" => Command::Variant(Variant::Fairy),
-                _ => rejected("unsupported variant", arg),
+                _ => return vec![rejected("unsupported variant", arg)],
             },
             "force" => Command::Force,
             "go" => Command::Go,
@@ -324,13 +339,16 @@ impl Protocol for XBoard {
             "white" => Command::SetSideToMove(Color::White),
             "black" => Command::SetSideToMove(Color::Black),
             "usermove" if !arg.is_empty() => Command::Move(arg.to_string()),
-            "usermove" => rejected("missing move", line),
+            "usermove" => return vec![rejected("missing move", line)],
             "ping" => Command::Sync(arg.to_string()),
             "draw" => Command::DrawOffer,
             "result" => Command::Result,
             "setboard" => match Setup::from_fen(arg) {
                 Ok(setup) => Command::SetPosition(Box::new(setup)),
-                Err(e) => Command::Notice(Event::NotPlayable(format!("bad FEN '{arg}': {e}"))),
+                Err(e) => {
+                    let reason = format!("bad FEN '{arg}': {e}");
+                    return vec![Input::Reply(one_line(&not_playable_line(&reason)))];
+                }
             },
             "edit" => {
                 self.edit = Some(Color::White);
@@ -345,7 +363,7 @@ impl Protocol for XBoard {
             "." => Command::AnalysisStatus,
             "hint" => Command::Hint,
             "bk" => Command::Book,
-            "option" => self.option(arg),
+            "option" => return vec![self.option(arg)],
             "memory" => match arg.parse::<u64>() {
                 Ok(mb) => {
                     log::info!(
@@ -354,18 +372,20 @@ impl Protocol for XBoard {
                     );
                     return vec![];
                 }
-                Err(_) => rejected("bad argument, expected megabytes", line),
+                Err(_) => return vec![rejected("bad argument, expected megabytes", line)],
             },
             // At most as many threads as the Threads option offers.
             "cores" => match arg.parse::<usize>() {
                 Ok(n) if n <= MAX_THREADS => Command::Threads(n),
-                _ => rejected(
-                    "bad argument",
-                    &format!("{line}: expected a number of cores from 0 to {MAX_THREADS}"),
-                ),
+                _ => {
+                    return vec![rejected(
+                        "bad argument",
+                        &format!("{line}: expected a number of cores from 0 to {MAX_THREADS}"),
+                    )]
+                }
             },
             _ if arg.is_empty() && looks_like_move(word) => Command::Move(word.to_string()),
-            _ => rejected("unknown command", line),
+            _ => return vec![rejected("unknown command", line)],
         };
         vec![Input::Engine(cmd)]
     }
@@ -391,16 +411,8 @@ impl XBoard {
                 format!("Illegal move: {}", error_safe(text)),
                 format!("# {}", error_safe(reason)),
             ],
-            Event::NotPlayable(reason) => vec![format!(
-                "tellusererror fairy-egt cannot play this position: {reason}"
-            )],
-            Event::Rejected { kind, detail } => {
-                vec![format!(
-                    "Error ({}): {}",
-                    error_safe(kind),
-                    error_safe(detail)
-                )]
-            }
+            Event::NotPlayable(reason) => vec![not_playable_line(reason)],
+            Event::Rejected { kind, detail } => vec![error_line(kind, detail)],
             Event::Synced(token) => vec![format!("pong {token}")],
             Event::Hint(m) => vec![format!("Hint: {}", m.text())],
             Event::Book(moves) => moves
@@ -516,25 +528,20 @@ mod tests {
             one(&mut x, "usermove a7a8q"),
             Input::Engine(Command::Move("a7a8q".into()))
         );
-        let Input::Engine(Command::Notice(ev)) = one(&mut x, "fly me to the moon") else {
-            panic!("not refused")
-        };
+        // Lines that do not parse are answered at once.
         assert_eq!(
-            x.render(&ev),
-            vec!["Error (unknown command): fly me to the moon".to_string()]
+            one(&mut x, "fly me to the moon"),
+            Input::Reply("Error (unknown command): fly me to the moon".to_string())
         );
         // Echoed input never splits a line (found by the fuzz test in UCI).
-        let Input::Engine(Command::Notice(ev)) = one(&mut x, "setboard 8/8\u{1b}/8 w") else {
-            panic!("not refused")
-        };
         assert_eq!(
-            x.render(&ev),
-            vec![
+            one(&mut x, "setboard 8/8\u{1b}/8 w"),
+            Input::Reply(
                 "tellusererror fairy-egt cannot play this position: bad FEN '8/8?/8 w': \
                   FEN rank 7: unexpected character '?' at position 4 (expected a piece letter \
                   or a digit 1-8)"
                     .to_string()
-            ]
+            )
         );
     }
 
@@ -601,18 +608,15 @@ mod tests {
         }
         assert!(matches!(
             one(&mut x, "option StalemateWins=maybe"),
-            Input::Engine(Command::Notice(Event::Rejected { .. }))
+            Input::Reply(line) if line.starts_with("Error (bad option value): ")
         ));
-        let Input::Engine(Command::Notice(ev)) = one(&mut x, "option TableMemory=-1") else {
-            panic!("not refused")
-        };
         assert_eq!(
-            x.render(&ev),
-            vec![
+            one(&mut x, "option TableMemory=-1"),
+            Input::Reply(
                 "Error (bad option value): TableMemory=-1: expected megabytes from 0 (the \
                   start-up budget) to 16000000"
                     .to_string()
-            ]
+            )
         );
     }
 
@@ -621,10 +625,10 @@ mod tests {
         let mut x = xb();
         assert!(x.read("memory 64", &options()).is_empty());
         assert!(x.read("memory 1", &options()).is_empty());
-        assert!(matches!(
+        assert_eq!(
             one(&mut x, "memory lots"),
-            Input::Engine(Command::Notice(Event::Rejected { .. }))
-        ));
+            Input::Reply("Error (bad argument, expected megabytes): memory lots".to_string())
+        );
     }
 
     #[test]
@@ -639,14 +643,11 @@ mod tests {
             "cores 18446744073709551615".to_string(),
             "cores -1".to_string(),
         ] {
-            let Input::Engine(Command::Notice(ev)) = one(&mut x, &line) else {
-                panic!("{line} not refused")
-            };
             assert_eq!(
-                x.render(&ev),
-                vec![format!(
+                one(&mut x, &line),
+                Input::Reply(format!(
                     "Error (bad argument): {line}: expected a number of cores from 0 to {MAX_THREADS}"
-                )]
+                ))
             );
         }
     }
