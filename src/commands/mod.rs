@@ -174,7 +174,7 @@ pub fn built_position(
     spec: &Material,
     setup: &Setup,
 ) -> Result<Position, String> {
-    let pos = check(setup, tables.geometry(), spec.royals())?;
+    let pos = check(setup, tables.geometry(), spec.royals()).map_err(|e| e.to_string())?;
     let (material, _) = material_of(&pos);
     if tables.get(&material).is_none() {
         return Err(format!(

@@ -14,8 +14,10 @@
 pub mod command;
 pub mod game;
 pub mod think;
+pub mod unplayable;
 
 pub use command::{Command, Event, GameEnd, Thinking, Variant};
+pub use unplayable::Unplayable;
 
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Setup};
@@ -27,7 +29,7 @@ use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 pub use crate::settings::Options;
 use crate::settings::{new_tables, Files, PieceFile, Report, Settings};
-use game::{Board, START_FEN};
+use game::{standard_start, Board};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -471,8 +473,11 @@ impl Engine {
                     match game.position().parse_move(text, &self.geometry) {
                         Ok(mv) => game.play(mv),
                         Err(e) => {
-                            refused =
-                                Some(format!("move {} ({text}) cannot be played: {e}", i + 1));
+                            refused = Some(Unplayable::IllegalMove {
+                                number: i + 1,
+                                text: text.clone(),
+                                error: e,
+                            });
                             break;
                         }
                     }
@@ -560,20 +565,18 @@ impl Engine {
     }
 
     /// Why the current position cannot be played now, if it cannot.
-    fn unplayable_reason(&self) -> Option<String> {
+    fn unplayable_reason(&self) -> Option<Unplayable> {
         let game = match &self.board {
             Board::Unplayable { reason, .. } => return Some(reason.clone()),
             Board::Playable(game) => game,
         };
         let Some(tables) = &self.tables else {
-            return Some("the tables are being built".to_string());
+            return Some(Unplayable::Building);
         };
         let (material, _) = material_of(game.position());
         match self.failed.get(&material) {
-            Some(why) => Some(format!("the table of {material} could not be built: {why}")),
-            None if tables.get(&material).is_none() => {
-                Some(format!("the table of {material} is not built"))
-            }
+            Some(why) => Some(Unplayable::BuildFailed(material, why.clone())),
+            None if tables.get(&material).is_none() => Some(Unplayable::NotBuilt(material)),
             None => None,
         }
     }
@@ -609,7 +612,7 @@ impl Engine {
         let thinking = match think::think(tables, &pos, started) {
             Ok(t) => t,
             Err(e) => {
-                self.say(Event::NotPlayable(e.to_string()));
+                self.say(Event::NotPlayable(e.into()));
                 self.say(Event::NoMove);
                 return;
             }
@@ -644,7 +647,7 @@ impl Engine {
                 self.analysis = Some((t.clone(), started, moves));
                 self.say(Event::Thinking(t));
             }
-            Err(e) => self.say(Event::NotPlayable(e.to_string())),
+            Err(e) => self.say(Event::NotPlayable(e.into())),
         }
     }
 
@@ -671,7 +674,7 @@ impl Engine {
                 Some(moves)
             }
             Err(e) => {
-                self.say(Event::NotPlayable(e.to_string()));
+                self.say(Event::NotPlayable(e.into()));
                 None
             }
         }
@@ -734,11 +737,6 @@ impl Engine {
             cancel,
         }));
     }
-}
-
-/// The standard start position.
-fn standard_start() -> Setup {
-    Setup::from_fen(START_FEN).expect("the start FEN is valid")
 }
 
 #[cfg(test)]

@@ -20,8 +20,8 @@ use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
 use crate::egt::value::Value;
-use crate::engine::game::START_FEN;
-use crate::engine::{Command, Event, Options, Thinking};
+use crate::engine::game::standard_start;
+use crate::engine::{Command, Event, Options, Thinking, Unplayable};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
@@ -162,16 +162,11 @@ impl Uci {
             .position(|w| *w == "moves")
             .unwrap_or(words.len());
         let setup = match words.get(1).copied() {
-            Some("startpos") if moves_at == 2 => {
-                Setup::from_fen(START_FEN).map_err(|e| e.to_string())
-            }
+            Some("startpos") if moves_at == 2 => Ok(standard_start()),
             Some("fen") if moves_at > 2 => {
-                Setup::from_fen(&words[2..moves_at].join(" ")).map_err(|e| format!("bad FEN: {e}"))
+                Setup::from_fen(&words[2..moves_at].join(" ")).map_err(Unplayable::BadFen)
             }
-            _ => Err(format!(
-                "expected 'position startpos' or 'position fen FEN', then 'moves …', found \
-                 '{line}'"
-            )),
+            _ => Err(Unplayable::BadPositionLine(line.to_string())),
         };
         let moves: Vec<String> = words
             .iter()
@@ -182,7 +177,7 @@ impl Uci {
             Input::Engine(Command::Force),
             Input::Engine(match setup {
                 Ok(setup) => Command::SetGame(Box::new(setup), moves),
-                Err(e) => Command::SetUnplayable(format!("position: {e}")),
+                Err(reason) => Command::SetUnplayable(reason),
             }),
         ]
     }
@@ -537,7 +532,10 @@ mod tests {
         assert_eq!(setup.board[0], Some((crate::board::Color::White, 'A')));
         assert_eq!(moves, &["a1b3".to_string(), "c4c3".to_string()]);
         let v = u.position("position fen 8/8/8/8/2r5/8/2k5/K6Z5 w - - 0 1");
-        assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(e)) if e.contains("FEN")));
+        assert!(matches!(
+            &v[1],
+            Input::Engine(Command::SetUnplayable(Unplayable::BadFen(_)))
+        ));
         let v = u.position("position nonsense");
         assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(_))));
         let v = u.position("position \u{1b}[2J");
@@ -574,8 +572,8 @@ mod tests {
             vec!["bestmove a1b1".to_string()]
         );
         assert_eq!(
-            u.render(&Event::NotPlayable("x".into())),
-            vec!["info string cannot play this position: x".to_string()]
+            u.render(&Event::NotPlayable(Unplayable::Building)),
+            vec!["info string cannot play this position: the tables are being built".to_string()]
         );
         assert_eq!(u.render(&Event::NoMove), vec!["bestmove 0000".to_string()]);
         // A stop before the engine answers: the answer goes out at once.
