@@ -1,52 +1,60 @@
-//! Reading the files a configuration names (the piece file, the seed file) from the disk:
-//! the [`Files`] the binary hands the engine, and what the commands load at start-up.
+//! Reading the files the settings name (the piece file, the seed file) from the disk: the
+//! [`Files`] the binary hands the engine, and what the commands load at start-up.
 
 use crate::board::geometry::Geometry;
-use crate::config::EngineConfig;
+use crate::config::Metric;
 use crate::egt::seed::{parse_seeds, Seed};
 use crate::piece::parse::{load_piece_file, PieceDefError};
 use crate::piece::PieceSet;
-use crate::settings::Files;
+use crate::settings::{Files, PieceFile};
+use std::path::Path;
 
 /// The files on the disk.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Disk;
 
 impl Files for Disk {
-    fn pieces(&self, config: &EngineConfig) -> Result<PieceSet, String> {
-        pieces_of(config)
+    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, String> {
+        pieces_of(file)
     }
 
-    fn seeds(&self, config: &EngineConfig, pieces: &PieceSet) -> Result<Option<Vec<Seed>>, String> {
-        load_seeds(config, pieces)
+    fn seeds(
+        &self,
+        file: &Path,
+        pieces: &PieceSet,
+        spec: &str,
+        metric: Metric,
+    ) -> Result<Vec<Seed>, String> {
+        load_seeds(file, pieces, spec, metric)
     }
 }
 
-/// Reads the seed file of `config`, if any, for its endgame and metric.
-pub fn load_seeds(config: &EngineConfig, pieces: &PieceSet) -> Result<Option<Vec<Seed>>, String> {
-    let Some(file) = &config.seed else {
-        return Ok(None);
-    };
+/// Reads the seed file `file` for the endgame `spec` of these pieces, under `metric`.
+pub fn load_seeds(
+    file: &Path,
+    pieces: &PieceSet,
+    spec: &str,
+    metric: Metric,
+) -> Result<Vec<Seed>, String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("{}: cannot read the seed file: {e}", file.display()))?;
     parse_seeds(
         &text,
         &file.display().to_string(),
-        &config.endgame,
+        spec,
         pieces,
         &Geometry::new(pieces),
-        config.metric,
+        metric,
     )
-    .map(Some)
     .map_err(|e| e.to_string())
 }
 
-/// The piece definitions of a configuration: its piece file, which must exist when the user
-/// named it; when no file was named and the default one is not there, the built-in
-/// definitions (those of the shipped `piecedef.ini`).
-pub fn pieces_of(config: &EngineConfig) -> Result<PieceSet, String> {
-    let path = &config.pieces;
-    if !config.pieces_named && !path.exists() {
+/// The piece definitions of a piece file, which must exist when the user named it; when no
+/// file was named and the default one is not there, the built-in definitions (those of the
+/// shipped `piecedef.ini`).
+pub fn pieces_of(file: &PieceFile) -> Result<PieceSet, String> {
+    let path = &file.path;
+    if !file.named && !path.exists() {
         log::info!(
             "{} not found: using the built-in piece definitions",
             path.display()

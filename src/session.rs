@@ -40,20 +40,8 @@ pub type BuildFn =
 /// Runs engine mode on stdin and stdout until `quit`, SIGTERM or the end of input.
 pub fn run(common: &Common) -> Result<(), UserError> {
     let s = settings(common)?;
-    let xboard = XBoard::new(
-        s.pieces.clone(),
-        &s.config.endgame,
-        s.config.metric,
-        s.config.threads,
-        s.rules(),
-    );
-    let uci = Uci::new(
-        &s.config.endgame,
-        s.config.metric,
-        s.config.threads,
-        &s.config.pieces.display().to_string(),
-        s.rules(),
-    );
+    let xboard = XBoard::new(s.pieces.clone(), &s.options.endgame);
+    let uci = Uci::default();
     let engine = Engine::new(s, Box::new(fairy_egt::files::Disk));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
@@ -203,8 +191,7 @@ impl<W: AsyncWrite + Unpin> Session<W> {
                 self.protocol = Box::new(uci);
             }
         }
-        self.protocol.follow(&engine.options());
-        for input in self.protocol.read(line) {
+        for input in self.protocol.read(line, engine.options()) {
             match input {
                 Input::Quit => return Err(std::io::Error::other("quit")),
                 Input::Reply(text) => self.write(&text).await?,
@@ -398,7 +385,6 @@ mod tests {
     use super::*;
     use crate::commands::Settings;
     use fairy_egt::config::EngineConfig;
-    use fairy_egt::egt::rules::Rules;
     use fairy_egt::piece::PieceSet;
     use std::path::PathBuf;
     use std::sync::atomic::Ordering::Relaxed;
@@ -416,16 +402,10 @@ mod tests {
             ..EngineConfig::default()
         };
         let material = Material::parse(endgame, &pieces).unwrap();
-        let xboard = XBoard::new(pieces.clone(), endgame, config.metric, 0, Rules::default());
-        let uci = Uci::new(endgame, config.metric, 0, "piecedef.ini", Rules::default());
+        let xboard = XBoard::new(pieces.clone(), endgame);
+        let uci = Uci::default();
         let engine = Engine::new(
-            Settings {
-                config,
-                pieces,
-                material,
-                fold: true,
-                seeds: None,
-            },
+            Settings::from_config(&config, pieces, material, None, true),
             Box::new(fairy_egt::files::Disk),
         );
         let mut out = Vec::new();

@@ -3,45 +3,102 @@
 //! set they describe, where builds are reported, and the [`Files`] the engine loads pieces
 //! and seeds through when an option changes (the engine itself never touches a file).
 
-use crate::config::EngineConfig;
+use crate::config::{EngineConfig, Metric};
 use crate::egt::material::Material;
 use crate::egt::memory;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::tables::TableSet;
 use crate::piece::PieceSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Settings after `engine.ini` and the command line (which wins) are combined.
+/// The options a GUI may change while the engine runs, as a protocol shows them as defaults
+/// in its handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The endgame built at start-up (and after the Endgame option), as the user wrote it.
+    pub endgame: String,
+    /// The metric of the tables.
+    pub metric: Metric,
+    /// Build threads (0: one per core).
+    pub threads: usize,
+    /// The piece file.
+    pub piece_file: PieceFile,
+    /// The rule variants.
+    pub rules: Rules,
+}
+
+/// The piece-definition file, and whether the user named it: a named file must exist, while
+/// the default one may be missing (the built-in definitions stand in for it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Whether the user named it.
+    pub named: bool,
+}
+
+/// Settings after `engine.ini` and the command line (which wins) are combined, with the files
+/// they name loaded.
 #[derive(Clone)]
 pub struct Settings {
-    /// The combined settings (the rules are [`Settings::rules`]).
-    pub config: EngineConfig,
-    /// The piece definitions.
+    /// The options a GUI may change.
+    pub options: Options,
+    /// The piece definitions (of `options.piece_file`).
     pub pieces: PieceSet,
-    /// The endgame to build.
+    /// The endgame to build (`options.endgame`).
     pub material: Material,
+    /// Most memory the tables may take, in MB; 0: [`memory::default_budget`].
+    pub memory: u64,
     /// Whether tables are folded by symmetry.
     pub fold: bool,
-    /// The positions of the seed file (`config.seed`), read for `material` and the metric;
-    /// they apply to that endgame only.
+    /// The seed file, if any.
+    pub seed_file: Option<PathBuf>,
+    /// The positions of the seed file, read for `material` and the metric; they apply to
+    /// that endgame only.
     pub seeds: Option<Vec<Seed>>,
+    /// Where builds are reported (`None`: no report).
+    pub report: Option<PathBuf>,
 }
 
 impl Settings {
-    /// The rule variants the tables are built under.
-    pub fn rules(&self) -> Rules {
-        Rules {
-            null_move: self.config.null_move,
-            stalemate_wins: self.config.stalemate_wins,
-            bare_royal_loses: self.config.bare_king_loses,
+    /// The settings of a configuration, given the pieces, endgame and seeds it names, loaded.
+    pub fn from_config(
+        config: &EngineConfig,
+        pieces: PieceSet,
+        material: Material,
+        seeds: Option<Vec<Seed>>,
+        fold: bool,
+    ) -> Settings {
+        Settings {
+            options: Options {
+                endgame: config.endgame.clone(),
+                metric: config.metric,
+                threads: config.threads,
+                piece_file: PieceFile {
+                    path: config.pieces.clone(),
+                    named: config.pieces_named,
+                },
+                rules: Rules {
+                    null_move: config.null_move,
+                    stalemate_wins: config.stalemate_wins,
+                    bare_royal_loses: config.bare_king_loses,
+                },
+            },
+            pieces,
+            material,
+            memory: config.memory,
+            fold,
+            seed_file: config.seed.clone(),
+            seeds,
+            report: config.report.clone(),
         }
     }
 
     /// The memory budget of the builds, in bytes: `memory` MB, or when that is 0, the
     /// default of [`memory::default_budget`].
     pub fn budget(&self) -> u64 {
-        match self.config.memory {
+        match self.memory {
             0 => memory::default_budget(),
             mb => mb.saturating_mul(memory::MB),
         }
@@ -49,12 +106,11 @@ impl Settings {
 
     /// Where and how builds are reported (`None`: no report).
     pub fn report(&self) -> Option<Report> {
-        let path = self.config.report.clone()?;
+        let path = self.report.clone()?;
         Some(Report {
             path,
             seed: self
-                .config
-                .seed
+                .seed_file
                 .clone()
                 .zip(self.seeds.as_ref())
                 .map(|(file, seeds)| (self.material.clone(), file, seeds.len())),
@@ -75,7 +131,7 @@ pub struct Report {
 /// An empty table set for the settings: their pieces, metric, rules and memory budget, their
 /// seeds for their endgame, folded by symmetry unless asked not to.
 pub fn new_tables(s: &Settings) -> TableSet {
-    let mut tables = TableSet::new(s.pieces.clone(), s.config.metric).with_rules(s.rules());
+    let mut tables = TableSet::new(s.pieces.clone(), s.options.metric).with_rules(s.options.rules);
     tables.set_budget(s.budget());
     if let Some(seeds) = &s.seeds {
         tables = tables.with_seeds(s.material.clone(), seeds.clone());
@@ -91,8 +147,16 @@ pub fn new_tables(s: &Settings) -> TableSet {
 /// the disk with `files::Disk`, a layer above; a test may answer from memory). Errors are the
 /// user's to read: they name the file (and line).
 pub trait Files: Send {
-    /// The piece definitions of a configuration (its piece file, or the built-in ones).
-    fn pieces(&self, config: &EngineConfig) -> Result<PieceSet, String>;
-    /// The seeds of the configuration's seed file, if any, for its endgame and metric.
-    fn seeds(&self, config: &EngineConfig, pieces: &PieceSet) -> Result<Option<Vec<Seed>>, String>;
+    /// The piece definitions of a piece file (or the built-in ones, for a default file that
+    /// is missing).
+    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, String>;
+    /// The seeds of a seed file for the endgame `spec` (as the user wrote it: its letter
+    /// order is the order of the squares) of these pieces, under `metric`.
+    fn seeds(
+        &self,
+        file: &Path,
+        pieces: &PieceSet,
+        spec: &str,
+        metric: Metric,
+    ) -> Result<Vec<Seed>, String>;
 }

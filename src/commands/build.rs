@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 /// Runs the command; the statistics go to stdout.
 pub fn run(common: &Common, json: bool) -> Result<(), UserError> {
     let s = settings(common)?;
-    let threads = start_threads(s.config.threads);
+    let threads = start_threads(s.options.threads);
     let (tables, took) = build_tables(&s)?;
     let table = tables
         .get(&s.material)

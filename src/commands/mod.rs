@@ -14,6 +14,7 @@ use fairy_egt::egt::progress::{BuildEvent, Progress};
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::engine::game::check;
 use fairy_egt::files::{load_seeds, pieces_of};
+use fairy_egt::settings::PieceFile;
 pub use fairy_egt::settings::{new_tables, Settings};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -69,16 +70,25 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
         config.pieces = p.clone();
         config.pieces_named = true;
     }
-    let pieces = pieces_of(&config).map_err(UserError)?;
+    let piece_file = PieceFile {
+        path: config.pieces.clone(),
+        named: config.pieces_named,
+    };
+    let pieces = pieces_of(&piece_file).map_err(UserError)?;
     let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
-    let seeds = load_seeds(&config, &pieces).map_err(UserError)?;
-    Ok(Settings {
-        config,
+    let seeds = match &config.seed {
+        Some(file) => {
+            Some(load_seeds(file, &pieces, &config.endgame, config.metric).map_err(UserError)?)
+        }
+        None => None,
+    };
+    Ok(Settings::from_config(
+        &config,
         pieces,
         material,
-        fold: !common.no_symmetry,
         seeds,
-    })
+        !common.no_symmetry,
+    ))
 }
 
 /// Sets the size of rayon's global pool (0 = one thread per core); returns the size.
@@ -164,7 +174,7 @@ pub fn built_position(
     spec: &Material,
     setup: &Setup,
 ) -> Result<Position, String> {
-    let pos = check(setup, tables.geometry(), spec.royals())?;
+    let pos = check(setup, tables.geometry(), spec.royals()).map_err(|e| e.to_string())?;
     let (material, _) = material_of(&pos);
     if tables.get(&material).is_none() {
         return Err(format!(

@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 /// Runs the command; the game goes to stdout.
 pub fn run(common: &Common, fen: Option<&str>) -> Result<(), UserError> {
     let s = settings(common)?;
-    let threads = start_threads(s.config.threads);
+    let threads = start_threads(s.options.threads);
     let setup = fen
         .map(|f| Setup::from_fen(f).map_err(|e| UserError(format!("--fen: {e}"))))
         .transpose()?;

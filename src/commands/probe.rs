@@ -19,7 +19,7 @@ const LINE_LIMIT: usize = 600;
 /// Runs the command for one FEN; the report goes to stdout.
 pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
     let s = settings(common)?;
-    let threads = start_threads(s.config.threads);
+    let threads = start_threads(s.options.threads);
     Setup::from_fen(fen).map_err(|e| UserError(format!("--fen: {e}")))?;
     let (tables, took) = build_tables(&s)?;
     if let Some(r) = s.report() {
@@ -37,7 +37,7 @@ pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
 /// `error: …` for a line that is not a usable position of the built tables.
 pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
     let s = settings(common)?;
-    let threads = start_threads(s.config.threads);
+    let threads = start_threads(s.options.threads);
     let text = if file == Path::new("-") {
         std::io::read_to_string(std::io::stdin()).map_err(|e| UserError(format!("stdin: {e}")))?
     } else {

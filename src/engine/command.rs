@@ -1,6 +1,7 @@
 //! What the engine is told ([`Command`]) and what it says ([`Event`]), free of protocol text:
 //! a protocol turns its lines into commands and renders events as its lines.
 
+use super::unplayable::Unplayable;
 use crate::board::{Color, Move, Setup, Square};
 use crate::config::Metric;
 use crate::egt::probe::ScoredMove;
@@ -20,7 +21,7 @@ pub enum Command {
     /// `position`: if a move is not legal the position cannot be played (and says why).
     SetGame(Box<Setup>, Vec<String>),
     /// The position given could not be read: the board cannot be played until the next one.
-    SetUnplayable(String),
+    SetUnplayable(Unplayable),
     /// Put `Color` on move in the current setup; the engine plays the other side.
     SetSideToMove(Color),
     /// Start editing a copy of the current setup.
@@ -93,8 +94,6 @@ pub enum Command {
     /// Whether a side left with only its royal (the other having more) has lost: a change
     /// rebuilds the tables.
     BareRoyalLoses(bool),
-    /// Say this event, in turn (a protocol's answer to a line that is not a command).
-    Notice(Event),
 }
 
 /// The variants the engine knows (XBoard's names).
@@ -196,7 +195,7 @@ pub enum Event {
         reason: String,
     },
     /// The position cannot be played (pawns, too many men, unknown letter, no royal, …).
-    NotPlayable(String),
+    NotPlayable(Unplayable),
     /// A command that is refused, or not understood (nothing changed).
     Rejected {
         /// What kind of refusal, e.g. `unknown command`.

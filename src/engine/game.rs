@@ -1,12 +1,18 @@
 //! The game the engine follows: the position set up, the moves played since (for undo), or
 //! the set-up it cannot play and why.
 
+use super::unplayable::Unplayable;
 use crate::board::geometry::Geometry;
 use crate::board::{Move, Position, Setup};
 use crate::egt::material::MAX_MEN;
 
 /// FEN of the standard chess start position (what `new` sets up).
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+
+/// The standard start position.
+pub fn standard_start() -> Setup {
+    Setup::from_fen(START_FEN).expect("the start FEN is valid")
+}
 
 /// A playable game: its start and every position since.
 #[derive(Clone, Debug)]
@@ -60,7 +66,7 @@ pub enum Board {
         /// The set-up as given.
         setup: Box<Setup>,
         /// Why it cannot be played.
-        reason: String,
+        reason: Unplayable,
     },
 }
 
@@ -88,24 +94,23 @@ impl Board {
 /// The checked position of a set-up, or why the engine cannot play it: pawns, more men than
 /// any table holds, an unknown letter, a missing or doubled royal, or the side to move able to
 /// capture the enemy royal.
-pub fn check(setup: &Setup, geometry: &Geometry, royals: [char; 2]) -> Result<Position, String> {
+pub fn check(
+    setup: &Setup,
+    geometry: &Geometry,
+    royals: [char; 2],
+) -> Result<Position, Unplayable> {
     let men = setup.men().count();
     let pawns = setup
         .men()
         .filter(|&(_, color, l)| l.eq_ignore_ascii_case(&'P') && geometry.moves(l, color).is_none())
         .count();
     if pawns > 0 {
-        return Err(format!(
-            "the position has pawns ({pawns}); fairy-egt plays pawnless endgames of at most \
-             {MAX_MEN} men"
-        ));
+        return Err(Unplayable::Pawns(pawns));
     }
     if men > MAX_MEN {
-        return Err(format!(
-            "the position has {men} men; fairy-egt's tables hold at most {MAX_MEN}"
-        ));
+        return Err(Unplayable::TooManyMen(men));
     }
-    Position::new(setup, geometry, royals).map_err(|e| e.to_string())
+    Ok(Position::new(setup, geometry, royals)?)
 }
 
 #[cfg(test)]
@@ -120,14 +125,21 @@ mod tests {
 
     fn reason(fen: &str) -> String {
         match board(fen) {
-            Board::Unplayable { reason, .. } => reason,
+            Board::Unplayable { reason, .. } => reason.to_string(),
             Board::Playable(_) => panic!("{fen} is playable"),
         }
     }
 
     #[test]
     fn reasons_name_the_problem() {
-        assert!(reason(START_FEN).contains("pawns (16)"));
+        assert_eq!(
+            reason(START_FEN),
+            "the position has pawns (16); fairy-egt plays pawnless endgames of at most 5 men"
+        );
+        assert_eq!(
+            reason("8/8/8/8/8/8/8/KQRBNk2 w - - 0 1"),
+            "the position has 6 men; fairy-egt's tables hold at most 5"
+        );
         assert!(reason("8/8/8/8/8/8/8/KQRBNk2 w - - 0 1").contains("6 men"));
         assert!(reason("8/8/8/8/8/8/8/KS5k w - - 0 1").contains("'S'"));
         assert!(reason("8/8/8/8/8/8/8/KQ6 w - - 0 1").contains("Black has no king"));

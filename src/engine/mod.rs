@@ -14,20 +14,22 @@
 pub mod command;
 pub mod game;
 pub mod think;
+pub mod unplayable;
 
 pub use command::{Command, Event, GameEnd, Thinking, Variant};
+pub use unplayable::Unplayable;
 
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Setup};
-use crate::config::EngineConfig;
 use crate::egt::builder::BuildError;
 use crate::egt::material::{material_of, Material};
 use crate::egt::memory::MB;
 use crate::egt::probe::ScoredMove;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
-use crate::settings::{new_tables, Files, Report, Settings};
-use game::{Board, START_FEN};
+pub use crate::settings::Options;
+use crate::settings::{new_tables, Files, PieceFile, Report, Settings};
+use game::{standard_start, Board};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -66,24 +68,9 @@ pub enum Action {
     Build(BuildJob),
 }
 
-/// The options in force, as a protocol shows them as defaults in its handshake.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// The endgame built at start-up (and after the Endgame option).
-    pub endgame: String,
-    /// The metric of the tables.
-    pub metric: crate::config::Metric,
-    /// Build threads (0: one per core).
-    pub threads: usize,
-    /// The piece file.
-    pub piece_file: String,
-    /// The rule variants.
-    pub rules: crate::egt::rules::Rules,
-}
-
 /// The engine's state.
 pub struct Engine {
-    /// The start-up settings; the metric and threads follow the options.
+    /// The settings in force: those of the start-up, changed by the options since.
     settings: Settings,
     /// Loads the piece and seed files an option names.
     files: Box<dyn Files>,
@@ -147,15 +134,8 @@ impl Engine {
     }
 
     /// The options in force.
-    pub fn options(&self) -> Options {
-        let config = &self.settings.config;
-        Options {
-            endgame: config.endgame.clone(),
-            metric: config.metric,
-            threads: config.threads,
-            piece_file: config.pieces.display().to_string(),
-            rules: self.settings.rules(),
-        }
+    pub fn options(&self) -> &Options {
+        &self.settings.options
     }
 
     /// The endgame being built, if a build runs.
@@ -380,17 +360,17 @@ impl Engine {
             }
             Command::Sync(token) | Command::SyncAfterBuild(token) => self.say(Event::Synced(token)),
             Command::Variant(v) => self.say(Event::Variant(v)),
-            Command::Metric(m) => self.reconfigure(|c| c.metric = m),
-            Command::NullMove(n) => self.reconfigure(|c| c.null_move = n),
-            Command::StalemateWins(on) => self.reconfigure(|c| c.stalemate_wins = on),
-            Command::BareRoyalLoses(on) => self.reconfigure(|c| c.bare_king_loses = on),
+            Command::Metric(m) => self.reconfigure(|o| o.metric = m),
+            Command::NullMove(n) => self.reconfigure(|o| o.rules.null_move = n),
+            Command::StalemateWins(on) => self.reconfigure(|o| o.rules.stalemate_wins = on),
+            Command::BareRoyalLoses(on) => self.reconfigure(|o| o.rules.bare_royal_loses = on),
             Command::Endgame(spec) => {
                 let spec = spec.trim();
                 match Material::parse(spec, &self.settings.pieces) {
                     Ok(m) if m == self.settings.material => {}
                     Ok(m) => {
                         let mut new = self.settings.clone();
-                        new.config.endgame = spec.to_string();
+                        new.options.endgame = spec.to_string();
                         new.material = m;
                         self.retable(new, true);
                     }
@@ -398,23 +378,20 @@ impl Engine {
                 }
             }
             Command::PieceFile(path) => {
-                let mut config = self.settings.config.clone();
-                config.pieces = path.clone();
-                config.pieces_named = true;
-                let loaded = self.files.pieces(&config).and_then(|pieces| {
-                    let m =
-                        Material::parse(&self.settings.config.endgame, &pieces).map_err(|e| {
-                            format!(
-                                "the endgame {} in these pieces: {e}",
-                                self.settings.config.endgame
-                            )
-                        })?;
+                let file = PieceFile {
+                    path: path.clone(),
+                    named: true,
+                };
+                let endgame = &self.settings.options.endgame;
+                let loaded = self.files.pieces(&file).and_then(|pieces| {
+                    let m = Material::parse(endgame, &pieces)
+                        .map_err(|e| format!("the endgame {endgame} in these pieces: {e}"))?;
                     Ok((pieces, m))
                 });
                 match loaded {
                     Ok((pieces, material)) => {
                         let mut new = self.settings.clone();
-                        new.config = config;
+                        new.options.piece_file = file;
                         new.pieces = pieces;
                         new.material = material;
                         self.retable(new, true);
@@ -425,7 +402,7 @@ impl Engine {
                     ),
                 }
             }
-            Command::Threads(n) => self.settings.config.threads = n,
+            Command::Threads(n) => self.settings.options.threads = n,
             Command::TableMemory(mb) => {
                 self.memory = (mb > 0).then_some(mb);
                 // A build refused for want of memory may fit now.
@@ -433,14 +410,13 @@ impl Engine {
                     .retain(|_, e| !matches!(e, BuildError::OverBudget { .. }));
                 self.ensure_tables();
             }
-            Command::Notice(event) => self.say(event),
         }
     }
 
-    /// Rebuilds the tables with one setting of the configuration changed (see `retable`).
-    fn reconfigure(&mut self, change: impl FnOnce(&mut EngineConfig)) {
+    /// Rebuilds the tables with one option changed (see `retable`).
+    fn reconfigure(&mut self, change: impl FnOnce(&mut Options)) {
         let mut new = self.settings.clone();
-        change(&mut new.config);
+        change(&mut new.options);
         self.retable(new, false);
     }
 
@@ -450,11 +426,15 @@ impl Engine {
     /// start when it is back. A seed file that does not read for the new settings refuses
     /// the change: nothing changes. Unchanged settings change nothing.
     fn retable(&mut self, new: Settings, startup: bool) {
-        if new.config == self.settings.config && new.material == self.settings.material {
+        if new.options == self.settings.options && new.material == self.settings.material {
             return;
         }
         let mut new = new;
-        match self.files.seeds(&new.config, &new.pieces) {
+        let seeds = new.seed_file.as_deref().map(|file| {
+            let o = &new.options;
+            self.files.seeds(file, &new.pieces, &o.endgame, o.metric)
+        });
+        match seeds.transpose() {
             Ok(seeds) => new.seeds = seeds,
             Err(e) => {
                 self.reject("bad option value", &e);
@@ -493,8 +473,11 @@ impl Engine {
                     match game.position().parse_move(text, &self.geometry) {
                         Ok(mv) => game.play(mv),
                         Err(e) => {
-                            refused =
-                                Some(format!("move {} ({text}) cannot be played: {e}", i + 1));
+                            refused = Some(Unplayable::IllegalMove {
+                                number: i + 1,
+                                text: text.clone(),
+                                error: e,
+                            });
                             break;
                         }
                     }
@@ -582,20 +565,18 @@ impl Engine {
     }
 
     /// Why the current position cannot be played now, if it cannot.
-    fn unplayable_reason(&self) -> Option<String> {
+    fn unplayable_reason(&self) -> Option<Unplayable> {
         let game = match &self.board {
             Board::Unplayable { reason, .. } => return Some(reason.clone()),
             Board::Playable(game) => game,
         };
         let Some(tables) = &self.tables else {
-            return Some("the tables are being built".to_string());
+            return Some(Unplayable::Building);
         };
         let (material, _) = material_of(game.position());
         match self.failed.get(&material) {
-            Some(why) => Some(format!("the table of {material} could not be built: {why}")),
-            None if tables.get(&material).is_none() => {
-                Some(format!("the table of {material} is not built"))
-            }
+            Some(why) => Some(Unplayable::BuildFailed(material, why.clone())),
+            None if tables.get(&material).is_none() => Some(Unplayable::NotBuilt(material)),
             None => None,
         }
     }
@@ -631,7 +612,7 @@ impl Engine {
         let thinking = match think::think(tables, &pos, started) {
             Ok(t) => t,
             Err(e) => {
-                self.say(Event::NotPlayable(e.to_string()));
+                self.say(Event::NotPlayable(e.into()));
                 self.say(Event::NoMove);
                 return;
             }
@@ -666,7 +647,7 @@ impl Engine {
                 self.analysis = Some((t.clone(), started, moves));
                 self.say(Event::Thinking(t));
             }
-            Err(e) => self.say(Event::NotPlayable(e.to_string())),
+            Err(e) => self.say(Event::NotPlayable(e.into())),
         }
     }
 
@@ -693,7 +674,7 @@ impl Engine {
                 Some(moves)
             }
             Err(e) => {
-                self.say(Event::NotPlayable(e.to_string()));
+                self.say(Event::NotPlayable(e.into()));
                 None
             }
         }
@@ -751,16 +732,11 @@ impl Engine {
         self.out.push(Action::Build(BuildJob {
             tables,
             material: target,
-            threads: self.settings.config.threads,
+            threads: self.settings.options.threads,
             report: self.settings.report().map(Box::new),
             cancel,
         }));
     }
-}
-
-/// The standard start position.
-fn standard_start() -> Setup {
-    Setup::from_fen(START_FEN).expect("the start FEN is valid")
 }
 
 #[cfg(test)]

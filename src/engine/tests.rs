@@ -11,9 +11,9 @@ use std::sync::atomic::Ordering;
 struct NoFiles;
 
 impl Files for NoFiles {
-    fn pieces(&self, config: &EngineConfig) -> Result<PieceSet, String> {
-        if config.pieces_named {
-            Err(format!("{}: piece file not found", config.pieces.display()))
+    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, String> {
+        if file.named {
+            Err(format!("{}: piece file not found", file.path.display()))
         } else {
             Ok(PieceSet::standard())
         }
@@ -21,13 +21,12 @@ impl Files for NoFiles {
 
     fn seeds(
         &self,
-        config: &EngineConfig,
+        file: &std::path::Path,
         _pieces: &PieceSet,
-    ) -> Result<Option<Vec<crate::egt::seed::Seed>>, String> {
-        match &config.seed {
-            None => Ok(None),
-            Some(file) => Err(format!("{}: cannot read the seed file", file.display())),
-        }
+        _spec: &str,
+        _metric: Metric,
+    ) -> Result<Vec<crate::egt::seed::Seed>, String> {
+        Err(format!("{}: cannot read the seed file", file.display()))
     }
 }
 
@@ -37,13 +36,7 @@ fn engine(endgame: &str) -> Engine {
     let pieces = PieceSet::standard();
     let material = Material::parse(endgame, &pieces).unwrap();
     Engine::new(
-        Settings {
-            config: EngineConfig::default(),
-            pieces,
-            material,
-            fold: true,
-            seeds: None,
-        },
+        Settings::from_config(&EngineConfig::default(), pieces, material, None, true),
         Box::new(NoFiles),
     )
 }
@@ -278,7 +271,7 @@ fn unplayable_positions_are_explained_and_the_engine_goes_on() {
     e.command(Command::Go);
     let events = drive(&mut e);
     assert!(
-        matches!(&events[..], [Event::NotPlayable(r), Event::NoMove] if r.contains("pawns")),
+        matches!(&events[..], [Event::NotPlayable(r @ Unplayable::Pawns(_)), Event::NoMove] if r.to_string().contains("pawns")),
         "{events:?}"
     );
     e.command(Command::Force);
@@ -386,7 +379,7 @@ fn the_table_memory_budget_refuses_what_does_not_fit_and_keeps_what_is_held() {
     let events = drive(&mut e);
     assert!(
         matches!(&events[..], [Event::NotPlayable(why), Event::NoMove]
-            if why.contains("could not be built: KC.KR needs")),
+            if why.to_string().contains("could not be built: KC.KR needs")),
         "{events:?}"
     );
     // What was held is still there and plays, without a build.
@@ -443,13 +436,7 @@ fn engine_with(endgame: &str, rules: crate::egt::rules::Rules) -> Engine {
     config.stalemate_wins = rules.stalemate_wins;
     config.bare_king_loses = rules.bare_royal_loses;
     let mut e = Engine::new(
-        Settings {
-            config,
-            pieces,
-            material,
-            fold: true,
-            seeds: None,
-        },
+        Settings::from_config(&config, pieces, material, None, true),
         Box::new(NoFiles),
     );
     drive(&mut e);
@@ -586,7 +573,7 @@ fn a_table_without_a_value_for_a_legal_position_is_reported_not_played() {
     let events = drive(&mut e);
     assert!(
         matches!(&events[..], [Event::NotPlayable(why), Event::NoMove]
-            if why.starts_with("internal error: the table of KQ.KR holds no value")),
+            if why.to_string().starts_with("internal error: the table of KQ.KR holds no value")),
         "{events:?}"
     );
 }
@@ -683,7 +670,7 @@ fn endgame_and_piece_file_options() {
         "{events:?}"
     );
     assert_eq!(e.settings.material.name(), "KQ.KR");
-    assert!(!e.settings.config.pieces_named);
+    assert!(!e.settings.options.piece_file.named);
     e.command(Command::Endgame("KR.K".into()));
     let actions = e.take_actions();
     let [Action::Build(job)] = &actions[..] else {
@@ -707,7 +694,7 @@ fn uci_positions_with_moves() {
     e.command(Command::SetGame(kqkr, vec!["h1b1".into(), "h1h2".into()]));
     let events = drive(&mut e);
     assert!(
-        matches!(&events[..], [Event::NotPlayable(r)] if r.contains("move 2 (h1h2) cannot be played: ")),
+        matches!(&events[..], [Event::NotPlayable(r @ Unplayable::IllegalMove { number: 2, .. })] if r.to_string().contains("move 2 (h1h2) cannot be played: ")),
         "{events:?}"
     );
     e.command(Command::Go);

@@ -37,15 +37,13 @@ pub enum Input {
 
 /// A protocol spoken on stdin/stdout.
 pub trait Protocol {
-    /// What one input line (without its line end) asks for.
-    fn read(&mut self, line: &str) -> Vec<Input>;
+    /// What one input line (without its line end) asks for, given the engine's options in
+    /// force (the handshake shows them as defaults).
+    fn read(&mut self, line: &str, options: &Options) -> Vec<Input>;
     /// The output lines of an engine event (possibly none).
     fn render(&self, event: &Event) -> Vec<String>;
     /// The line that shows build progress, if the protocol shows it now.
     fn progress(&self, event: &BuildEvent) -> Option<String>;
-    /// The engine's options now in force: the defaults a later handshake shows (the host
-    /// hands them before each line is read, so options set meanwhile are not shown stale).
-    fn follow(&mut self, options: &Options);
 }
 
 /// The protocols a session may speak.

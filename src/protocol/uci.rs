@@ -18,21 +18,17 @@ use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::Setup;
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
-use crate::egt::rules::{NullMove, Rules};
+use crate::egt::rules::NullMove;
 use crate::egt::value::Value;
-use crate::engine::game::START_FEN;
-use crate::engine::{Command, Event, Options, Thinking};
+use crate::engine::game::standard_start;
+use crate::engine::{Command, Event, Options, Thinking, Unplayable};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
 
 /// The UCI side of a session.
+#[derive(Default)]
 pub struct Uci {
-    endgame: String,
-    metric: Metric,
-    threads: usize,
-    pieces: String,
-    rules: Rules,
     /// The `go`s read whose `bestmove` has not been written yet, oldest first: true for one
     /// (`infinite`, `ponder`) whose `bestmove` waits for `stop`.
     pending: RefCell<VecDeque<bool>>,
@@ -41,25 +37,13 @@ pub struct Uci {
 }
 
 impl Uci {
-    /// A UCI session whose options start at these settings (`threads` 0: one per core).
-    pub fn new(endgame: &str, metric: Metric, threads: usize, pieces: &str, rules: Rules) -> Uci {
-        Uci {
-            endgame: endgame.to_string(),
-            metric,
-            threads,
-            pieces: pieces.to_string(),
-            rules,
-            pending: RefCell::default(),
-            held: RefCell::new(None),
-        }
-    }
-
-    /// The answer to `uci`: identification, options, `uciok`.
-    fn identify(&self) -> Vec<Input> {
-        let default_threads = if self.threads == 0 {
+    /// The answer to `uci`: identification, options (their defaults the values in force,
+    /// threads 0 shown as one per core), `uciok`.
+    fn identify(options: &Options) -> Vec<Input> {
+        let default_threads = if options.threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
-            self.threads
+            options.threads
         };
         let null_moves = [
             NullMove::None,
@@ -81,11 +65,11 @@ impl Uci {
             "id author the fairy-egt developers".to_string(),
             format!(
                 "option name Endgame type string default {}",
-                string_default(&self.endgame)
+                string_default(&options.endgame)
             ),
             format!(
                 "option name Metric type combo default {} var dtm var dtc",
-                self.metric
+                options.metric
             ),
             format!(
                 "option name Threads type spin default {default_threads} min 1 max {MAX_THREADS}"
@@ -93,19 +77,19 @@ impl Uci {
             format!("option name TableMemory type spin default 0 min 0 max {MAX_TABLE_MEMORY}"),
             format!(
                 "option name PieceFile type string default {}",
-                string_default(&self.pieces)
+                string_default(&options.piece_file.path.display().to_string())
             ),
             format!(
                 "option name NullMove type combo default {}{null_moves}",
-                self.rules.null_move
+                options.rules.null_move
             ),
             format!(
                 "option name StalemateWins type check default {}",
-                self.rules.stalemate_wins
+                options.rules.stalemate_wins
             ),
             format!(
                 "option name BareKingLoses type check default {}",
-                self.rules.bare_royal_loses
+                options.rules.bare_royal_loses
             ),
             "uciok".to_string(),
         ]
@@ -178,16 +162,11 @@ impl Uci {
             .position(|w| *w == "moves")
             .unwrap_or(words.len());
         let setup = match words.get(1).copied() {
-            Some("startpos") if moves_at == 2 => {
-                Setup::from_fen(START_FEN).map_err(|e| e.to_string())
-            }
+            Some("startpos") if moves_at == 2 => Ok(standard_start()),
             Some("fen") if moves_at > 2 => {
-                Setup::from_fen(&words[2..moves_at].join(" ")).map_err(|e| format!("bad FEN: {e}"))
+                Setup::from_fen(&words[2..moves_at].join(" ")).map_err(Unplayable::BadFen)
             }
-            _ => Err(format!(
-                "expected 'position startpos' or 'position fen FEN', then 'moves …', found \
-                 '{line}'"
-            )),
+            _ => Err(Unplayable::BadPositionLine(line.to_string())),
         };
         let moves: Vec<String> = words
             .iter()
@@ -198,7 +177,7 @@ impl Uci {
             Input::Engine(Command::Force),
             Input::Engine(match setup {
                 Ok(setup) => Command::SetGame(Box::new(setup), moves),
-                Err(e) => Command::SetUnplayable(format!("position: {e}")),
+                Err(reason) => Command::SetUnplayable(reason),
             }),
         ]
     }
@@ -324,7 +303,7 @@ fn clamp_byte_limits(line: &str) -> String {
 }
 
 impl Protocol for Uci {
-    fn read(&mut self, line: &str) -> Vec<Input> {
+    fn read(&mut self, line: &str, options: &Options) -> Vec<Input> {
         // Trimmed: vampirc-uci also panics on a `go` that ends in a space.
         let line = line.trim();
         let word = line.split_whitespace().next().unwrap_or("");
@@ -340,7 +319,7 @@ impl Protocol for Uci {
             false => parse_one(line),
         };
         match message {
-            UciMessage::Uci => self.identify(),
+            UciMessage::Uci => Uci::identify(options),
             UciMessage::IsReady => {
                 vec![Input::Engine(Command::SyncAfterBuild(
                     "readyok".to_string(),
@@ -366,14 +345,6 @@ impl Protocol for Uci {
 
     fn render(&self, event: &Event) -> Vec<String> {
         self.lines(event).iter().map(|l| one_line(l)).collect()
-    }
-
-    fn follow(&mut self, options: &Options) {
-        self.endgame.clone_from(&options.endgame);
-        self.metric = options.metric;
-        self.threads = options.threads;
-        self.pieces.clone_from(&options.piece_file);
-        self.rules = options.rules;
     }
 
     fn progress(&self, event: &BuildEvent) -> Option<String> {
@@ -418,9 +389,25 @@ impl Uci {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::egt::rules::Rules;
+    use crate::settings::PieceFile;
 
     fn uci() -> Uci {
-        Uci::new("KQ.KR", Metric::Dtm, 2, "piecedef.ini", Rules::default())
+        Uci::default()
+    }
+
+    /// The options of a KQ.KR engine with 2 threads.
+    fn options() -> Options {
+        Options {
+            endgame: "KQ.KR".to_string(),
+            metric: Metric::Dtm,
+            threads: 2,
+            piece_file: PieceFile {
+                path: "piecedef.ini".into(),
+                named: false,
+            },
+            rules: Rules::default(),
+        }
     }
 
     fn replies(inputs: &[Input]) -> Vec<String> {
@@ -435,18 +422,22 @@ mod tests {
 
     #[test]
     fn identification_lists_the_options() {
-        let mut u = Uci::new(
-            "KR.K",
-            Metric::Dtc,
-            0,
-            "p.ini",
-            Rules {
+        let mut u = uci();
+        let options = Options {
+            endgame: "KR.K".to_string(),
+            metric: Metric::Dtc,
+            threads: 0,
+            piece_file: PieceFile {
+                path: "p.ini".into(),
+                named: true,
+            },
+            rules: Rules {
                 null_move: NullMove::Black,
                 stalemate_wins: true,
                 bare_royal_loses: false,
             },
-        );
-        let lines = replies(&u.read("uci"));
+        };
+        let lines = replies(&u.read("uci", &options));
         assert_eq!(lines.last().map(String::as_str), Some("uciok"));
         for want in [
             "option name Endgame type string default KR.K",
@@ -495,11 +486,15 @@ mod tests {
                 Command::PieceFile("x.ini".into()),
             ),
         ] {
-            assert_eq!(u.read(line), vec![Input::Engine(want)], "{line}");
+            assert_eq!(
+                u.read(line, &options()),
+                vec![Input::Engine(want)],
+                "{line}"
+            );
         }
-        let bad = replies(&u.read("setoption name StalemateWins value maybe"));
+        let bad = replies(&u.read("setoption name StalemateWins value maybe", &options()));
         assert!(bad[0].starts_with("info string option StalemateWins: expected true"));
-        let bad = replies(&u.read("setoption name TableMemory value 16000001"));
+        let bad = replies(&u.read("setoption name TableMemory value 16000001", &options()));
         assert_eq!(
             bad,
             vec![
@@ -508,18 +503,18 @@ mod tests {
                     .to_string()
             ]
         );
-        let unknown = replies(&u.read("setoption name Hash value 16"));
+        let unknown = replies(&u.read("setoption name Hash value 16", &options()));
         assert_eq!(
             unknown,
             vec!["info string unknown option 'Hash'".to_string()]
         );
         // Echoed input never splits a line (found by the fuzz test).
-        let unknown = replies(&u.read("setoption name H\u{0}a\u{1b}sh"));
+        let unknown = replies(&u.read("setoption name H\u{0}a\u{1b}sh", &options()));
         assert_eq!(
             unknown,
             vec!["info string unknown option 'H?a?sh'".to_string()]
         );
-        let bad = replies(&u.read("setoption name Metric value d\u{7f}tm"));
+        let bad = replies(&u.read("setoption name Metric value d\u{7f}tm", &options()));
         assert_eq!(
             bad,
             vec!["info string option Metric: expected dtm or dtc, found 'd?tm'".to_string()]
@@ -537,7 +532,10 @@ mod tests {
         assert_eq!(setup.board[0], Some((crate::board::Color::White, 'A')));
         assert_eq!(moves, &["a1b3".to_string(), "c4c3".to_string()]);
         let v = u.position("position fen 8/8/8/8/2r5/8/2k5/K6Z5 w - - 0 1");
-        assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(e)) if e.contains("FEN")));
+        assert!(matches!(
+            &v[1],
+            Input::Engine(Command::SetUnplayable(Unplayable::BadFen(_)))
+        ));
         let v = u.position("position nonsense");
         assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(_))));
         let v = u.position("position \u{1b}[2J");
@@ -557,24 +555,30 @@ mod tests {
     #[test]
     fn infinite_search_holds_bestmove_until_stop() {
         let mut u = uci();
-        assert_eq!(u.read("go infinite"), vec![Input::Engine(Command::Go)]);
+        assert_eq!(
+            u.read("go infinite", &options()),
+            vec![Input::Engine(Command::Go)]
+        );
         let mv = crate::board::Move { from: 0, to: 1 };
         assert!(u.render(&Event::Move(mv)).is_empty());
-        assert_eq!(replies(&u.read("stop")), vec!["bestmove a1b1".to_string()]);
-        assert!(u.read("stop").is_empty());
-        u.read("go wtime 1000 btime 1000");
+        assert_eq!(
+            replies(&u.read("stop", &options())),
+            vec!["bestmove a1b1".to_string()]
+        );
+        assert!(u.read("stop", &options()).is_empty());
+        u.read("go wtime 1000 btime 1000", &options());
         assert_eq!(
             u.render(&Event::Move(mv)),
             vec!["bestmove a1b1".to_string()]
         );
         assert_eq!(
-            u.render(&Event::NotPlayable("x".into())),
-            vec!["info string cannot play this position: x".to_string()]
+            u.render(&Event::NotPlayable(Unplayable::Building)),
+            vec!["info string cannot play this position: the tables are being built".to_string()]
         );
         assert_eq!(u.render(&Event::NoMove), vec!["bestmove 0000".to_string()]);
         // A stop before the engine answers: the answer goes out at once.
-        u.read("go infinite");
-        u.read("stop");
+        u.read("go infinite", &options());
+        u.read("stop", &options());
         assert_eq!(
             u.render(&Event::Move(mv)),
             vec!["bestmove a1b1".to_string()]
@@ -596,7 +600,7 @@ mod tests {
             "go depth 5 \t",
         ] {
             assert_eq!(
-                u.read(line).last(),
+                u.read(line, &options()).last(),
                 Some(&Input::Engine(Command::Go)),
                 "{line}"
             );
@@ -608,7 +612,7 @@ mod tests {
             "bestmove e2e4 ponder e7e5",
             "option name X type spin min 99999999999999999999",
         ] {
-            assert_eq!(u.read(line), vec![], "{line}");
+            assert_eq!(u.read(line, &options()), vec![], "{line}");
         }
     }
 
@@ -646,11 +650,11 @@ mod tests {
             "go searchmoves z9z9",
             "isready now please",
         ] {
-            let _ = u.read(line);
+            let _ = u.read(line, &options());
         }
-        assert_eq!(u.read("isreadyfoo"), vec![]);
+        assert_eq!(u.read("isreadyfoo", &options()), vec![]);
         assert_eq!(
-            u.read("isready now please"),
+            u.read("isready now please", &options()),
             vec![Input::Engine(Command::SyncAfterBuild("readyok".into()))]
         );
     }

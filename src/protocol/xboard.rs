@@ -21,7 +21,7 @@ use crate::board::square::parse_square;
 use crate::board::{Color, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
-use crate::egt::rules::{NullMove, Rules};
+use crate::egt::rules::NullMove;
 use crate::egt::value::Value;
 use crate::engine::{Command, Event, Options, Thinking, Variant};
 use crate::piece::betza::try_betza;
@@ -38,10 +38,6 @@ const ERROR_TRIGGERS: [&str; 5] = ["draw", "analyze", "protover", "time", "otim"
 pub struct XBoard {
     pieces: PieceSet,
     name: String,
-    metric: Metric,
-    threads: usize,
-    endgame: String,
-    rules: Rules,
     /// `Some(colour of the men placed)` in edit mode.
     edit: Option<Color>,
     /// The features were sent: thinking-style progress may follow.
@@ -49,31 +45,21 @@ pub struct XBoard {
 }
 
 impl XBoard {
-    /// The protocol for an engine of these pieces, named after its start-up endgame, with the
-    /// options' current values.
-    pub fn new(
-        pieces: PieceSet,
-        endgame: &str,
-        metric: Metric,
-        threads: usize,
-        rules: Rules,
-    ) -> XBoard {
+    /// The protocol for an engine of these pieces, named after its start-up endgame.
+    pub fn new(pieces: PieceSet, endgame: &str) -> XBoard {
         XBoard {
             pieces,
             name: format!("fairy-egt {} {endgame}", env!("CARGO_PKG_VERSION")),
-            metric,
-            threads,
-            endgame: endgame.to_string(),
-            rules,
             edit: None,
             handshake_done: false,
         }
     }
 
-    /// The `feature` lines answering `protover 2`, the last with `done=1`.
-    fn features(&self) -> Vec<String> {
+    /// The `feature` lines answering `protover 2`, the last with `done=1`: the options show
+    /// their values in force.
+    fn features(&self, options: &Options) -> Vec<String> {
         let combo = |m: Metric| {
-            let star = if m == self.metric { "*" } else { "" };
+            let star = if m == options.metric { "*" } else { "" };
             format!("{star}{}", m.name())
         };
         vec![
@@ -88,10 +74,10 @@ impl XBoard {
             ),
             format!(
                 "feature option=\"Threads -spin {} 0 {MAX_THREADS}\"",
-                self.threads
+                options.threads
             ),
             format!("feature option=\"TableMemory -spin 0 0 {MAX_TABLE_MEMORY}\""),
-            format!("feature option=\"Endgame -string {}\"", self.endgame),
+            format!("feature option=\"Endgame -string {}\"", options.endgame),
             format!(
                 "feature option=\"NullMove -combo {}\"",
                 [
@@ -101,18 +87,22 @@ impl XBoard {
                     NullMove::Both
                 ]
                 .map(|n| {
-                    let star = if n == self.rules.null_move { "*" } else { "" };
+                    let star = if n == options.rules.null_move {
+                        "*"
+                    } else {
+                        ""
+                    };
                     format!("{star}{n}")
                 })
                 .join(" /// ")
             ),
             format!(
                 "feature option=\"StalemateWins -check {}\"",
-                u8::from(self.rules.stalemate_wins)
+                u8::from(options.rules.stalemate_wins)
             ),
             format!(
                 "feature option=\"BareKingLoses -check {}\"",
-                u8::from(self.rules.bare_royal_loses)
+                u8::from(options.rules.bare_royal_loses)
             ),
             "feature done=1".to_string(),
         ]
@@ -141,46 +131,52 @@ impl XBoard {
                     letter: b[0] as char,
                 }
             }
-            _ => rejected(
-                "edit mode: expected #, c, ., a piece letter and square such as Ka1, or x and a square",
-                line,
-            ),
+            _ => {
+                return vec![rejected(
+                    "edit mode: expected #, c, ., a piece letter and square such as Ka1, or x and a square",
+                    line,
+                )]
+            }
         };
         vec![Input::Engine(cmd)]
     }
 
     /// `option NAME=VALUE`.
-    fn option(&self, arg: &str) -> Command {
+    fn option(&self, arg: &str) -> Input {
         let Some((name, value)) = arg.split_once('=') else {
             return rejected("bad option, expected NAME=VALUE", arg);
         };
         let value = value.trim();
-        match name.trim().to_ascii_lowercase().as_str() {
+        let cmd = match name.trim().to_ascii_lowercase().as_str() {
             "metric" => match value.parse::<Metric>() {
                 Ok(m) => Command::Metric(m),
-                Err(e) => rejected("bad option value", &format!("{arg}: {e}")),
+                Err(e) => return rejected("bad option value", &format!("{arg}: {e}")),
             },
             "threads" => match value.parse::<usize>() {
                 Ok(n) if n <= MAX_THREADS => Command::Threads(n),
-                _ => rejected(
-                    "bad option value",
-                    &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
-                ),
+                _ => {
+                    return rejected(
+                        "bad option value",
+                        &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
+                    )
+                }
             },
             "tablememory" => match value.parse::<u64>() {
                 Ok(mb) if mb <= MAX_TABLE_MEMORY => Command::TableMemory(mb),
-                _ => rejected(
-                    "bad option value",
-                    &format!(
-                        "{arg}: expected megabytes from 0 (the start-up budget) to \
+                _ => {
+                    return rejected(
+                        "bad option value",
+                        &format!(
+                            "{arg}: expected megabytes from 0 (the start-up budget) to \
                          {MAX_TABLE_MEMORY}"
-                    ),
-                ),
+                        ),
+                    )
+                }
             },
             "endgame" => Command::Endgame(value.to_string()),
             "nullmove" => match value.parse::<NullMove>() {
                 Ok(n) => Command::NullMove(n),
-                Err(e) => rejected("bad option value", &format!("{arg}: {e}")),
+                Err(e) => return rejected("bad option value", &format!("{arg}: {e}")),
             },
             "stalematewins" | "barekingloses" => {
                 let on = match value {
@@ -194,17 +190,26 @@ impl XBoard {
                     Command::BareRoyalLoses(on)
                 }
             }
-            _ => rejected("unknown option", name),
-        }
+            _ => return rejected("unknown option", name),
+        };
+        Input::Engine(cmd)
     }
 }
 
-/// A refusal said in turn.
-fn rejected(kind: &str, detail: &str) -> Command {
-    Command::Notice(Event::Rejected {
-        kind: kind.to_string(),
-        detail: detail.to_string(),
-    })
+/// A refusal of a line that does not parse, answered at once (no command reaches the
+/// engine).
+fn rejected(kind: &str, detail: &str) -> Input {
+    Input::Reply(one_line(&error_line(kind, detail)))
+}
+
+/// The `Error` line of a refusal.
+fn error_line(kind: &str, detail: &str) -> String {
+    format!("Error ({}): {}", error_safe(kind), error_safe(detail))
+}
+
+/// The line that says why a position cannot be played.
+fn not_playable_line(reason: &dyn std::fmt::Display) -> String {
+    format!("tellusererror fairy-egt cannot play this position: {reason}")
 }
 
 /// Whether a word looks like a move in coordinate notation (`e2e4`, `a7a8q`) or a drop
@@ -287,7 +292,7 @@ fn thinking_line(t: &Thinking) -> String {
 }
 
 impl Protocol for XBoard {
-    fn read(&mut self, line: &str) -> Vec<Input> {
+    fn read(&mut self, line: &str, options: &Options) -> Vec<Input> {
         let line = line.trim();
         if line.is_empty() {
             return vec![];
@@ -307,7 +312,11 @@ impl Protocol for XBoard {
             "protover" => {
                 if arg.parse::<u32>().is_ok_and(|v| v >= 2) {
                     self.handshake_done = true;
-                    return self.features().into_iter().map(Input::Reply).collect();
+                    return self
+                        .features(options)
+                        .into_iter()
+                        .map(Input::Reply)
+                        .collect();
                 }
                 return vec![];
             }
@@ -316,13 +325,13 @@ impl Protocol for XBoard {
                 if clock_args_ok(word, arg) {
                     return vec![];
                 }
-                rejected("bad argument", line)
+                return vec![rejected("bad argument", line)];
             }
             "new" => Command::NewGame,
             "variant" => match arg {
                 "normal" => Command::Variant(Variant::Normal),
                 "fairy" => Command::Variant(Variant::Fairy),
-                _ => rejected("unsupported variant", arg),
+                _ => return vec![rejected("unsupported variant", arg)],
             },
             "force" => Command::Force,
             "go" => Command::Go,
@@ -330,13 +339,16 @@ impl Protocol for XBoard {
             "white" => Command::SetSideToMove(Color::White),
             "black" => Command::SetSideToMove(Color::Black),
             "usermove" if !arg.is_empty() => Command::Move(arg.to_string()),
-            "usermove" => rejected("missing move", line),
+            "usermove" => return vec![rejected("missing move", line)],
             "ping" => Command::Sync(arg.to_string()),
             "draw" => Command::DrawOffer,
             "result" => Command::Result,
             "setboard" => match Setup::from_fen(arg) {
                 Ok(setup) => Command::SetPosition(Box::new(setup)),
-                Err(e) => Command::Notice(Event::NotPlayable(format!("bad FEN '{arg}': {e}"))),
+                Err(e) => {
+                    let reason = format!("bad FEN '{arg}': {e}");
+                    return vec![Input::Reply(one_line(&not_playable_line(&reason)))];
+                }
             },
             "edit" => {
                 self.edit = Some(Color::White);
@@ -351,7 +363,7 @@ impl Protocol for XBoard {
             "." => Command::AnalysisStatus,
             "hint" => Command::Hint,
             "bk" => Command::Book,
-            "option" => self.option(arg),
+            "option" => return vec![self.option(arg)],
             "memory" => match arg.parse::<u64>() {
                 Ok(mb) => {
                     log::info!(
@@ -360,31 +372,26 @@ impl Protocol for XBoard {
                     );
                     return vec![];
                 }
-                Err(_) => rejected("bad argument, expected megabytes", line),
+                Err(_) => return vec![rejected("bad argument, expected megabytes", line)],
             },
             // At most as many threads as the Threads option offers.
             "cores" => match arg.parse::<usize>() {
                 Ok(n) if n <= MAX_THREADS => Command::Threads(n),
-                _ => rejected(
-                    "bad argument",
-                    &format!("{line}: expected a number of cores from 0 to {MAX_THREADS}"),
-                ),
+                _ => {
+                    return vec![rejected(
+                        "bad argument",
+                        &format!("{line}: expected a number of cores from 0 to {MAX_THREADS}"),
+                    )]
+                }
             },
             _ if arg.is_empty() && looks_like_move(word) => Command::Move(word.to_string()),
-            _ => rejected("unknown command", line),
+            _ => return vec![rejected("unknown command", line)],
         };
         vec![Input::Engine(cmd)]
     }
 
     fn render(&self, event: &Event) -> Vec<String> {
         self.lines(event).iter().map(|l| one_line(l)).collect()
-    }
-
-    fn follow(&mut self, options: &Options) {
-        self.metric = options.metric;
-        self.threads = options.threads;
-        self.endgame.clone_from(&options.endgame);
-        self.rules = options.rules;
     }
 
     fn progress(&self, event: &BuildEvent) -> Option<String> {
@@ -404,16 +411,8 @@ impl XBoard {
                 format!("Illegal move: {}", error_safe(text)),
                 format!("# {}", error_safe(reason)),
             ],
-            Event::NotPlayable(reason) => vec![format!(
-                "tellusererror fairy-egt cannot play this position: {reason}"
-            )],
-            Event::Rejected { kind, detail } => {
-                vec![format!(
-                    "Error ({}): {}",
-                    error_safe(kind),
-                    error_safe(detail)
-                )]
-            }
+            Event::NotPlayable(reason) => vec![not_playable_line(reason)],
+            Event::Rejected { kind, detail } => vec![error_line(kind, detail)],
             Event::Synced(token) => vec![format!("pong {token}")],
             Event::Hint(m) => vec![format!("Hint: {}", m.text())],
             Event::Book(moves) => moves
@@ -458,17 +457,19 @@ mod tests {
     use super::*;
 
     fn xb() -> XBoard {
-        XBoard::new(
-            PieceSet::standard(),
-            "KQ.KR",
-            Metric::Dtm,
-            0,
-            Rules::default(),
-        )
+        XBoard::new(PieceSet::standard(), "KQ.KR")
+    }
+
+    /// The start-up options of a KQ.KR engine.
+    fn options() -> Options {
+        let pieces = PieceSet::standard();
+        let material = crate::egt::material::Material::parse("KQ.KR", &pieces).unwrap();
+        let config = crate::config::EngineConfig::default();
+        crate::settings::Settings::from_config(&config, pieces, material, None, true).options
     }
 
     fn one(x: &mut XBoard, line: &str) -> Input {
-        let mut v = x.read(line);
+        let mut v = x.read(line, &options());
         assert_eq!(v.len(), 1, "{line}: {v:?}");
         v.remove(0)
     }
@@ -527,25 +528,20 @@ mod tests {
             one(&mut x, "usermove a7a8q"),
             Input::Engine(Command::Move("a7a8q".into()))
         );
-        let Input::Engine(Command::Notice(ev)) = one(&mut x, "fly me to the moon") else {
-            panic!("not refused")
-        };
+        // Lines that do not parse are answered at once.
         assert_eq!(
-            x.render(&ev),
-            vec!["Error (unknown command): fly me to the moon".to_string()]
+            one(&mut x, "fly me to the moon"),
+            Input::Reply("Error (unknown command): fly me to the moon".to_string())
         );
         // Echoed input never splits a line (found by the fuzz test in UCI).
-        let Input::Engine(Command::Notice(ev)) = one(&mut x, "setboard 8/8\u{1b}/8 w") else {
-            panic!("not refused")
-        };
         assert_eq!(
-            x.render(&ev),
-            vec![
+            one(&mut x, "setboard 8/8\u{1b}/8 w"),
+            Input::Reply(
                 "tellusererror fairy-egt cannot play this position: bad FEN '8/8?/8 w': \
                   FEN rank 7: unexpected character '?' at position 4 (expected a piece letter \
                   or a digit 1-8)"
                     .to_string()
-            ]
+            )
         );
     }
 
@@ -554,7 +550,7 @@ mod tests {
         let mut x = xb();
         assert_eq!(one(&mut x, "edit"), Input::Engine(Command::EditBegin));
         assert_eq!(one(&mut x, "#"), Input::Engine(Command::EditClear));
-        assert!(x.read("c").is_empty());
+        assert!(x.read("c", &options()).is_empty());
         assert_eq!(
             one(&mut x, "Xa2"),
             Input::Engine(Command::EditPlace {
@@ -577,7 +573,7 @@ mod tests {
     #[test]
     fn features_end_with_done() {
         let mut x = xb();
-        let lines = x.read("protover 2");
+        let lines = x.read("protover 2", &options());
         let Some(Input::Reply(last)) = lines.last() else {
             panic!("{lines:?}")
         };
@@ -612,30 +608,27 @@ mod tests {
         }
         assert!(matches!(
             one(&mut x, "option StalemateWins=maybe"),
-            Input::Engine(Command::Notice(Event::Rejected { .. }))
+            Input::Reply(line) if line.starts_with("Error (bad option value): ")
         ));
-        let Input::Engine(Command::Notice(ev)) = one(&mut x, "option TableMemory=-1") else {
-            panic!("not refused")
-        };
         assert_eq!(
-            x.render(&ev),
-            vec![
+            one(&mut x, "option TableMemory=-1"),
+            Input::Reply(
                 "Error (bad option value): TableMemory=-1: expected megabytes from 0 (the \
                   start-up budget) to 16000000"
                     .to_string()
-            ]
+            )
         );
     }
 
     #[test]
     fn xboards_memory_command_is_accepted_and_limits_nothing() {
         let mut x = xb();
-        assert!(x.read("memory 64").is_empty());
-        assert!(x.read("memory 1").is_empty());
-        assert!(matches!(
+        assert!(x.read("memory 64", &options()).is_empty());
+        assert!(x.read("memory 1", &options()).is_empty());
+        assert_eq!(
             one(&mut x, "memory lots"),
-            Input::Engine(Command::Notice(Event::Rejected { .. }))
-        ));
+            Input::Reply("Error (bad argument, expected megabytes): memory lots".to_string())
+        );
     }
 
     #[test]
@@ -650,14 +643,11 @@ mod tests {
             "cores 18446744073709551615".to_string(),
             "cores -1".to_string(),
         ] {
-            let Input::Engine(Command::Notice(ev)) = one(&mut x, &line) else {
-                panic!("{line} not refused")
-            };
             assert_eq!(
-                x.render(&ev),
-                vec![format!(
+                one(&mut x, &line),
+                Input::Reply(format!(
                     "Error (bad argument): {line}: expected a number of cores from 0 to {MAX_THREADS}"
-                )]
+                ))
             );
         }
     }

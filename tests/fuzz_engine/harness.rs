@@ -18,10 +18,11 @@
 //! it was read (else commands of earlier lines, queued behind the build, may run too).
 //!
 //! What counts as a refusal is decided from what the renderers write for each event:
-//! - XBoard: `Error (…)` (an [`Event::Rejected`]: unknown command, bad argument or option
-//!   value, undo beyond the history, a move without a position), `Illegal move: …`
-//!   ([`Event::IllegalMove`]), and the `tellusererror` that answers a `setboard` whose FEN
-//!   does not read (an [`Event::NotPlayable`] said by the protocol itself).
+//! - XBoard: `Error (…)` (answered by the protocol itself to an unknown command, a bad
+//!   argument or option value; an [`Event::Rejected`] for an option value the engine refuses,
+//!   undo beyond the history, a move without a position), `Illegal move: …`
+//!   ([`Event::IllegalMove`]), and the `tellusererror` the protocol itself answers to a
+//!   `setboard` whose FEN does not read.
 //! - UCI: the `info string` replies to a `setoption` the protocol refuses, and the
 //!   `info string` of an [`Event::Rejected`] (an option value the engine refuses).
 //!
@@ -169,27 +170,9 @@ impl Run {
             report: None,
             ..EngineConfig::default()
         };
-        let xboard = XBoard::new(
-            pieces.clone(),
-            &config.endgame,
-            config.metric,
-            config.threads,
-            Default::default(),
-        );
-        let uci = Uci::new(
-            &config.endgame,
-            config.metric,
-            config.threads,
-            &config.pieces.display().to_string(),
-            Default::default(),
-        );
-        let settings = Settings {
-            config,
-            pieces: pieces.clone(),
-            material,
-            fold: true,
-            seeds: None,
-        };
+        let xboard = XBoard::new(pieces.clone(), &config.endgame);
+        let uci = Uci::default();
+        let settings = Settings::from_config(&config, pieces.clone(), material, None, true);
         let mut run = Run {
             engine: Engine::new(settings, Box::new(Disk)),
             xboard: Some(xboard),
@@ -280,11 +263,10 @@ impl Run {
                 .collect(),
             None => Vec::new(),
         };
-        let options = self.engine.options();
+        let options = self.engine.options().clone();
         let (dialect, protocol) = self.protocol(line);
         // As the session does: the handshake shows the options in force.
-        protocol.follow(&options);
-        let inputs = protocol.read(line);
+        let inputs = protocol.read(line, &options);
         self.expect(dialect, line);
         let mut refused = false;
         let mut moves = Vec::new();
@@ -297,16 +279,18 @@ impl Run {
                     return Ok(());
                 }
                 Input::Reply(text) => {
-                    if dialect == Dialect::Uci && text.starts_with("info string") {
-                        refused = true;
-                    }
+                    // A line that does not parse is refused by the protocol at once.
+                    let refusal = match dialect {
+                        Dialect::Uci => text.starts_with("info string"),
+                        Dialect::XBoard => {
+                            text.starts_with("Error (") || text.starts_with("tellusererror ")
+                        }
+                    };
+                    refused |= refusal;
                     self.write(dialect, &text)?;
                 }
                 Input::Engine(cmd) => {
                     match &cmd {
-                        Command::Notice(Event::Rejected { .. } | Event::NotPlayable(_)) => {
-                            refused = true
-                        }
                         Command::Move(text) => moves.push(text.trim().to_ascii_lowercase()),
                         Command::Go | Command::Analyze(true) => asks_for_answer = true,
                         _ => {}

@@ -55,7 +55,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 /// A table that cannot be built.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum BuildError {
     /// Distances beyond what one byte per position holds.
     #[error(

@@ -1,0 +1,58 @@
+//! Why the engine cannot play a position ([`Unplayable`]): its set-up, a move played to it,
+//! the line that should have given it, or the tables it needs. The texts are what the
+//! protocols show after their "cannot play this position".
+
+use crate::board::fen::FenError;
+use crate::board::move_text::MoveError;
+use crate::board::position::PositionError;
+use crate::egt::builder::BuildError;
+use crate::egt::material::{Material, MAX_MEN};
+use crate::egt::probe::ProbeError;
+use thiserror::Error;
+
+/// Why a position cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Unplayable {
+    /// The set-up has pawns (this many), which no table holds.
+    #[error(
+        "the position has pawns ({0}); fairy-egt plays pawnless endgames of at most {MAX_MEN} men"
+    )]
+    Pawns(usize),
+    /// The set-up has more men (this many) than any table holds.
+    #[error("the position has {0} men; fairy-egt's tables hold at most {MAX_MEN}")]
+    TooManyMen(usize),
+    /// The set-up is not a legal position (unknown letter, missing royal, …).
+    #[error(transparent)]
+    Illegal(#[from] PositionError),
+    /// A move of a UCI `position` line is not legal where it is played.
+    #[error("move {number} ({text}) cannot be played: {error}")]
+    IllegalMove {
+        /// Its number in the line, from 1.
+        number: usize,
+        /// The move as received.
+        text: String,
+        /// Why it is not legal.
+        error: MoveError,
+    },
+    /// The FEN of a UCI `position` line does not read.
+    #[error("position: bad FEN: {0}")]
+    BadFen(FenError),
+    /// A UCI `position` line that is neither `startpos` nor `fen FEN` (the line as read).
+    #[error(
+        "position: expected 'position startpos' or 'position fen FEN', then 'moves …', found \
+         '{0}'"
+    )]
+    BadPositionLine(String),
+    /// The tables are with the builder.
+    #[error("the tables are being built")]
+    Building,
+    /// The table of the position's endgame could not be built.
+    #[error("the table of {0} could not be built: {1}")]
+    BuildFailed(Material, BuildError),
+    /// The table of the position's endgame is not built (yet).
+    #[error("the table of {0} is not built")]
+    NotBuilt(Material),
+    /// The tables cannot answer for the position.
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+}
