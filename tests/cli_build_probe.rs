@@ -106,6 +106,32 @@ fn probe_kqkr_is_a_win_in_35_with_the_line_to_mate() {
     assert_eq!(pv.split_whitespace().count() - 1, 35 + 34, "{pv}");
 }
 
+/// The shipped cannon (O, `mRcpR`) hops over its own king to take the checking rook: the
+/// only move that is not lost; its rook moves along the first rank do not meet the check.
+#[test]
+fn probe_lists_the_cannons_hop_capture() {
+    let o = run(&[
+        "probe",
+        "KO.KR",
+        "--fen",
+        "7k/8/8/3r4/8/3K4/8/3O4 w - - 0 1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let moves: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("* ") || l.starts_with("  "))
+        .collect();
+    assert_eq!(moves.len(), 7, "{text}");
+    assert!(text.contains("White to move: draw"), "{text}");
+    assert!(text.contains("* d1d5   draw"), "{text}");
+    assert_eq!(
+        moves.iter().filter(|l| l.contains("loss in")).count(),
+        4,
+        "{text}"
+    );
+}
+
 #[test]
 fn probe_many_fens_answers_line_by_line() {
     let dir = scratch("fens");
@@ -138,7 +164,7 @@ fn fails_with(args: &[&str], needle: &str) {
 
 #[test]
 fn bad_input_is_named_with_exit_code_2() {
-    fails_with(&["build", "KQ.KT"], "unknown piece letter 'T'");
+    fails_with(&["build", "KQ.KS"], "unknown piece letter 'S'");
     fails_with(&["build", "KQQQQ.K"], "6 men");
     fails_with(&["build", "KQKR"], "expected White's men");
     fails_with(&["build", "KQ."], "Black has no men");

@@ -103,6 +103,17 @@ fn end_of_input_ends_the_engine_mid_build() {
     );
 }
 
+/// The shipped cannon (O, `mRcpR`): in check from the rook, White's only saving move is the
+/// cannon's hop over its own king to take the rook; the king's steps lose.
+#[test]
+fn the_cannon_hops_to_capture() {
+    let mut e = Engine::uci(&["KO.KR", "--report", "-"]);
+    e.ready();
+    e.send("position fen 7k/8/8/3r4/8/3K4/8/3O4 w - - 0 1");
+    let (score, mv) = go(&mut e);
+    assert_eq!((score.as_str(), mv.as_str()), ("cp 0", "d1d5"));
+}
+
 #[test]
 fn isready_comes_after_the_build_and_go_plays_perfectly() {
     let mut e = Engine::uci(&["KQ.KR", "--report", "-"]);
@@ -182,7 +193,7 @@ fn unusable_positions_are_explained_and_go_answers_bestmove_0000() {
             "position fen 8/8/8/8/2r5/8/2k5/K6Q w - - 0 1 moves h1h2 h2h3",
             "move 2 (h2h3) cannot be played",
         ),
-        ("position fen 8/8/8/8/2r5/8/2k5/K6G w - - 0 1", "'G'"),
+        ("position fen 8/8/8/8/2r5/8/2k5/K6S w - - 0 1", "'S'"),
         ("position fen 8/8/8/8/2r5/8/2k5/K6Q9 w - - 0 1", "FEN"),
         ("position sideways", "expected 'position startpos'"),
     ] {

@@ -286,7 +286,7 @@ fn setboard_edit_and_unplayable_positions() {
             "pawns",
         ),
         ("8/8/8/8/8/2k5/8/KQRBN3 w - - 0 1", "6 men"),
-        ("8/8/8/8/8/2k5/8/KG6 w - - 0 1", "'G'"),
+        ("8/8/8/8/8/2k5/8/KS6 w - - 0 1", "'S'"),
         ("8/8/8/8/8/8/8/KQ6 w - - 0 1", "Black has no king"),
         ("8/8/8/8/8/8/1k6/KQ6 w - - 0 1", "can be captured"),
     ] {
