@@ -437,7 +437,7 @@ fn check_bitboards(
     sq: u8,
     occupied: u64,
 ) -> Result<(), TestCaseError> {
-    let pm = g.moves(letter, color).expect("known letter");
+    let pm = g.moves(g.pieces().id(letter).expect("known letter"), color);
     let occupied = occupied & !(1 << sq);
     let (quiet, crossed, hits) = reference_reach(set, letter, color, sq as usize, occupied);
     prop_assert_eq!(pm.quiet_targets(sq, occupied), quiet, "{} quiet", letter);

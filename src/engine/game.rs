@@ -92,7 +92,7 @@ pub fn check(setup: &Setup, geometry: &Geometry, royals: [char; 2]) -> Result<Po
     let men = setup.men().count();
     let pawns = setup
         .men()
-        .filter(|&(_, color, l)| l.eq_ignore_ascii_case(&'P') && geometry.moves(l, color).is_none())
+        .filter(|&(_, _, l)| l.eq_ignore_ascii_case(&'P') && geometry.pieces().id(l).is_none())
         .count();
     if pawns > 0 {
         return Err(format!(

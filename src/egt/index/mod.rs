@@ -52,7 +52,7 @@ pub struct Indexer {
 }
 
 impl Indexer {
-    /// The indexer of a material whose letters are all in `geometry`; with `fold` false the
+    /// The indexer of a material read with `pieces`, whose move tables are `geometry`; with `fold` false the
     /// index uses no symmetry (every placement has its own slot).
     pub fn new(
         material: &Material,
@@ -61,7 +61,7 @@ impl Indexer {
         fold: bool,
     ) -> Indexer {
         let men = material.men();
-        let mut syms = symmetry_group(men.iter().filter_map(|m| pieces.get(m.letter)));
+        let mut syms = symmetry_group(men.iter().map(|m| pieces.piece(m.piece)));
         if !fold {
             syms.truncate(1);
         }

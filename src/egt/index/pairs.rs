@@ -22,14 +22,7 @@ pub(super) fn royal_pairs(
     geometry: &Geometry,
     images: &[[Square; BOARD_SQUARES]],
 ) -> (Vec<(Square, Square)>, Vec<PairSlot>) {
-    let royal_moves = [
-        geometry
-            .moves(men[0].letter, men[0].color)
-            .expect("material letters are defined"),
-        geometry
-            .moves(men[1].letter, men[1].color)
-            .expect("material letters are defined"),
-    ];
+    let royal_moves = [0, 1].map(|i| geometry.moves(men[i].piece, men[i].color));
     // A royal pair is left out when each royal captures the other whatever stands between.
     let mutual =
         |a: Square, b: Square| royal_moves[0].attacks(a, b, !0) && royal_moves[1].attacks(b, a, !0);
