@@ -67,7 +67,7 @@ mod tests {
     #[test]
     fn kings_fold_to_462_pairs() {
         let set = PieceSet::standard();
-        let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), &set, true);
+        let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), true);
         assert_eq!(ix.pair_count(), 462);
         assert_eq!(ix.symmetry(), 8);
     }
