@@ -33,7 +33,6 @@ pub fn load_seeds(config: &EngineConfig, pieces: &PieceSet) -> Result<Option<Vec
         &text,
         &file.display().to_string(),
         &config.endgame,
-        pieces,
         &Geometry::new(pieces),
         config.metric,
     )
