@@ -62,7 +62,8 @@ pub enum PositionError {
 }
 
 /// A checked position: known letters, one royal per side, and the side to move cannot capture
-/// the enemy royal.
+/// the enemy royal. Its men's piece ids are those of the geometry it was checked with: the
+/// methods that take a geometry must be given that one (or one of the same piece set).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Sorted by square.
