@@ -42,7 +42,6 @@ pub fn load_seeds(
         &text,
         &file.display().to_string(),
         spec,
-        pieces,
         &Geometry::new(pieces),
         metric,
     )

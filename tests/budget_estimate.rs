@@ -102,15 +102,7 @@ fn the_estimate_bounds_a_builds_allocations_closely() {
     // With seeds the build keeps a bitmap of the fixed positions.
     let kbnk = Material::parse("KBN.K", &pieces).unwrap();
     let geometry = fairy_egt::board::geometry::Geometry::new(&pieces);
-    let seeds = parse_seeds(
-        "a1c1b1h8 draw\n",
-        "seeds",
-        "KBN.K",
-        &pieces,
-        &geometry,
-        Metric::Dtm,
-    )
-    .unwrap();
+    let seeds = parse_seeds("a1c1b1h8 draw\n", "seeds", "KBN.K", &geometry, Metric::Dtm).unwrap();
     let mut set = TableSet::new(pieces.clone(), Metric::Dtm).with_seeds(kbnk, seeds);
     let (need, peak) = measure(&mut set, "KBN.K");
     assert!(peak <= need, "seeded: {peak} allocated, {need} estimated");

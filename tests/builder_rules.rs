@@ -238,15 +238,7 @@ fn a_mate_seeded_as_a_draw_changes_its_predecessors() {
         square(Color::Black, true),
         Setup::to_fen(&before.to_setup())
     );
-    let seeds = parse_seeds(
-        &line,
-        "seeds.txt",
-        "KQ.K",
-        orthodox.pieces(),
-        g,
-        Metric::Dtm,
-    )
-    .unwrap();
+    let seeds = parse_seeds(&line, "seeds.txt", "KQ.K", g, Metric::Dtm).unwrap();
     assert_eq!(seeds.len(), 1);
     let material = Material::parse("KQ.K", orthodox.pieces()).unwrap();
     let mut seeded =

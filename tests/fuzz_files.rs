@@ -511,11 +511,11 @@ fn check_seeds(
     counts: &mut Counts,
 ) -> Result<bool, String> {
     const FILE: &str = "fuzz.seed";
-    let parse = |t: &str| match parse_seeds(t, FILE, spec, pieces, geometry, metric) {
+    let parse = |t: &str| match parse_seeds(t, FILE, spec, geometry, metric) {
         Ok(_) => None,
         Err(e) => Some((e.line, e.to_string())),
     };
-    match parse_seeds(text, FILE, spec, pieces, geometry, metric) {
+    match parse_seeds(text, FILE, spec, geometry, metric) {
         Ok(seeds) => {
             let material = Material::parse(spec, pieces)
                 .map_err(|e| format!("seeds parsed for a bad endgame {spec:?}: {e}"))?;

@@ -5,7 +5,7 @@
 //! square.
 
 use super::square::{file_of, rank_of, square_at, Color, Square, BOARD_SQUARES};
-use crate::piece::{PieceSet, PieceType, Step, StepKind, StepMode};
+use crate::piece::{PieceId, PieceSet, PieceType, Step, StepKind, StepMode};
 
 /// Squares reached by repeating one step from a square, nearest first; a leaper's ray has one
 /// square. A man stops at the first occupied square of a ray.
@@ -462,17 +462,20 @@ impl PieceMoves {
     }
 }
 
-/// Move tables for every piece of a set, both colours.
+/// Move tables for every piece of a set, both colours, indexed by [`PieceId`]; and the set
+/// itself, whose letters text is read with.
 #[derive(Clone, Debug)]
 pub struct Geometry {
-    tables: Vec<(char, [PieceMoves; 2])>,
+    pieces: PieceSet,
+    tables: Vec<[PieceMoves; 2]>,
 }
 
 impl Geometry {
     /// Tables for every piece type of the set.
     pub fn new(pieces: &PieceSet) -> Geometry {
         Geometry {
-            tables: pieces.iter().map(|p| (p.letter, Self::both(p))).collect(),
+            pieces: pieces.clone(),
+            tables: pieces.iter().map(Self::both).collect(),
         }
     }
 
@@ -483,12 +486,14 @@ impl Geometry {
         ]
     }
 
-    /// The tables of a letter (either case) for a colour, if the letter is defined.
-    pub fn moves(&self, letter: char, color: Color) -> Option<&PieceMoves> {
-        let l = letter.to_ascii_uppercase();
-        self.tables
-            .iter()
-            .find(|(c, _)| *c == l)
-            .map(|(_, t)| &t[color.index()])
+    /// The piece set the tables are of: its ids index them.
+    pub fn pieces(&self) -> &PieceSet {
+        &self.pieces
+    }
+
+    /// The tables of a piece (an id of [`Geometry::pieces`]) for a colour.
+    #[inline]
+    pub fn moves(&self, id: PieceId, color: Color) -> &PieceMoves {
+        &self.tables[id.index()][color.index()]
     }
 }

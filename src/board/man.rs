@@ -1,13 +1,19 @@
-//! A man on the board (side, letter, royal or not, square) and how messages name him:
+//! A man on the board (side, piece, royal or not, square) and how messages name him:
 //! `White's queen on e1`, with XBoard's usual names of the piece letters.
 
 use super::square::{square_name, Color, Square};
+use crate::piece::PieceId;
 
-/// A man on the board.
+/// A man on the board. He carries his piece both ways: the id, which move generation indexes
+/// the move tables with, and the letter, which every text about him (messages, FEN) shows,
+/// so that text needs no piece set at hand. Both come from one set, where the position was
+/// checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Man {
     /// Its side.
     pub color: Color,
+    /// Its piece, in the piece set of the geometry its position was checked with.
+    pub piece: PieceId,
     /// Its piece letter, upper case.
     pub letter: char,
     /// Whether it is its side's royal man.

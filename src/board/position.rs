@@ -62,7 +62,8 @@ pub enum PositionError {
 }
 
 /// A checked position: known letters, one royal per side, and the side to move cannot capture
-/// the enemy royal.
+/// the enemy royal. Its men's piece ids are those of the geometry it was checked with: the
+/// methods that take a geometry must be given that one (or one of the same piece set).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Sorted by square.
@@ -76,8 +77,8 @@ pub struct Position {
     royals: [Square; 2],
 }
 
-/// A man's square and move tables (`None` for a letter the geometry lacks).
-type Attacker<'g> = (Square, Option<&'g PieceMoves>);
+/// A man's square and move tables.
+type Attacker<'g> = (Square, &'g PieceMoves);
 
 /// Men per side kept on the stack by [`Position::with_attackers`]; more go to the heap.
 const STACK_MEN: usize = 16;
@@ -98,7 +99,8 @@ fn color_masks(men: &[Man]) -> [u64; 2] {
 
 impl Position {
     /// Checks a setup. `royals[0]` is White's royal letter, `royals[1]` Black's (either case):
-    /// the side's one man with that letter is its royal.
+    /// the side's one man with that letter is its royal. Each man's letter is looked up in
+    /// the geometry's piece set here, once: the position's men carry its id.
     pub fn new(
         setup: &Setup,
         geometry: &Geometry,
@@ -108,16 +110,17 @@ impl Position {
         let mut men = Vec::new();
         for (square, color, letter) in setup.men() {
             let letter = letter.to_ascii_uppercase();
-            if geometry.moves(letter, color).is_none() {
+            let Some(piece) = geometry.pieces().id(letter) else {
                 return Err(PositionError::UnknownLetter {
                     letter,
                     color,
                     square,
                 });
-            }
+            };
             let royal = letter == royal_letters[color.index()];
             men.push(Man {
                 color,
+                piece,
                 letter,
                 royal,
                 square,
@@ -155,8 +158,8 @@ impl Position {
         let enemy_royal = pos.royals[pos.side.flip().index()];
         for m in pos.men.iter().filter(|m| m.color == pos.side) {
             if geometry
-                .moves(m.letter, m.color)
-                .is_some_and(|pm| pm.attacks(m.square, enemy_royal, occupied))
+                .moves(m.piece, m.color)
+                .attacks(m.square, enemy_royal, occupied)
             {
                 let royal = pos.men.iter().copied().find(|r| r.square == enemy_royal);
                 if let Some(royal) = royal {
@@ -214,18 +217,25 @@ impl Position {
         color: Color,
         f: impl FnOnce(&[Attacker<'g>]) -> R,
     ) -> R {
-        let men = self.men.iter().filter(|m| m.color == color);
-        let entry = |m: &Man| (m.square, g.moves(m.letter, m.color));
+        let mut men = self
+            .men
+            .iter()
+            .filter(|m| m.color == color)
+            .map(|m| (m.square, g.moves(m.piece, m.color)));
         if (self.by_color[color.index()].count_ones() as usize) <= STACK_MEN {
-            let mut out: [Attacker<'g>; STACK_MEN] = [(0, None); STACK_MEN];
-            let mut n = 0;
-            for (slot, m) in out.iter_mut().zip(men) {
-                *slot = entry(m);
+            let Some(first) = men.next() else {
+                return f(&[]);
+            };
+            // The slots past the men stay copies of the first, never read.
+            let mut out: [Attacker<'g>; STACK_MEN] = [first; STACK_MEN];
+            let mut n = 1;
+            for (slot, a) in out[1..].iter_mut().zip(men) {
+                *slot = a;
                 n += 1;
             }
             f(&out[..n])
         } else {
-            let out: Vec<Attacker<'g>> = men.map(entry).collect();
+            let out: Vec<Attacker<'g>> = men.collect();
             f(&out)
         }
     }
@@ -240,9 +250,7 @@ impl Position {
     ) -> Option<Square> {
         attackers
             .iter()
-            .find(|&&(sq, pm)| {
-                Some(sq) != captured && pm.is_some_and(|pm| pm.attacks(sq, target, occupied))
-            })
+            .find(|&&(sq, pm)| Some(sq) != captured && pm.attacks(sq, target, occupied))
             .map(|&(sq, _)| sq)
     }
 
@@ -292,9 +300,7 @@ impl Position {
         self.with_attackers(g, self.side.flip(), |att| {
             let mut out = Vec::with_capacity(32);
             for m in self.men.iter().filter(|m| m.color == self.side) {
-                let Some(pm) = g.moves(m.letter, m.color) else {
-                    continue;
-                };
+                let pm = g.moves(m.piece, m.color);
                 let mut mask = self.targets(m.square, pm);
                 while mask != 0 {
                     let to = mask.trailing_zeros() as Square;
@@ -353,9 +359,7 @@ impl Position {
                 square: from,
             });
         };
-        let pseudo = g
-            .moves(man.letter, man.color)
-            .is_some_and(|pm| self.targets(from, pm) & bit(to) != 0);
+        let pseudo = self.targets(from, g.moves(man.piece, man.color)) & bit(to) != 0;
         if !pseudo {
             let reason = match self.man_at(to) {
                 Some(t) if t.color == self.side && to != from => {

@@ -1,7 +1,7 @@
 //! Endgame specs (`KQ.KR`, `KQvKR`) and the material they name.
 
 use crate::board::{Color, Position, Square};
-use crate::piece::PieceSet;
+use crate::piece::{PieceId, PieceSet};
 use thiserror::Error;
 
 /// Most men an endgame may have (royals included).
@@ -10,11 +10,14 @@ pub const MAX_MEN: usize = 5;
 /// Squares of an endgame's men in canonical man order.
 pub type Squares = [Square; MAX_MEN];
 
-/// One man of an endgame, without its square.
+/// One man of an endgame, without its square. Like a board's `Man`, he carries his piece's
+/// id, for the move tables, and its letter, for the endgame's name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ManKind {
     /// Its side.
     pub color: Color,
+    /// Its piece, in the piece set the material was read with.
+    pub piece: PieceId,
     /// Upper-case piece letter.
     pub letter: char,
     /// Whether it is its side's royal man.
@@ -51,7 +54,7 @@ pub enum SpecError {
 
 impl Material {
     /// Parses `KQ.KR` or `KQvKR`: White's men, a separator, Black's men; the first letter of a
-    /// side is its royal man. Letters must be defined in `pieces`.
+    /// side is its royal man. Letters must be defined in `pieces`; the men carry their ids.
     pub fn parse(spec: &str, pieces: &PieceSet) -> Result<Material, SpecError> {
         let spec = spec.trim();
         let (white, black) = spec
@@ -67,17 +70,17 @@ impl Material {
                 });
             }
             for (i, ch) in side.chars().enumerate() {
-                let letter = ch.to_ascii_uppercase();
-                if !ch.is_ascii_alphabetic() || pieces.get(letter).is_none() {
+                let Some(piece) = pieces.id(ch).filter(|_| ch.is_ascii_alphabetic()) else {
                     return Err(SpecError::UnknownLetter {
                         spec: spec.to_string(),
                         letter: ch,
                         known: pieces.letters(),
                     });
-                }
+                };
                 men.push(ManKind {
                     color,
-                    letter,
+                    piece,
+                    letter: pieces.letter(piece),
                     royal: i == 0,
                 });
             }
@@ -163,6 +166,7 @@ pub fn material_of(pos: &Position) -> (Material, Squares) {
             (
                 ManKind {
                     color: m.color,
+                    piece: m.piece,
                     letter: m.letter,
                     royal: m.royal,
                 },

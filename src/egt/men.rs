@@ -49,16 +49,14 @@ impl Occupancy {
 }
 
 impl<'a> Men<'a> {
-    /// The men of a material (all letters must be in `geometry`).
+    /// The men of a material read with `geometry`'s piece set.
     pub fn new(material: &Material, geometry: &'a Geometry) -> Men<'a> {
         let men: Vec<ManInfo<'a>> = material
             .men()
             .iter()
             .map(|m| ManInfo {
                 color: m.color,
-                moves: geometry
-                    .moves(m.letter, m.color)
-                    .expect("material letters are defined"),
+                moves: geometry.moves(m.piece, m.color),
             })
             .collect();
         let own = [Color::White, Color::Black].map(|c| {

@@ -13,7 +13,6 @@ use crate::board::square::parse_square;
 use crate::board::{Color, Position, Setup};
 use crate::egt::material::{material_of, Material, Squares};
 use crate::egt::table::Metric;
-use crate::piece::PieceSet;
 use thiserror::Error;
 
 /// A value a seed gives.
@@ -55,16 +54,15 @@ pub struct SeedError {
 }
 
 /// Reads the seeds of `text` for the endgame `spec` (as the user wrote it: its letter order
-/// is the order of the squares).
+/// is the order of the squares), in the pieces of `geometry`.
 pub fn parse_seeds(
     text: &str,
     file: &str,
     spec: &str,
-    pieces: &PieceSet,
     geometry: &crate::board::geometry::Geometry,
     metric: Metric,
 ) -> Result<Vec<Seed>, SeedError> {
-    let material = Material::parse(spec, pieces).map_err(|e| SeedError {
+    let material = Material::parse(spec, geometry.pieces()).map_err(|e| SeedError {
         file: file.to_string(),
         line: 0,
         message: e.to_string(),
@@ -212,15 +210,8 @@ mod tests {
     use crate::board::geometry::Geometry;
 
     fn parse(text: &str, metric: Metric) -> Result<Vec<Seed>, SeedError> {
-        let pieces = PieceSet::standard();
-        parse_seeds(
-            text,
-            "seeds.txt",
-            "KQ.KR",
-            &pieces,
-            &Geometry::new(&pieces),
-            metric,
-        )
+        let geometry = Geometry::new(&crate::piece::PieceSet::standard());
+        parse_seeds(text, "seeds.txt", "KQ.KR", &geometry, metric)
     }
 
     #[test]

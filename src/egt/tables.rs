@@ -21,7 +21,7 @@ use std::time::Instant;
 
 /// Tables of one piece set and metric, built on request.
 pub struct TableSet {
-    pieces: PieceSet,
+    /// The pieces' move tables, and the pieces.
     geometry: Geometry,
     metric: Metric,
     rules: Rules,
@@ -72,10 +72,8 @@ fn builder_bytes(slots: u64, seeded: bool) -> u64 {
 impl TableSet {
     /// An empty set for these pieces and this metric.
     pub fn new(pieces: PieceSet, metric: Metric) -> TableSet {
-        let geometry = Geometry::new(&pieces);
         TableSet {
-            pieces,
-            geometry,
+            geometry: Geometry::new(&pieces),
             metric,
             rules: Rules::default(),
             seeds: None,
@@ -125,7 +123,7 @@ impl TableSet {
 
     /// The piece definitions.
     pub fn pieces(&self) -> &PieceSet {
-        &self.pieces
+        self.geometry.pieces()
     }
 
     /// Move tables of the pieces.
@@ -173,7 +171,7 @@ impl TableSet {
             self.missing(material)
                 .iter()
                 .fold((0, 0), |(tables, builder), m| {
-                    let index = Indexer::new(m, &self.geometry, &self.pieces, self.fold);
+                    let index = Indexer::new(m, &self.geometry, self.fold);
                     (
                         tables + table_bytes(&index),
                         builder_bytes(index.size(), seeded(m)).max(builder),
@@ -240,7 +238,6 @@ impl TableSet {
                 })
             };
             let recipe = Recipe {
-                pieces: &self.pieces,
                 geometry: &self.geometry,
                 metric: self.metric,
                 rules: self.rules,

@@ -102,7 +102,7 @@ pub fn check(
     let men = setup.men().count();
     let pawns = setup
         .men()
-        .filter(|&(_, color, l)| l.eq_ignore_ascii_case(&'P') && geometry.moves(l, color).is_none())
+        .filter(|&(_, _, l)| l.eq_ignore_ascii_case(&'P') && geometry.pieces().id(l).is_none())
         .count();
     if pawns > 0 {
         return Err(Unplayable::Pawns(pawns));

@@ -426,7 +426,11 @@ impl Engine {
     /// start when it is back. A seed file that does not read for the new settings refuses
     /// the change: nothing changes. Unchanged settings change nothing.
     fn retable(&mut self, new: Settings, startup: bool) {
-        if new.options == self.settings.options && new.material == self.settings.material {
+        // By name: materials read with two piece sets differ in their ids even when their
+        // letters are the same (a piece file read again under the same name, say).
+        if new.options == self.settings.options
+            && new.material.name() == self.settings.material.name()
+        {
             return;
         }
         let mut new = new;
@@ -691,11 +695,12 @@ impl Engine {
     }
 
     /// After a new position: a running build of other material than the position's is
-    /// cancelled (the position's endgame is built when the tables are back).
+    /// cancelled (the position's endgame is built when the tables are back). A stale build
+    /// is cancelled already (and its material is of the old piece set).
     fn cancel_useless_build(&self) {
         if let (Some(running), Board::Playable(game)) = (&self.building, &self.board) {
             let (material, _) = material_of(game.position());
-            if running.material != material {
+            if !running.stale && running.material != material {
                 log::info!(
                     "cancelling the build of {} for {material}",
                     running.material

@@ -153,13 +153,31 @@ impl PieceType {
     }
 }
 
-/// All piece types known to the program, by letter.
+/// The index of a piece type in its [`PieceSet`]: what move tables and men carry instead of
+/// the letter, so that hot code indexes where it would otherwise search. It is made only by
+/// [`PieceSet::id`] and means something only in the set that made it. Ids follow the letters'
+/// order: a set's piece types are kept sorted by letter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceId(u8);
+
+impl PieceId {
+    /// The id as an index (0 for the set's first piece type, by letter).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// All piece types known to the program, sorted by letter; a type's place is its [`PieceId`].
 #[derive(Clone, Debug, Default)]
 pub struct PieceSet {
     pieces: Vec<PieceType>,
 }
 
 impl PieceSet {
+    /// The most piece types a set may hold (a [`PieceId`] is one byte).
+    pub const MAX_PIECES: usize = 256;
+
     /// A set from piece types; a later definition of a letter replaces an earlier one.
     pub fn new(pieces: Vec<PieceType>) -> PieceSet {
         let mut set = PieceSet::default();
@@ -169,20 +187,47 @@ impl PieceSet {
         set
     }
 
-    /// Adds or replaces a piece type.
+    /// Adds or replaces a piece type. The ids of the letters after it change: ids taken
+    /// from the set before are not valid for it after.
+    ///
+    /// Panics if the set would hold more than [`PieceSet::MAX_PIECES`] types.
     pub fn insert(&mut self, piece: PieceType) {
         self.pieces.retain(|p| p.letter != piece.letter);
+        assert!(
+            self.pieces.len() < Self::MAX_PIECES,
+            "a piece set holds at most {} piece types",
+            Self::MAX_PIECES
+        );
         self.pieces.push(piece);
         self.pieces.sort_by_key(|p| p.letter);
     }
 
-    /// The piece type of an (upper- or lower-case) letter.
-    pub fn get(&self, letter: char) -> Option<&PieceType> {
+    /// The id of an (upper- or lower-case) letter, if it is defined. Where text is read;
+    /// what it reads then carries the id.
+    pub fn id(&self, letter: char) -> Option<PieceId> {
         let l = letter.to_ascii_uppercase();
-        self.pieces.iter().find(|p| p.letter == l)
+        self.pieces
+            .binary_search_by_key(&l, |p| p.letter)
+            .ok()
+            .map(|i| PieceId(i as u8))
     }
 
-    /// Every piece type, by letter.
+    /// The piece type of an id of this set.
+    pub fn piece(&self, id: PieceId) -> &PieceType {
+        &self.pieces[id.index()]
+    }
+
+    /// The (upper-case) letter of an id of this set, for display.
+    pub fn letter(&self, id: PieceId) -> char {
+        self.piece(id).letter
+    }
+
+    /// The piece type of an (upper- or lower-case) letter.
+    pub fn get(&self, letter: char) -> Option<&PieceType> {
+        self.id(letter).map(|id| self.piece(id))
+    }
+
+    /// Every piece type, by letter, which is by id.
     pub fn iter(&self) -> impl Iterator<Item = &PieceType> {
         self.pieces.iter()
     }

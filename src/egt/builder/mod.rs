@@ -31,7 +31,6 @@ use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{loss_byte, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN};
-use crate::piece::PieceSet;
 use bitmap::Bitmap;
 use candidates::Candidates;
 use frontier::Frontier;
@@ -110,9 +109,7 @@ struct Build<'a> {
 
 /// How tables are built: the same for an endgame and all its smaller ones (seeds aside).
 pub struct Recipe<'r> {
-    /// The piece definitions.
-    pub pieces: &'r PieceSet,
-    /// Their move tables.
+    /// The move tables of the piece definitions (and the definitions).
     pub geometry: &'r Geometry,
     /// Distance to mate or to conversion.
     pub metric: Metric,
@@ -137,7 +134,6 @@ pub fn build_table<'t>(
     report: &(dyn Fn(Phase, f64) + Sync),
 ) -> Result<Table, BuildError> {
     let Recipe {
-        pieces,
         geometry,
         metric,
         rules,
@@ -149,7 +145,7 @@ pub fn build_table<'t>(
     if cancel.load(Relaxed) {
         return Err(BuildError::Cancelled);
     }
-    let indexer = Indexer::new(material, geometry, pieces, fold);
+    let indexer = Indexer::new(material, geometry, fold);
     if cancel.load(Relaxed) {
         return Err(BuildError::Cancelled);
     }

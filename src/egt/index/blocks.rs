@@ -221,7 +221,7 @@ mod tests {
         let set = PieceSet::standard();
         let geo = Geometry::new(&set);
         for spec in ["KQ.KR", "KBN.K", "KRR.KN"] {
-            let ix = Indexer::new(&material(spec, &set), &geo, &set, true);
+            let ix = Indexer::new(&material(spec, &set), &geo, true);
             let bm = ix.block_man().expect("a table with blocks");
             let (mut halves, mut folded, mut checked) = (0, 0, 0);
             for w in (0..ix.size() / 64).step_by(29) {

@@ -52,16 +52,12 @@ pub struct Indexer {
 }
 
 impl Indexer {
-    /// The indexer of a material whose letters are all in `geometry`; with `fold` false the
+    /// The indexer of a material read with `geometry`'s piece set; with `fold` false the
     /// index uses no symmetry (every placement has its own slot).
-    pub fn new(
-        material: &Material,
-        geometry: &Geometry,
-        pieces: &crate::piece::PieceSet,
-        fold: bool,
-    ) -> Indexer {
+    pub fn new(material: &Material, geometry: &Geometry, fold: bool) -> Indexer {
         let men = material.men();
-        let mut syms = symmetry_group(men.iter().filter_map(|m| pieces.get(m.letter)));
+        let pieces = geometry.pieces();
+        let mut syms = symmetry_group(men.iter().map(|m| pieces.piece(m.piece)));
         if !fold {
             syms.truncate(1);
         }
@@ -410,7 +406,7 @@ mod tests {
         let set = PieceSet::standard();
         let geo = Geometry::new(&set);
         for spec in ["KR.K", "KNN.K"] {
-            let ix = Indexer::new(&material(spec, &set), &geo, &set, true);
+            let ix = Indexer::new(&material(spec, &set), &geo, true);
             let mut covered = 0u64;
             for i in 0..ix.size() {
                 if let Some(sq) = ix.decode(i) {
@@ -439,7 +435,7 @@ mod tests {
         let set = PieceSet::standard();
         let geo = Geometry::new(&set);
         for spec in ["KBN.K", "KRR.KN"] {
-            let ix = Indexer::new(&material(spec, &set), &geo, &set, true);
+            let ix = Indexer::new(&material(spec, &set), &geo, true);
             let (mut lines, mut checked) = (0, 0);
             for i in (0..ix.size()).step_by(97) {
                 let Some(sq) = ix.decode(i) else { continue };

@@ -22,14 +22,7 @@ pub(super) fn royal_pairs(
     geometry: &Geometry,
     images: &[[Square; BOARD_SQUARES]],
 ) -> (Vec<(Square, Square)>, Vec<PairSlot>) {
-    let royal_moves = [
-        geometry
-            .moves(men[0].letter, men[0].color)
-            .expect("material letters are defined"),
-        geometry
-            .moves(men[1].letter, men[1].color)
-            .expect("material letters are defined"),
-    ];
+    let royal_moves = [0, 1].map(|i| geometry.moves(men[i].piece, men[i].color));
     // A royal pair is left out when each royal captures the other whatever stands between.
     let mutual = |a: Square, b: Square| {
         royal_moves[0].attacks_whatever_between(a, b)
@@ -76,7 +69,7 @@ mod tests {
     #[test]
     fn kings_fold_to_462_pairs() {
         let set = PieceSet::standard();
-        let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), &set, true);
+        let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), true);
         assert_eq!(ix.pair_count(), 462);
         assert_eq!(ix.symmetry(), 8);
     }
