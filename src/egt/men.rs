@@ -31,6 +31,8 @@ pub struct Men<'a> {
     men: Vec<ManInfo<'a>>,
     own: [Vec<usize>; 2],
     block_man: usize,
+    /// Whether every man moves only by plain leaps and rides (see `blockwise`).
+    plain: bool,
 }
 
 /// Occupied squares of a placement, per side.
@@ -65,10 +67,12 @@ impl<'a> Men<'a> {
                 .collect::<Vec<_>>()
         });
         let block_man = men.len() - 1;
+        let plain = men.iter().all(|m| m.moves.is_plain());
         Men {
             men,
             own,
             block_man,
+            plain,
         }
     }
 
@@ -166,11 +170,27 @@ impl<'a> Men<'a> {
     }
 
     /// Calls `f(to, path)` for every non-capturing move of man `i` from `from`, given the
-    /// occupied squares; `path` is the set of squares the move crosses and lands on (for a
-    /// lame leap or a hop only the landing square: paths serve the block-wise work, which
-    /// such men never see). Stops, returning false, when `f` does.
+    /// occupied squares: along the rays, then by lame leaps and hops (whose `path` is the
+    /// landing square only: paths serve the block-wise work, which such men never see). Stops,
+    /// returning false, when `f` does.
     #[inline]
     fn walk_quiet(
+        &self,
+        i: usize,
+        from: Square,
+        occupied: u64,
+        mut f: impl FnMut(Square, u64) -> bool,
+    ) -> bool {
+        let moves = self.men[i].moves;
+        self.walk_quiet_rays(i, from, occupied, &mut f)
+            && (moves.is_plain()
+                || all_bits(moves.special_targets(from, occupied).0, |t| f(t, 1 << t)))
+    }
+
+    /// `walk_quiet` along the rays alone (plain leaps and rides); `path` is the set of squares
+    /// the move crosses and lands on. All of a man's moves where the men move blockwise.
+    #[inline]
+    fn walk_quiet_rays(
         &self,
         i: usize,
         from: Square,
@@ -189,16 +209,33 @@ impl<'a> Men<'a> {
                 }
             }
         }
-        let moves = self.men[i].moves;
-        moves.is_plain() || all_bits(moves.special_targets(from, occupied).0, |t| f(t, 1 << t))
+        true
     }
 
     /// Calls `f(origin, path)` for every square man `i`, now on `to`, may have come from by a
-    /// non-capturing move, given the occupied squares; `path` is the origin and the squares
-    /// between (for a lame leap or a hop only the origin, as in `walk_quiet`). A ray is left
-    /// when `f` returns false (its further origins have longer paths).
+    /// non-capturing move, given the occupied squares: along the rays, then by lame leaps and
+    /// hops (whose `path` is the origin only, as in `walk_quiet`).
     #[inline]
     fn walk_unmoves(
+        &self,
+        i: usize,
+        to: Square,
+        occupied: u64,
+        mut f: impl FnMut(Square, u64) -> bool,
+    ) {
+        self.walk_unmoves_rays(i, to, occupied, &mut f);
+        let moves = self.men[i].moves;
+        if !moves.is_plain() {
+            for_each_bit(moves.special_origins(to, occupied), |o| {
+                f(o, 1 << o);
+            });
+        }
+    }
+
+    /// `walk_unmoves` along the rays alone; `path` is the origin and the squares between. A
+    /// ray is left when `f` returns false (its further origins have longer paths).
+    #[inline]
+    fn walk_unmoves_rays(
         &self,
         i: usize,
         to: Square,
@@ -217,18 +254,13 @@ impl<'a> Men<'a> {
                 }
             }
         }
-        let moves = self.men[i].moves;
-        if !moves.is_plain() {
-            for_each_bit(moves.special_origins(to, occupied), |o| {
-                f(o, 1 << o);
-            });
-        }
     }
 
     /// Whether every man moves only by plain leaps and rides, so that the block-wise work
     /// (squares of the block man outside a move's path, set queries) tells all moves.
+    #[inline]
     pub fn blockwise(&self) -> bool {
-        self.men.iter().all(|m| m.moves.is_plain())
+        self.plain
     }
 
     /// Whether side `c` has a legal non-capturing move. The royal is tried first: in check,
@@ -297,7 +329,7 @@ impl<'a> Men<'a> {
     /// block man, on the board of `occupied` (every man but him): the move exists for exactly
     /// the squares of the block man outside `path`, the squares it crosses and lands on. The
     /// royal moves last, as in `for_each_quiet`. Stops, returning false, when `f` does.
-    #[inline]
+    #[inline(always)]
     pub fn for_each_quiet_of_block(
         &self,
         sq: &Squares,
@@ -305,19 +337,20 @@ impl<'a> Men<'a> {
         c: Color,
         mut f: impl FnMut(usize, Square, u64) -> bool,
     ) -> bool {
+        debug_assert!(self.plain, "block-wise work needs plain men");
         let block = self.block_man;
         self.own[c.index()]
             .iter()
             .rev()
             .filter(|&&i| i != block)
-            .all(|&i| self.walk_quiet(i, sq[i], occupied, |t, path| f(i, t, path)))
+            .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, path)))
     }
 
     /// Calls `f(i, origin, path)` for every un-move of side `c`'s men other than the block
     /// man, on the board of `occupied` (every man but him): it exists for exactly the squares
     /// of the block man outside `path`, the origin and the squares between. A ray is left when
     /// `f` returns false (its further origins have longer paths).
-    #[inline]
+    #[inline(always)]
     pub fn for_each_unmove_of_block(
         &self,
         sq: &Squares,
@@ -325,9 +358,10 @@ impl<'a> Men<'a> {
         c: Color,
         mut f: impl FnMut(usize, Square, u64) -> bool,
     ) {
+        debug_assert!(self.plain, "block-wise work needs plain men");
         let block = self.block_man;
         for &i in self.own[c.index()].iter().filter(|&&i| i != block) {
-            self.walk_unmoves(i, sq[i], occupied, |o, path| f(i, o, path));
+            self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, path));
         }
     }
 
@@ -352,7 +386,8 @@ impl<'a> Men<'a> {
         let royal = c.index();
         let from = sq[royal];
         let mut safe = 0u64;
-        self.walk_quiet(royal, from, others, |t, path| {
+        debug_assert!(self.plain, "block-wise work needs plain men");
+        self.walk_quiet_rays(royal, from, others, |t, path| {
             let mut s = *sq;
             s[royal] = t;
             let attacked = self.royal_attacked_in_block(&s, others ^ (1 << from) ^ (1 << t), c);
