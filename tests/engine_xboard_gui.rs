@@ -6,6 +6,11 @@
 //! checking from XBoard's own debug log that its ping is answered before the progress comes
 //! (XBoard 4.9.1 shows no thinking output while a ping is unanswered); the screenshot stays in
 //! <target>/xboard-progress/.
+//! scripts/xboard-game.sh again: an Amazon (Y, a letter XBoard's `variant fairy` lacks)
+//! mating beside a Xiangqi cannon (O, defined in Betza) loaded from a position file with
+//! legality testing on, checking that XBoard read the FEN (the engine's `setup` told it the
+//! letters), took the engine's `piece` descriptions and accepted every move; the PGN, log and
+//! screenshot stay in <target>/xboard-fairy-pieces/.
 //! Needs Xvfb, xboard, xdotool and ImageMagick (scripts/test.sh installs them).
 
 mod support;
@@ -155,5 +160,44 @@ fn xboard_plays_a_chancellor_endgame_to_the_table_mate() {
     let shot = std::fs::metadata(out.join("xboard.png"))
         .map(|m| m.len())
         .unwrap_or(0);
+    assert!(shot > 10_000, "no screenshot in {}", out.display());
+}
+
+#[test]
+fn xboard_plays_an_amazon_and_a_cannon_with_legality_testing() {
+    require_gui_tools();
+    // White mates in 4 (`fairy-egt probe KY.KO --fen …`); the cannon stays on the board.
+    let fen = "6o1/8/8/3k4/8/8/8/Y3K3 w - - 0 1";
+    let out = target_dir().join("xboard-fairy-pieces");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([BIN, "KY.KO", fen])
+            .arg(&out),
+        Duration::from_secs(200),
+    );
+    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
+        out.display()
+    );
+    for refusal in ["Bad FEN", "llegal move", "Bad position"] {
+        assert!(!log.contains(refusal), "XBoard said {refusal}:\n{log}");
+    }
+    let got = received(&log);
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("setup (") && l.contains("Y") && l.contains("8x8+0_fairy")),
+        "{log}"
+    );
+    // XBoard kept the descriptions: it writes them into the PGN's VariantMen tag.
+    assert!(pgn.contains("Y:QN") && pgn.contains("O:mRcpR"), "{pgn}");
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    assert_eq!(white_moves(&pgn), (4, true), "{pgn}");
+    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
     assert!(shot > 10_000, "no screenshot in {}", out.display());
 }
