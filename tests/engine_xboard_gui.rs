@@ -10,7 +10,9 @@
 //! mating beside a Xiangqi cannon (O, defined in Betza) loaded from a position file with
 //! legality testing on, checking that XBoard read the FEN (the engine's `setup` told it the
 //! letters), took the engine's `piece` descriptions and accepted every move; the PGN, log and
-//! screenshot stay in <target>/xboard-fairy-pieces/.
+//! screenshot stay in <target>/xboard-fairy-pieces/. And a piece that moves only rightwards
+//! and up and down, for Black: XBoard turns White's description half a turn for Black, we
+//! mirror it, so Black's is sent apart, and XBoard must accept Black's move to the right.
 //! Needs Xvfb, xboard, xdotool and ImageMagick (scripts/test.sh installs them).
 
 mod support;
@@ -81,6 +83,18 @@ fn require_gui_tools() {
         ("import", "imagemagick"),
     ] {
         require(program, package);
+    }
+}
+
+/// Fails if XBoard refused a position or a move: the debug log says "Forfeit due to invalid
+/// move" and XBoard's own output `Illegal move`.
+fn assert_no_refusal(out: &Path, log: &str) {
+    let said = std::fs::read_to_string(out.join("xboard.out")).unwrap_or_default();
+    for refusal in ["Bad FEN", "llegal move", "invalid move", "Bad position"] {
+        assert!(
+            !log.contains(refusal) && !said.contains(refusal),
+            "XBoard said {refusal}:\n{said}\n{log}"
+        );
     }
 }
 
@@ -184,9 +198,7 @@ fn xboard_plays_an_amazon_and_a_cannon_with_legality_testing() {
         "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
         out.display()
     );
-    for refusal in ["Bad FEN", "llegal move", "Bad position"] {
-        assert!(!log.contains(refusal), "XBoard said {refusal}:\n{log}");
-    }
+    assert_no_refusal(&out, &log);
     let got = received(&log);
     assert!(
         got.iter()
@@ -200,4 +212,39 @@ fn xboard_plays_an_amazon_and_a_cannon_with_legality_testing() {
     assert_eq!(white_moves(&pgn), (4, true), "{pgn}");
     let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
     assert!(shot > 10_000, "no screenshot in {}", out.display());
+}
+
+#[test]
+fn xboard_takes_blacks_own_description_of_a_piece_not_symmetric_left_to_right() {
+    require_gui_tools();
+    let out = target_dir().join("xboard-asymmetric-piece");
+    std::fs::create_dir_all(&out).expect("the output directory");
+    let pieces = out.join("pieces.ini");
+    std::fs::write(
+        &pieces,
+        "K: 1,0,* 1,1,*\nV: 1,0,s 0,1,s 0,-1,s 1,1,s 1,-1,s  # a Queen that never moves left\n",
+    )
+    .expect("the piece file");
+    // Black mates in 5 and starts with a4g4, to the right (`fairy-egt probe`).
+    let fen = "8/8/8/8/v7/8/2k5/7K b - - 0 1";
+    let engine = format!("{BIN} --pieces {}", pieces.display());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([&engine, "K.KV", fen])
+            .arg(&out),
+        Duration::from_secs(200),
+    );
+    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
+        out.display()
+    );
+    assert_no_refusal(&out, &log);
+    assert!(pgn.contains("V:vrRrB;v:vlRlB"), "{pgn}");
+    assert!(pgn.contains("1... Vg4"), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
 }
