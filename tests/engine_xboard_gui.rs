@@ -13,7 +13,10 @@
 //! screenshot stay in <target>/xboard-fairy-pieces/. And a piece that moves only rightwards
 //! and up and down, for Black: XBoard turns White's description half a turn for Black, we
 //! mirror it, so Black's is sent apart, and XBoard must accept Black's move to the right.
-//! Needs Xvfb, xboard, xdotool and ImageMagick (scripts/test.sh installs them).
+//! scripts/xboard-paste.sh: the same Amazon position pasted as a FEN (Edit → Paste Position,
+//! where XBoard said "Bad FEN position in clipboard" before the engine told it the letters)
+//! and played by the engine as White with legality testing on.
+//! Needs Xvfb, xboard, xdotool, xclip and ImageMagick (scripts/test.sh installs them).
 
 mod support;
 
@@ -37,7 +40,7 @@ fn require(program: &str, package: &str) {
     assert!(
         found,
         "this test needs {program} (Debian package {package}): run scripts/test.sh, which \
-         installs xvfb, xboard, xdotool and imagemagick"
+         installs xvfb, xboard, xdotool, xclip and imagemagick"
     );
 }
 
@@ -80,6 +83,7 @@ fn require_gui_tools() {
         ("Xvfb", "xvfb"),
         ("xboard", "xboard"),
         ("xdotool", "xdotool"),
+        ("xclip", "xclip"),
         ("import", "imagemagick"),
     ] {
         require(program, package);
@@ -247,4 +251,38 @@ fn xboard_takes_blacks_own_description_of_a_piece_not_symmetric_left_to_right() 
     assert!(pgn.contains("V:vrRrB;v:vlRlB"), "{pgn}");
     assert!(pgn.contains("1... Vg4"), "{pgn}");
     assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+}
+
+#[test]
+fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
+    require_gui_tools();
+    let fen = "6o1/8/8/3k4/8/8/8/Y3K3 w - - 0 1";
+    let out = target_dir().join("xboard-paste");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-paste.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([BIN, "KY.KO", fen])
+            .arg(&out),
+        Duration::from_secs(60),
+    );
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "no move after the paste ({status:?}):\n{stdout}\n{stderr}\n{log}"
+    );
+    assert_no_refusal(&out, &log);
+    // XBoard read the FEN (it sends the pasted position on) and took the Amazon's first move
+    // of the mate in 4 (`fairy-egt probe`), a Knight's leap.
+    let sent = format!(">first : setboard {fen}");
+    let at = log
+        .find(&sent)
+        .unwrap_or_else(|| panic!("XBoard never sent the pasted FEN:\n{log}"));
+    // A refusal would be a forfeit (assert_no_refusal); the only game end is XBoard's exit.
+    assert!(log[at..].contains("<first : move a1b3"), "{log}");
+    let ends: Vec<&str> = log[at..]
+        .lines()
+        .filter(|l| l.starts_with("GameEnds("))
+        .collect();
+    assert_eq!(ends, ["GameEnds(29, xboard exit, 2)"], "{log}");
 }
