@@ -20,6 +20,7 @@ need=()
 command -v Xvfb >/dev/null || need+=(xvfb)
 [ -x /usr/games/xboard ] || command -v xboard >/dev/null || need+=(xboard)
 command -v xdotool >/dev/null || need+=(xdotool)
+command -v xclip >/dev/null || need+=(xclip)
 command -v import >/dev/null && import -version 2>/dev/null | grep -q ImageMagick || need+=(imagemagick)
 [ -x /usr/games/polyglot ] || command -v polyglot >/dev/null || need+=(polyglot)
 if [ ${#need[@]} -gt 0 ]; then

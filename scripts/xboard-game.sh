@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Plays one engine-against-engine game of fairy-egt in real XBoard on a private Xvfb display
-# (PROTOCOL.md, "Headless XBoard for tests") and keeps, in OUTDIR: the saved game (game.pgn),
+# (PROTOCOL.md, "Headless XBoard for tests"), with legality testing on, and keeps, in OUTDIR: the saved game (game.pgn),
 # XBoard's debug log (xboard-debug.log) and a screenshot of the board and the Engine Output
 # window at the end of the game (xboard.png).
 #
@@ -25,7 +25,7 @@ echo "$fen" >"$out/start.fen"
 timeout "$limit" xboard \
     -fcp "$engine $endgame" -fd "$out" -scp "$engine $endgame" -sd "$out" \
     -lpf "$out/start.fen" -mm -sgf "$out/game.pgn" -tc 5 -inc 0 -ruleMoves 0 \
-    -variant fairy -size medium -engineOutputUp true \
+    -variant fairy -testLegality true -size medium -engineOutputUp true \
     -debug -nameOfDebugFile "$out/xboard-debug.log" \
     -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true \
     >"$out/xboard.out" 2>&1 &

@@ -16,6 +16,9 @@ impl Sym {
     /// The up-down mirror (ranks reversed), used to give Black's men their orientation.
     pub const FLIP_RANKS: Sym = Sym(2);
 
+    /// The left-right mirror (files reversed).
+    pub const FLIP_FILES: Sym = Sym(1);
+
     /// All 8 symmetries, identity first.
     pub fn all() -> impl Iterator<Item = Sym> {
         (0..8u8).map(Sym)

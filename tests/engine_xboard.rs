@@ -498,17 +498,43 @@ fn options_and_accepted_commands() {
 
 #[test]
 fn variant_fairy_describes_the_pieces() {
-    let mut e = Engine::xboard(&["KQ.KR"]);
+    let mut e = Engine::start(&["KQ.KR"]);
+    // Before done=1, the letters (without a variant, which XBoard must not change for it).
+    let features = e.handshake();
+    let early = &features[features.len() - 2];
+    assert!(
+        early.starts_with("setup (PNBRQFEACWMOHIJGD...U..ZX....Y") && !early.contains("_fairy"),
+        "{features:?}"
+    );
     e.send("variant fairy");
     // The start-up build may still be under way: its progress lines are not looked at.
     let lines: Vec<String> = said(&mut e)
         .into_iter()
         .filter(|l| !l.starts_with("0 0 "))
         .collect();
-    for want in ["piece A& BN", "piece C& RN", "piece H& N0", "piece W& W"] {
+    // The letters first (XBoard finds a `piece` command's type by its letter), then the moves.
+    assert!(
+        lines[0].starts_with("setup (PNBRQFEACWMOHIJGD...U..ZX....Y")
+            && lines[0]
+                .ends_with(") 8x8+0_fairy rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
+        "{lines:?}"
+    );
+    for want in [
+        "piece A& BN",
+        "piece C& RN",
+        "piece H& N0",
+        "piece W& W",
+        "piece Y& QN",
+        "piece X& C",
+        "piece Z& Z",
+        "piece O& mRcpR",
+        "piece U& nN",
+        "piece T& nA",
+        "piece G& gQ",
+    ] {
         assert!(lines.contains(&want.to_string()), "{want}: {lines:?}");
     }
-    assert!(lines
+    assert!(lines[1..]
         .iter()
         .all(|l| l.starts_with("piece ") && l.contains("& ")));
 }

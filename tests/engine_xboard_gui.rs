@@ -6,7 +6,17 @@
 //! checking from XBoard's own debug log that its ping is answered before the progress comes
 //! (XBoard 4.9.1 shows no thinking output while a ping is unanswered); the screenshot stays in
 //! <target>/xboard-progress/.
-//! Needs Xvfb, xboard, xdotool and ImageMagick (scripts/test.sh installs them).
+//! scripts/xboard-game.sh again: an Amazon (Y, a letter XBoard's `variant fairy` lacks)
+//! mating beside a Xiangqi cannon (O, defined in Betza) loaded from a position file with
+//! legality testing on, checking that XBoard read the FEN (the engine's `setup` told it the
+//! letters), took the engine's `piece` descriptions and accepted every move; the PGN, log and
+//! screenshot stay in <target>/xboard-fairy-pieces/. And a piece that moves only rightwards
+//! and up and down, for Black: XBoard turns White's description half a turn for Black, we
+//! mirror it, so Black's is sent apart, and XBoard must accept Black's move to the right.
+//! scripts/xboard-paste.sh: the same Amazon position pasted as a FEN (Edit → Paste Position,
+//! where XBoard said "Bad FEN position in clipboard" before the engine told it the letters)
+//! and played by the engine as White with legality testing on.
+//! Needs Xvfb, xboard, xdotool, xclip and ImageMagick (scripts/test.sh installs them).
 
 mod support;
 
@@ -30,7 +40,7 @@ fn require(program: &str, package: &str) {
     assert!(
         found,
         "this test needs {program} (Debian package {package}): run scripts/test.sh, which \
-         installs xvfb, xboard, xdotool and imagemagick"
+         installs xvfb, xboard, xdotool, xclip and imagemagick"
     );
 }
 
@@ -73,9 +83,22 @@ fn require_gui_tools() {
         ("Xvfb", "xvfb"),
         ("xboard", "xboard"),
         ("xdotool", "xdotool"),
+        ("xclip", "xclip"),
         ("import", "imagemagick"),
     ] {
         require(program, package);
+    }
+}
+
+/// Fails if XBoard refused a position or a move: the debug log says "Forfeit due to invalid
+/// move" and XBoard's own output `Illegal move`.
+fn assert_no_refusal(out: &Path, log: &str) {
+    let said = std::fs::read_to_string(out.join("xboard.out")).unwrap_or_default();
+    for refusal in ["Bad FEN", "llegal move", "invalid move", "Bad position"] {
+        assert!(
+            !log.contains(refusal) && !said.contains(refusal),
+            "XBoard said {refusal}:\n{said}\n{log}"
+        );
     }
 }
 
@@ -156,4 +179,110 @@ fn xboard_plays_a_chancellor_endgame_to_the_table_mate() {
         .map(|m| m.len())
         .unwrap_or(0);
     assert!(shot > 10_000, "no screenshot in {}", out.display());
+}
+
+#[test]
+fn xboard_plays_an_amazon_and_a_cannon_with_legality_testing() {
+    require_gui_tools();
+    // White mates in 4 (`fairy-egt probe KY.KO --fen …`); the cannon stays on the board.
+    let fen = "6o1/8/8/3k4/8/8/8/Y3K3 w - - 0 1";
+    let out = target_dir().join("xboard-fairy-pieces");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([BIN, "KY.KO", fen])
+            .arg(&out),
+        Duration::from_secs(200),
+    );
+    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
+        out.display()
+    );
+    assert_no_refusal(&out, &log);
+    let got = received(&log);
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("setup (") && l.contains("Y") && l.contains("8x8+0_fairy")),
+        "{log}"
+    );
+    // XBoard kept the descriptions: it writes them into the PGN's VariantMen tag.
+    assert!(pgn.contains("Y:QN") && pgn.contains("O:mRcpR"), "{pgn}");
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    assert_eq!(white_moves(&pgn), (4, true), "{pgn}");
+    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
+    assert!(shot > 10_000, "no screenshot in {}", out.display());
+}
+
+#[test]
+fn xboard_takes_blacks_own_description_of_a_piece_not_symmetric_left_to_right() {
+    require_gui_tools();
+    let out = target_dir().join("xboard-asymmetric-piece");
+    std::fs::create_dir_all(&out).expect("the output directory");
+    let pieces = out.join("pieces.ini");
+    std::fs::write(
+        &pieces,
+        "K: 1,0,* 1,1,*\nV: 1,0,s 0,1,s 0,-1,s 1,1,s 1,-1,s  # a Queen that never moves left\n",
+    )
+    .expect("the piece file");
+    // Black mates in 5 and starts with a4g4, to the right (`fairy-egt probe`).
+    let fen = "8/8/8/8/v7/8/2k5/7K b - - 0 1";
+    let engine = format!("{BIN} --pieces {}", pieces.display());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([&engine, "K.KV", fen])
+            .arg(&out),
+        Duration::from_secs(200),
+    );
+    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
+        out.display()
+    );
+    assert_no_refusal(&out, &log);
+    assert!(pgn.contains("V:vrRrB;v:vlRlB"), "{pgn}");
+    assert!(pgn.contains("1... Vg4"), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+}
+
+#[test]
+fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
+    require_gui_tools();
+    let fen = "6o1/8/8/3k4/8/8/8/Y3K3 w - - 0 1";
+    let out = target_dir().join("xboard-paste");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-paste.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([BIN, "KY.KO", fen])
+            .arg(&out),
+        Duration::from_secs(60),
+    );
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "no move after the paste ({status:?}):\n{stdout}\n{stderr}\n{log}"
+    );
+    assert_no_refusal(&out, &log);
+    // XBoard read the FEN (it sends the pasted position on) and took the Amazon's first move
+    // of the mate in 4 (`fairy-egt probe`), a Knight's leap.
+    let sent = format!(">first : setboard {fen}");
+    let at = log
+        .find(&sent)
+        .unwrap_or_else(|| panic!("XBoard never sent the pasted FEN:\n{log}"));
+    // A refusal would be a forfeit (assert_no_refusal); the only game end is XBoard's exit.
+    assert!(log[at..].contains("<first : move a1b3"), "{log}");
+    let ends: Vec<&str> = log[at..]
+        .lines()
+        .filter(|l| l.starts_with("GameEnds("))
+        .collect();
+    assert_eq!(ends, ["GameEnds(29, xboard exit, 2)"], "{log}");
 }

@@ -13,6 +13,11 @@
 //! `BareKingLoses` (checkboxes, 1/0). A change of any but `Threads` and `TableMemory` rebuilds
 //! the tables.
 //!
+//! Pieces: a `setup` command gives each letter of the piece set one of XBoard's piece types
+//! (and so its image), so that XBoard reads FENs with letters its `variant fairy` lacks; it
+//! goes out in the handshake and in reply to `variant fairy`, followed there by a `piece`
+//! command with the Betza description of each piece XBoard would not move as ours.
+//!
 //! XBoard's own `memory N` is its hash-size setting for every engine (64 MB unless the user
 //! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
 
@@ -23,13 +28,57 @@ use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
 use crate::egt::value::Value;
+use crate::engine::game::START_FEN;
 use crate::engine::{Command, Event, Options, Thinking, Variant};
 use crate::piece::betza::try_betza;
-use crate::piece::PieceSet;
+use crate::piece::{PieceSet, PieceType};
+use crate::symmetry::Sym;
 
-/// XBoard's letters of variant fairy that are not pawns or the King: the pieces whose moves
-/// the engine describes with `piece` commands.
-const FAIRY_LETTERS: &str = "NBRQFEACWMOHIJGDVLSU";
+/// Where each letter goes among XBoard 4.9's piece types, by the type's place in XBoard's
+/// internal order (common.h's `ChessSquare`, White's half: `WhitePawn` = 0 … `WhiteKing` =
+/// 68), which is its place in the PIECETOCHAR string of a `setup` command. The 22 letters of
+/// XBoard's own `variant fairy` keep their types; the four letters it leaves free go to the
+/// type whose image (draw.c's `pngPieceNames`, else its `backupPiece`) shows our piece.
+/// Every letter A-Z has a place, so any piece of a piece file can be shown.
+const XBOARD_TYPES: [(char, usize); 26] = [
+    ('P', 0),  // Pawn
+    ('N', 1),  // Knight
+    ('B', 2),  // Bishop
+    ('R', 3),  // Rook
+    ('Q', 4),  // Queen
+    ('F', 5),  // Ferz: image Advisor
+    ('E', 6),  // Alfil: image Elephant
+    ('A', 7),  // Angel: image Archbishop
+    ('C', 8),  // Marshall: image Marshall (the Chancellor)
+    ('W', 9),  // Wazir: image Gold
+    ('M', 10), // Man: image Commoner
+    ('O', 11), // Cannon: image Canon
+    ('H', 12), // Nightrider
+    ('I', 13), // Cardinal: image CrownedBishop (the Dragon Horse)
+    ('J', 14), // Dragon: image CrownedRook (the Dragon King)
+    ('G', 15), // Grasshopper: image Crown, which 4.9 lacks, so Princess
+    ('D', 16), // Silver: image Chancellor
+    ('V', 17), // Falcon: image Hawk
+    ('L', 18), // Lance
+    ('S', 19), // Cobra
+    ('U', 20), // Unicorn: a horse, for the Xiangqi horse
+    ('Z', 23), // Zebra
+    ('X', 24), // Camel
+    ('Y', 29), // Amazon: XBoard 4.9 has no Amazon image and draws its Lance (a spear)
+    ('T', 53), // Drunk (Chu Shogi's drunk elephant): image Drunk, which 4.9 lacks, so Elephant
+    ('K', XBOARD_KING),
+];
+
+/// XBoard's King type, the last of White's types: the one it treats as royal.
+const XBOARD_KING: usize = 68;
+
+/// The letters XBoard always gets, whether the piece file defines them or not: the
+/// standard start position, which XBoard and the engine both assume after `new`, uses them.
+const ORTHODOX_LETTERS: &str = "PNBRQK";
+
+/// The pieces whose XBoard type already moves as ours do (Betza text equal to the letter):
+/// they need no `piece` command.
+const BUILT_IN_PIECES: &str = "NBRQK";
 
 /// Words that make XBoard switch a feature off when an `Error` line contains them.
 const ERROR_TRIGGERS: [&str; 5] = ["draw", "analyze", "protover", "time", "otim"];
@@ -104,6 +153,11 @@ impl XBoard {
                 "feature option=\"BareKingLoses -check {}\"",
                 u8::from(options.rules.bare_royal_loses)
             ),
+            // Before done=1, XBoard reads it before it loads a position file (-lpf) or a FEN
+            // given on its command line: in reply to `variant fairy` it comes too late for
+            // those. Without the board size and parent variant, XBoard never changes variant
+            // for it; it ignores it in a variant it knows when legality testing is on.
+            setup_line(&self.pieces, false),
             "feature done=1".to_string(),
         ]
     }
@@ -193,6 +247,73 @@ impl XBoard {
             _ => return rejected("unknown option", name),
         };
         Input::Engine(cmd)
+    }
+}
+
+/// The PIECETOCHAR string of a `setup` command: for each of XBoard's piece types up to the
+/// last one in play, then for the King, White's letter or `.` for a type not in play; then
+/// the same in lower case for Black. In play are the letters of the piece set and the
+/// orthodox ones (see [`ORTHODOX_LETTERS`]).
+fn piece_to_char(pieces: &PieceSet) -> String {
+    let mut table = ['.'; XBOARD_KING + 1];
+    for (letter, at) in XBOARD_TYPES {
+        if pieces.get(letter).is_some() || ORTHODOX_LETTERS.contains(letter) {
+            table[at] = letter;
+        }
+    }
+    let last = table[..XBOARD_KING]
+        .iter()
+        .rposition(|&c| c != '.')
+        .unwrap_or(0);
+    let white: String = table[..=last]
+        .iter()
+        .chain(std::iter::once(&table[XBOARD_KING]))
+        .collect();
+    format!("{white}{}", white.to_ascii_lowercase())
+}
+
+/// The `setup` command that tells XBoard which letter is which of its piece types, with the
+/// standard start position (the engine's position after `new`) as the variant's initial one.
+/// With `size`, also the board (8×8, no holdings) and the parent variant, `fairy`: the form
+/// XBoard's protocol gives for a reply to `variant`.
+fn setup_line(pieces: &PieceSet, size: bool) -> String {
+    let board = if size { "8x8+0_fairy " } else { "" };
+    format!("setup ({}) {board}{START_FEN}", piece_to_char(pieces))
+}
+
+/// The `piece` commands that tell XBoard how a piece moves, in Betza notation, so that its
+/// legality test, target-square marking and SAN know it; none for a piece XBoard's type for
+/// its letter already moves as (the orthodox ones). XBoard turns White's description half a
+/// turn for Black, we mirror it top to bottom: the same for a piece that is symmetric left to
+/// right (`piece Y& QN` then describes both); for any other, Black gets its own command (a
+/// lower-case letter), describing White's moves mirrored left to right, which XBoard's half
+/// turn brings to ours. A piece whose moves Betza cannot write gets a debug line instead.
+fn piece_lines(piece: &PieceType) -> Vec<String> {
+    let letter = piece.letter;
+    let white = match try_betza(piece) {
+        Ok(text) => text,
+        Err(e) => return vec![format!("# XBoard is not told how {letter} moves: {e}")],
+    };
+    if BUILT_IN_PIECES.contains(letter) && white == letter.to_string() {
+        return vec![];
+    }
+    let mirrored = PieceType::new(
+        letter,
+        piece
+            .steps
+            .iter()
+            .map(|s| s.transformed(Sym::FLIP_FILES))
+            .collect(),
+    );
+    if mirrored.steps == piece.steps {
+        return vec![format!("piece {letter}& {white}")];
+    }
+    match try_betza(&mirrored) {
+        Ok(black) => vec![
+            format!("piece {letter} {white}"),
+            format!("piece {} {black}", letter.to_ascii_lowercase()),
+        ],
+        Err(e) => vec![format!("# XBoard is not told how {letter} moves: {e}")],
     }
 }
 
@@ -430,14 +551,8 @@ impl XBoard {
             Event::BuildFailed { material, reason } => vec![format!(
                 "tellusererror fairy-egt could not build {material}: {reason}"
             )],
-            Event::Variant(Variant::Fairy) => self
-                .pieces
-                .iter()
-                .filter(|p| FAIRY_LETTERS.contains(p.letter))
-                .filter_map(|p| Some((p.letter, try_betza(p).ok()?)))
-                // XBoard already knows the orthodox pieces.
-                .filter(|(l, b)| !("NBRQ".contains(*l) && b.len() == 1 && b.starts_with(*l)))
-                .map(|(l, b)| format!("piece {l}& {b}"))
+            Event::Variant(Variant::Fairy) => std::iter::once(setup_line(&self.pieces, true))
+                .chain(self.pieces.iter().flat_map(piece_lines))
                 .collect(),
             Event::Variant(Variant::Normal) => vec![],
             Event::AnalysisStatus {
@@ -655,10 +770,113 @@ mod tests {
     #[test]
     fn fairy_pieces_are_described() {
         let lines = xb().render(&Event::Variant(Variant::Fairy));
-        assert!(lines.contains(&"piece C& RN".to_string()), "{lines:?}");
-        assert!(lines.contains(&"piece A& BN".to_string()));
+        assert_eq!(
+            lines[0],
+            format!(
+                "setup ({}) 8x8+0_fairy {START_FEN}",
+                piece_to_char(&PieceSet::standard())
+            )
+        );
+        for want in [
+            "piece C& RN",
+            "piece A& BN",
+            "piece Y& QN",
+            "piece X& C",
+            "piece Z& Z",
+            "piece O& mRcpR",
+            "piece G& gQ",
+            "piece U& nN",
+            "piece T& nA",
+        ] {
+            assert!(lines.contains(&want.to_string()), "{want}: {lines:?}");
+        }
+        // XBoard's own rules already move the orthodox pieces as ours.
         assert!(!lines
             .iter()
-            .any(|l| l.starts_with("piece Q") || l.starts_with("piece K")));
+            .any(|l| ["piece N", "piece B", "piece R", "piece Q", "piece K"]
+                .iter()
+                .any(|p| l.starts_with(p))));
+    }
+
+    #[test]
+    fn every_letter_in_play_has_its_xboard_type() {
+        let table: Vec<char> = piece_to_char(&PieceSet::standard()).chars().collect();
+        // Up to XBoard's Drunk (53, the last type in play), then the King; Black likewise.
+        assert_eq!(table.len(), 2 * 55);
+        let (white, black) = table.split_at(55);
+        for (letter, at) in [
+            ('P', 0),
+            ('Q', 4),
+            ('A', 7),
+            ('C', 8),
+            ('O', 11),
+            ('G', 15),
+            ('U', 20),
+            ('Z', 23),
+            ('X', 24),
+            ('Y', 29),
+            ('T', 53),
+            ('K', 54),
+        ] {
+            assert_eq!(white[at], letter, "{at}");
+            assert_eq!(black[at], letter.to_ascii_lowercase(), "{at}");
+        }
+        // XBoard's Falcon, Lance and Snake are no piece of ours: not in play.
+        for at in [17, 18, 19] {
+            assert_eq!(white[at], '.', "{at}");
+        }
+        // The letters are distinct, and each a place of its own.
+        let mut seen: Vec<char> = XBOARD_TYPES.iter().map(|&(l, _)| l).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 26);
+        let mut places: Vec<usize> = XBOARD_TYPES.iter().map(|&(_, at)| at).collect();
+        places.sort_unstable();
+        places.dedup();
+        assert_eq!(places.len(), 26);
+    }
+
+    #[test]
+    fn letters_outside_the_piece_file_are_not_in_play_but_the_orthodox_ones() {
+        let pieces =
+            crate::piece::parse::parse_piece_defs("K: 1,0,* 1,1,*\nY: QN", "test").expect("pieces");
+        let table = piece_to_char(&pieces);
+        // Up to the Amazon (29), then the King; the orthodox letters stay for the start
+        // position of `setup`.
+        let white = format!("PNBRQ{}YK", ".".repeat(24));
+        assert_eq!(table, format!("{white}{}", white.to_ascii_lowercase()));
+    }
+
+    #[test]
+    fn a_piece_not_symmetric_left_to_right_is_described_for_each_side() {
+        // One Knight leap, forward and to the right: Black's goes backward (towards rank 1)
+        // and to the right, White's mirrored top to bottom; XBoard turns Black's description
+        // half a turn, so Black is told White's mirrored left to right (forward and left).
+        let pieces = crate::piece::parse::parse_piece_defs("V: 1,2", "test").expect("one leap");
+        let piece = pieces.get('V').expect("V");
+        assert_eq!(
+            piece_lines(piece),
+            vec!["piece V rfN".to_string(), "piece v lfN".to_string()]
+        );
+        let symmetric =
+            crate::piece::parse::parse_piece_defs("V: 1,2 -1,2", "test").expect("two leaps");
+        assert_eq!(
+            piece_lines(symmetric.get('V').expect("V")),
+            vec!["piece V& ffN".to_string()]
+        );
+    }
+
+    #[test]
+    fn the_setup_before_done_names_no_variant() {
+        let mut x = xb();
+        let lines = x.read("protover 2", &options());
+        let n = lines.len();
+        assert_eq!(
+            lines[n - 2],
+            Input::Reply(format!(
+                "setup ({}) {START_FEN}",
+                piece_to_char(&PieceSet::standard())
+            ))
+        );
     }
 }

@@ -8,8 +8,8 @@
 //!
 //! XBoard derives Black's moves by turning White's description half a turn; this program
 //! mirrors them top to bottom (DESIGN.md §1). The two agree for every piece whose moves are
-//! symmetric left to right (all shipped pieces); for the others XBoard's Black piece moves
-//! as ours mirrored left to right.
+//! symmetric left to right (all shipped pieces); for the others the XBoard protocol describes
+//! Black's piece separately, as White's mirrored left to right (`protocol/xboard.rs`).
 
 use super::read::xboard_reads;
 use super::{atom_mask, classify, ATOMS, DIAGONAL_PAIRS, DIAGONAL_SINGLES, F, OBLIQUE_TOKENS, W};
