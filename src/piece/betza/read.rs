@@ -151,16 +151,17 @@ impl Group {
             .take_while(|c| c.is_ascii_digit())
             .collect();
         if !digits.is_empty() {
-            range =
-                match digits.parse::<u8>() {
-                    Ok(r) if r <= MAX_RANGE => r,
-                    _ => return Err(err(
+            range = match digits.parse::<u8>() {
+                Ok(r) if r <= MAX_RANGE => r,
+                _ => {
+                    return Err(err(
                         *i,
                         format!(
                             "range {digits} is too long (expected 0 to {MAX_RANGE}, 0: no limit)"
                         ),
-                    )),
-                };
+                    ))
+                }
+            };
             *i += digits.len();
         } else if chars.get(*i) == Some(&letter) && range == 1 && atoms.len() == 1 {
             range = 0;
