@@ -14,7 +14,7 @@ if ! "$venv/bin/python" -c 'import chess, pyffish' 2>/dev/null; then
     echo "soak.sh: installing python-chess and pyffish into $venv" >&2
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     # `python -m pip`, not bin/pip: a copied venv's pip script may point at another venv.
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check chess pyffish
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check chess pyffish==0.0.90
 fi
 
 export PATH="$PATH:/usr/games"

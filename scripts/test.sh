@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Runs every test of fairy-egt on a fresh machine: installs what the tests need (a Python
-# virtual environment with python-chess under target/pyenv; XBoard and Xvfb from Debian for
-# the GUI test and PolyGlot for the UCI-wrapping test, when apt-get is available and they are
-# missing), then `cargo test --release`, then a short soak through real clients
-# (scripts/soak.sh --quick, which installs Fairy-Stockfish and pyffish itself).
+# virtual environment with python-chess and pyffish under target/pyenv; XBoard and Xvfb from
+# Debian for the GUI test and PolyGlot for the UCI-wrapping test, when apt-get is available
+# and they are missing), then `cargo test --release`, then the move generator against
+# Fairy-Stockfish's (tests/python/movegen_pyffish.py, about a minute), then a short soak
+# through real clients (scripts/soak.sh --quick, which installs Fairy-Stockfish itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=target/pyenv
-if ! "$venv/bin/python" -c 'import chess' 2>/dev/null; then
-    echo "test.sh: installing python-chess into $venv" >&2
-    python3 -m venv "$venv"
+# pyffish 0.0.90: the version issue 15 names, whose limits movegen_pyffish.py knows.
+pyffish=0.0.90
+if ! "$venv/bin/python" -c "import chess, pyffish; assert pyffish.version() == (${pyffish//./, })" 2>/dev/null; then
+    echo "test.sh: installing python-chess and pyffish $pyffish into $venv" >&2
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     # `python -m pip`, not bin/pip: a copied venv's pip script may point at another venv.
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check chess
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check chess "pyffish==$pyffish"
 fi
 export FAIRY_EGT_PYTHON="$PWD/$venv/bin/python"
 
@@ -36,5 +39,8 @@ fi
 export PATH="$PATH:/usr/games"
 
 cargo test --release "$@"
+# Legal moves of every piece against Fairy-Stockfish's generator (pyffish), with the counts.
+cargo build --release --quiet
+"$venv/bin/python" tests/python/movegen_pyffish.py target/release/fairy-egt
 # Games through real clients: python-chess (XBoard and UCI) and Fairy-Stockfish, short run.
 scripts/soak.sh --quick

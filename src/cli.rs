@@ -14,6 +14,8 @@ pub enum Command {
     Probe { common: Common, fen: String },
     /// Build, then print the value of each FEN read from a file (`-`: stdin), one a line.
     ProbeMany { common: Common, fens: PathBuf },
+    /// Print the legal moves of each FEN, one line per FEN (no table is built).
+    Moves { common: Common, fens: Fens },
     /// Build, then let the engine play itself from a position, printing every move.
     Play { common: Common, fen: Option<String> },
     /// Engine mode (no command given): speak XBoard, or UCI when the first line is `uci`, on
@@ -23,6 +25,16 @@ pub enum Command {
     Help,
     /// Print the version.
     Version,
+}
+
+/// The FENs a command reads: one given with `--fen`, or a file of one FEN a line
+/// (`--fens FILE`; `-` is stdin).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fens {
+    /// `--fen FEN`.
+    One(String),
+    /// `--fens FILE`.
+    File(PathBuf),
 }
 
 /// Options every command takes.
@@ -63,6 +75,7 @@ usage: fairy-egt [ENDGAME] [OPTIONS]           (engine mode: XBoard or UCI)
        fairy-egt build [ENDGAME] [--json] [OPTIONS]
        fairy-egt probe [ENDGAME] --fen FEN [OPTIONS]
        fairy-egt probe [ENDGAME] --fens FILE [OPTIONS]
+       fairy-egt moves [ENDGAME] (--fen FEN | --fens FILE) [OPTIONS]
 
   (none)   engine mode: an XBoard/WinBoard engine on stdin/stdout (a UCI engine when the
            first line it reads is 'uci') that builds the endgame at once and plays any
@@ -80,6 +93,12 @@ usage: fairy-egt [ENDGAME] [OPTIONS]           (engine mode: XBoard or UCI)
            value it leaves (best marked *), and the perfect-play line; with --fens,
            the value of each FEN of FILE (one a line, - for stdin): win in 35, draw,
            loss in 4, or error: ... for a position that is not usable
+  moves    print the legal moves of the FEN's position in coordinate notation, sorted,
+           on one line (empty when there are none); with --fens, one line per FEN of
+           FILE (- for stdin). A FEN that is not a position gets 'error' and its line
+           number and reason on stderr; the others go on, then the exit code is 2.
+           Builds nothing: only the pieces and the royals of ENDGAME are used, and the
+           positions may hold any men of the piece file
 
 ENDGAME is White's men, '.', Black's men, e.g. KQ.KR, KBN.KN, KA.KR (KQvKR also works);
 the first letter of a side is its royal piece. Default: the endgame of engine.ini.
@@ -207,9 +226,22 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
                 "probe needs either --fen FEN or --fens FILE".into(),
             )),
         },
+        Some("moves") => match (fen, fens) {
+            (Some(fen), None) => Ok(Command::Moves {
+                common,
+                fens: Fens::One(fen),
+            }),
+            (None, Some(file)) => Ok(Command::Moves {
+                common,
+                fens: Fens::File(file),
+            }),
+            _ => Err(CliError(
+                "moves needs either --fen FEN or --fens FILE".into(),
+            )),
+        },
         Some("play") => Ok(Command::Play { common, fen }),
         Some(other) => Err(CliError(format!(
-            "unknown command '{other}' (expected build, probe, play, or an endgame such as \
+            "unknown command '{other}' (expected build, probe, moves, play, or an endgame such as \
              KQ.KR for engine mode)"
         ))),
         None => Ok(Command::Engine { common }),
@@ -271,6 +303,28 @@ mod tests {
             .contains("--fen"));
         let c = parse(&["probe", "KQ.KR", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]).unwrap();
         assert!(matches!(c, Command::Probe { .. }));
+    }
+
+    #[test]
+    fn moves_reads_one_fen_or_a_file() {
+        let c = parse(&["moves", "KU.KT", "--fens", "-"]).unwrap();
+        let Command::Moves { common, fens } = c else {
+            panic!("not moves: {c:?}")
+        };
+        assert_eq!(common.endgame.as_deref(), Some("KU.KT"));
+        assert_eq!(fens, Fens::File(PathBuf::from("-")));
+        let c = parse(&["moves", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]).unwrap();
+        assert!(matches!(
+            c,
+            Command::Moves {
+                fens: Fens::One(_),
+                ..
+            }
+        ));
+        assert!(parse(&["moves", "KQ.K"])
+            .unwrap_err()
+            .to_string()
+            .contains("--fens FILE"));
     }
 
     #[test]

@@ -6,7 +6,7 @@ mod commands;
 mod session;
 
 use cli::{parse_args, Command, USAGE};
-use commands::{build, play, probe, UserError};
+use commands::{build, moves, play, probe, UserError};
 
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -25,6 +25,7 @@ fn main() {
         Ok(Command::Build { common, json }) => build::run(&common, json),
         Ok(Command::Probe { common, fen }) => probe::run(&common, &fen),
         Ok(Command::ProbeMany { common, fens }) => probe::run_many(&common, &fens),
+        Ok(Command::Moves { common, fens }) => moves::run(&common, &fens),
         Ok(Command::Play { common, fen }) => play::run(&common, fen.as_deref()),
         Ok(Command::Engine { common }) => session::run(&common),
     };

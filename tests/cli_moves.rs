@@ -1,0 +1,90 @@
+//! `fairy-egt moves` through the binary: one line of sorted coordinate moves per FEN (from
+//! `--fen`, a file or stdin), the royals taken from the endgame, and a bad line named on
+//! stderr by its number while the others go on (exit code 2 at the end).
+
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+
+/// Runs the binary in the temporary directory (no engine.ini there), with `input` on stdin.
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
+        .args(args)
+        .current_dir(std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("the binary reads stdin");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn one_fen_gives_its_moves_sorted_on_one_line() {
+    // The Xiangqi cannon on e2 captures the rook on e6 over the knight on e4, not the knight.
+    let fen = "k7/8/4r3/8/4n3/8/4O3/K7 w - - 0 1";
+    let o = run(&["moves", "--fen", fen], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "a1a2 a1b1 a1b2 e2a2 e2b2 e2c2 e2d2 e2e1 e2e3 e2e6 e2f2 e2g2 e2h2\n"
+    );
+}
+
+#[test]
+fn fens_from_stdin_answer_line_by_line_and_a_bad_line_is_named() {
+    let input = "\
+k7/8/8/8/8/3r4/3U4/K7 w - - 0 1
+
+not a fen
+k7/8/8/8/8/8/8/K7 b - - 0 1
+k6R/8/1K6/8/8/8/8/8 b - - 0 1
+";
+    let o = run(&["moves", "--fens", "-"], input);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    // The horse on d2 is blocked forward by the man on d3: no d2c4, d2e4.
+    assert_eq!(lines[0], "a1a2 a1b1 a1b2 d2b1 d2b3 d2f1 d2f3");
+    assert_eq!(lines[1], "error");
+    assert_eq!(lines[2], "a8a7 a8b7 a8b8");
+    assert_eq!(lines[3], "", "checkmate: no moves");
+    assert_eq!(lines.len(), 4, "a blank line gets no answer");
+    let err = stderr(&o);
+    assert!(err.contains("stdin line 3: "), "{err}");
+    assert!(err.contains("1 of 4 FENs"), "{err}");
+}
+
+#[test]
+fn royals_come_from_the_endgame() {
+    let fen = "4k3/8/8/8/8/8/8/4M3 w - - 0 1";
+    let o = run(&["moves", "--fen", fen], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("White has no king"), "{}", stderr(&o));
+    let o = run(&["moves", "M.K", "--fen", fen], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "e1d1 e1d2 e1e2 e1f1 e1f2\n");
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let o = run(&["moves", "--fens", "/nonexistent/fens.txt"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("/nonexistent/fens.txt"),
+        "{}",
+        stderr(&o)
+    );
+}
