@@ -3,7 +3,8 @@
 # virtual environment with python-chess under target/pyenv; XBoard and Xvfb from Debian for
 # the GUI test and PolyGlot for the UCI-wrapping test, when apt-get is available and they are
 # missing), then `cargo test --release`, then a short soak through real clients
-# (scripts/soak.sh --quick, which installs Fairy-Stockfish and pyffish itself).
+# (scripts/soak.sh --quick, which installs Fairy-Stockfish and pyffish itself), then
+# Fairy-Stockfish's search on the table's short mates (scripts/fsf_mates.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,3 +38,5 @@ export PATH="$PATH:/usr/games"
 cargo test --release "$@"
 # Games through real clients: python-chess (XBoard and UCI) and Fairy-Stockfish, short run.
 scripts/soak.sh --quick
+# Fairy-Stockfish must find every win in N <= 5 of the tables as `mate N` (about 35 s).
+"$venv/bin/python" scripts/fsf_mates.py
