@@ -3,21 +3,25 @@
 
 For several endgames whose pieces Fairy-Stockfish knows (Queen, Rook, Archbishop, Chancellor,
 Xiangqi Cannon, Commoner, Fers, Wazir), random positions are valued by fairy-egt's own table
-(`fairy-egt probe --fens`); of those it calls a win in N (DTM, side to move wins) with
-N <= 5, a few per N are given to Debian's `fairy-stockfish` (UCI; the variant of
-scripts/soak-variants.ini through VariantPath/UCI_Variant) with `go mate N`. Checked, each a
+(`fairy-egt probe --fens`). Of those it calls a win in N (DTM, side to move wins) or a loss in
+N, N <= 5, a few per N go to Debian's `fairy-stockfish` (UCI; the variant of
+scripts/soak-variants.ini through VariantPath/UCI_Variant) as `go mate N` with a node limit
+(not a time limit, so the outcome does not depend on the machine's load). Checked, each a
 failure:
-  * Fairy-Stockfish reports `score mate N`: exactly N, neither a shorter mate (fairy-egt's
-    table would be wrong) nor a longer one or none within --time seconds (a win fairy-egt
-    claims and a search cannot find);
-  * its best move leaves a position fairy-egt's table calls a loss in N-1 for the opponent
-    (a move that keeps the mate in N, by the table's own account; pyffish, Fairy-Stockfish's
-    move generator, plays the move).
-Prints how many positions were checked per N and endgame, and `N passed, M failed`; exit
-status 0 when nothing failed, 1 otherwise, 2 for a setup error. Needs what scripts/soak.sh
-installs (pyffish in target/pyenv, the fairy-stockfish package) and the release engine.
+  * a win in N: Fairy-Stockfish reports `score mate N`, exactly N: neither a shorter mate
+    (fairy-egt's table would be wrong) nor a longer one or none within the node limit (a win
+    the table claims and a search cannot find); and its best move leaves a position the
+    table calls a loss in N-1 for the opponent (pyffish, Fairy-Stockfish's move generator,
+    plays the move);
+  * a loss in N: every move pyffish allows leaves a position the table calls a win in k,
+    1 <= k <= N, with k = N after the best defence, and Fairy-Stockfish finds each of those
+    wins as exactly `mate k`.
+Prints how many positions were checked per N, the failures, and `M failed`; exit status 0
+when nothing failed, 1 otherwise, 2 for a setup error. Needs what scripts/soak.sh installs
+(pyffish in target/pyenv, the fairy-stockfish package) and the release engine.
 
-usage: fsf_mates.py [--per-n K] [--max-n N] [--seed S] [--time S] [--engine PATH] [--fsf PATH]
+usage: fsf_mates.py [--wins K] [--losses K] [--max-n N] [--seed S] [--nodes N]
+                    [--engine PATH] [--fsf PATH]
 """
 
 import argparse
@@ -51,30 +55,120 @@ def probe(engine, endgame, fens, cwd):
     return values
 
 
-def short_wins(rng, engine, endgame, cwd, per_n, max_n):
-    """{N: [FEN, ...]}: `per_n` random positions fairy-egt calls a win in N, 1 <= N <= max_n."""
+def sample(rng, engine, endgame, cwd, wins_per_n, losses_per_n, max_n):
+    """Random positions of `endgame` valued by fairy-egt's table: {N: [FEN, ...]} of
+    `wins_per_n` wins in N and {N: [FEN, ...]} of `losses_per_n` losses in N, 1 <= N <= max_n."""
     white, black = endgame.split(".")
-    picked = {n: [] for n in range(1, max_n + 1)}
-    for _ in range(40):
-        fens = [random_fen(rng, white, black) for _ in range(5000)]
+    picked = {("win", n): [] for n in range(1, max_n + 1)}
+    picked.update({("loss", n): [] for n in range(1, max_n + 1)})
+    want = {"win": wins_per_n, "loss": losses_per_n}
+    for _ in range(10):  # each probe builds the table: few large batches
+        fens = [random_fen(rng, white, black) for _ in range(20000)]
         for fen, value in zip(fens, probe(engine, endgame, fens, cwd)):
             words = value.split()
-            if words[:2] == ["win", "in"] and int(words[2]) in picked:
-                if len(picked[int(words[2])]) < per_n:
-                    picked[int(words[2])].append(fen)
-        if all(len(v) == per_n for v in picked.values()):
-            return picked
-    die(f"fsf_mates: too few short wins of {endgame} among 200,000 random positions: "
-        + ", ".join(f"{len(v)} in {n}" for n, v in picked.items()))
+            key = (words[0], int(words[2])) if words[1:2] == ["in"] else None
+            if key in picked and len(picked[key]) < want[key[0]]:
+                picked[key].append(fen)
+        if all(len(v) == want[kind] for (kind, _), v in picked.items()):
+            return ({n: v for (kind, n), v in picked.items() if kind == "win"},
+                    {n: v for (kind, n), v in picked.items() if kind == "loss"})
+    die(f"fsf_mates: too few short wins and losses of {endgame} among 200,000 random "
+        "positions: " + ", ".join(f"{len(v)} {kind}s in {n}" for (kind, n), v in picked.items()))
+
+
+class Referee:
+    """Fairy-Stockfish's mate searches, tallied."""
+
+    def __init__(self, fsf, nodes):
+        self.fsf = fsf
+        self.nodes = nodes
+        self.searches = 0
+        self.slowest = 0.0
+
+    def mate(self, fen, n):
+        """Fairy-Stockfish's answer to `go mate n`: (best move, score, seconds)."""
+        self.fsf.send("ucinewgame")
+        try:
+            move, score, took, _ = self.fsf.go(f"position fen {fen}",
+                                               f"go mate {n} nodes {self.nodes}", 600)
+        except (TimeoutError, EOFError) as e:
+            die(f"fsf_mates: {e} ({fen})")
+        self.searches += 1
+        self.slowest = max(self.slowest, took)
+        return move, score, took
+
+
+def shown(score):
+    return f"{score[0]} {score[1]}" if score else "no score"
+
+
+def check_wins(referee, sf, engine, endgame, cwd, wins):
+    """Fairy-Stockfish must find each win in N as `mate N` with a move that leaves, by the
+    table, a loss in N-1. Returns the failures."""
+    failures, after = [], []  # after: (FEN, N, move, FEN after the move)
+    for n, fens in wins.items():
+        for fen in fens:
+            move, score, took = referee.mate(fen, n)
+            if score != ("mate", n):
+                failures.append(f"{endgame} {fen}: fairy-egt win in {n}, Fairy-Stockfish "
+                                f"{shown(score)} after {took:.1f} s (best move {move})")
+            elif move not in sf.legal_moves(VARIANT, fen, []):
+                failures.append(f"{endgame} {fen}: Fairy-Stockfish's move {move} is illegal for "
+                                f"pyffish")
+            else:
+                after.append((fen, n, move, sf.get_fen(VARIANT, fen, [move])))
+    values = probe(engine, endgame, [a for *_, a in after], cwd) if after else []
+    for (fen, n, move, _), value in zip(after, values):
+        if value != f"loss in {n - 1}":
+            failures.append(f"{endgame} {fen}: Fairy-Stockfish's mate-in-{n} move {move} leaves, "
+                            f"for fairy-egt, {value} for the opponent")
+    return failures
+
+
+def check_losses(referee, sf, engine, endgame, cwd, losses):
+    """For each loss in N, every move pyffish allows must leave, by the table, a win in at
+    most N (exactly N after the best defence), and Fairy-Stockfish must find each of those
+    wins as exactly that mate. Returns the failures and the number of moves checked."""
+    failures, replies = [], []  # replies: (FEN, N, move, FEN after the move)
+    for n, fens in losses.items():
+        for fen in fens:
+            replies += [(fen, n, m, sf.get_fen(VARIANT, fen, [m]))
+                        for m in sf.legal_moves(VARIANT, fen, [])]
+    values = probe(engine, endgame, [r for *_, r in replies], cwd) if replies else []
+    longest = {}  # FEN -> the longest win a move leaves
+    for (fen, n, move, reply), value in zip(replies, values):
+        words = value.split()
+        if words[:2] != ["win", "in"] or not 1 <= int(words[2]) <= n:
+            failures.append(f"{endgame} {fen}: fairy-egt loss in {n}, but the move {move} "
+                            f"leaves {value}")
+            continue
+        k = int(words[2])
+        longest[fen] = max(longest.get(fen, 0), k)
+        _, score, took = referee.mate(reply, k)
+        if score != ("mate", k):
+            failures.append(f"{endgame} {fen}: after {move} fairy-egt win in {k}, "
+                            f"Fairy-Stockfish {shown(score)} after {took:.1f} s")
+    for n, fens in losses.items():
+        for fen in fens:
+            if not sf.legal_moves(VARIANT, fen, []):
+                failures.append(f"{endgame} {fen}: fairy-egt loss in {n}, but pyffish finds "
+                                f"no legal move")
+            elif fen in longest and longest[fen] != n:
+                failures.append(f"{endgame} {fen}: fairy-egt loss in {n}, but its longest "
+                                f"defence leaves a win in {longest[fen]}")
+    return failures, len(replies)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--per-n", type=int, default=4, help="positions per N and endgame")
+    parser.add_argument("--wins", type=int, default=3, help="wins per N and endgame")
+    parser.add_argument("--losses", type=int, default=1, help="losses per N and endgame")
     parser.add_argument("--max-n", type=int, default=5)
     parser.add_argument("--seed", type=int, default=15)
-    parser.add_argument("--time", type=float, default=20.0,
-                        help="seconds Fairy-Stockfish may search one position")
+    parser.add_argument("--nodes", type=int, default=50_000_000,
+                        help="nodes Fairy-Stockfish may search for one mate (a node limit, "
+                             "not a time limit: the outcome does not depend on the machine's "
+                             "load)")
     parser.add_argument("--engine", default=os.path.join(REPO, "target", "release", "fairy-egt"))
     parser.add_argument("--fsf", default=shutil.which("fairy-stockfish")
                         or "/usr/games/fairy-stockfish")
@@ -98,53 +192,31 @@ def main():
     fsf = RawUci("fairy-stockfish", [args.fsf])
     fsf.handshake([("VariantPath", ini), ("UCI_Variant", VARIANT), ("Threads", 1),
                    ("Hash", 16)], 30)
-    checked = {}  # (endgame, N) -> positions
+    referee = Referee(fsf, args.nodes)
     failures = []
-    slowest = 0.0  # seconds of the longest search
+    replies = 0
     try:
         for endgame in ENDGAMES:
-            wins = short_wins(rng, args.engine, endgame, cwd, args.per_n, args.max_n)
-            after = []  # (FEN, N, FEN after Fairy-Stockfish's move)
-            for n, fens in wins.items():
-                for fen in fens:
-                    fsf.send("ucinewgame")
-                    try:
-                        move, score, took, _ = fsf.go(
-                            f"position fen {fen}",
-                            f"go mate {n} movetime {int(args.time * 1000)}", args.time + 30)
-                    except (TimeoutError, EOFError) as e:
-                        die(f"fsf_mates: {e} ({endgame} {fen})")
-                    checked[endgame, n] = checked.get((endgame, n), 0) + 1
-                    slowest = max(slowest, took)
-                    if score != ("mate", n):
-                        found = f"{score[0]} {score[1]}" if score else "no score"
-                        failures.append(f"{endgame} {fen}: fairy-egt win in {n}, Fairy-Stockfish "
-                                        f"{found} after {took:.1f} s (best move {move})")
-                    elif move not in sf.legal_moves(VARIANT, fen, []):
-                        failures.append(f"{endgame} {fen}: Fairy-Stockfish's move {move} is "
-                                        f"illegal for pyffish")
-                    else:
-                        after.append((fen, n, move, sf.get_fen(VARIANT, fen, [move])))
-            values = probe(args.engine, endgame, [a for *_, a in after], cwd)
-            for (fen, n, move, _), value in zip(after, values):
-                if value != f"loss in {n - 1}":
-                    failures.append(f"{endgame} {fen}: Fairy-Stockfish's mate-in-{n} move {move} "
-                                    f"leaves, for fairy-egt, {value} for the opponent")
-            log(f"fsf_mates: {endgame}: " + ", ".join(
-                f"{checked.get((endgame, n), 0)} in {n}" for n in range(1, args.max_n + 1)))
+            wins, losses = sample(rng, args.engine, endgame, cwd, args.wins, args.losses,
+                                  args.max_n)
+            failures += check_wins(referee, sf, args.engine, endgame, cwd, wins)
+            lost, moves = check_losses(referee, sf, args.engine, endgame, cwd, losses)
+            failures += lost
+            replies += moves
+            log(f"fsf_mates: {endgame}: for each N = 1..{args.max_n}, wins {args.wins}, losses "
+                f"{args.losses} ({moves} moves from the losses)")
     finally:
         fsf.quit()
         shutil.rmtree(cwd, ignore_errors=True)
 
-    total = sum(checked.values())
-    per_n = ", ".join(f"mate in {n}: {sum(v for (_, k), v in checked.items() if k == n)}"
-                      for n in range(1, args.max_n + 1))
-    print(f"fsf_mates: {total} positions fairy-egt calls a win in N <= {args.max_n} "
-          f"({', '.join(ENDGAMES)}) searched by Fairy-Stockfish in {time.monotonic() - t0:.0f} s; "
-          f"per N: {per_n}; the slowest search {slowest:.1f} s")
+    print(f"fsf_mates: {', '.join(ENDGAMES)}: for each N = 1..{args.max_n}, "
+          f"{args.wins * len(ENDGAMES)} positions fairy-egt calls a win in N and "
+          f"{args.losses * len(ENDGAMES)} a loss in N ({replies} moves from the losses); "
+          f"{referee.searches} searches by Fairy-Stockfish (the slowest "
+          f"{referee.slowest:.1f} s) in {time.monotonic() - t0:.0f} s")
     for failure in failures:
         print(f"fsf_mates: FAILED {failure}")
-    print(f"{total - len(failures)} passed, {len(failures)} failed")
+    print(f"{len(failures)} failed" if failures else "0 failed")
     return 1 if failures else 0
 
 
