@@ -4,7 +4,8 @@
 # Debian for the GUI test and PolyGlot for the UCI-wrapping test, when apt-get is available
 # and they are missing), then `cargo test --release`, then the move generator against
 # Fairy-Stockfish's (tests/python/movegen_pyffish.py, about a minute), then a short soak
-# through real clients (scripts/soak.sh --quick, which installs Fairy-Stockfish itself).
+# through real clients (scripts/soak.sh --quick, which installs Fairy-Stockfish itself), then
+# Fairy-Stockfish's search on the table's short mates (scripts/fsf_mates.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,3 +45,6 @@ cargo build --release --quiet
 "$venv/bin/python" tests/python/movegen_pyffish.py target/release/fairy-egt
 # Games through real clients: python-chess (XBoard and UCI) and Fairy-Stockfish, short run.
 scripts/soak.sh --quick
+# Fairy-Stockfish must find the tables' wins in N <= 5 as `mate N`, also after every defence
+# from a loss in N (20-35 s).
+"$venv/bin/python" scripts/fsf_mates.py
