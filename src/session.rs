@@ -428,12 +428,17 @@ mod tests {
             .collect()
     }
 
-    /// The lines that are neither features nor thinking output.
+    /// The lines that are neither the handshake (features, the letter table) nor thinking
+    /// output.
     fn answers(lines: &[String]) -> Vec<&str> {
         lines
             .iter()
             .map(String::as_str)
-            .filter(|l| !l.starts_with("feature ") && !l.starts_with(char::is_numeric))
+            .filter(|l| {
+                !l.starts_with("feature ")
+                    && !l.starts_with("setup ")
+                    && !l.starts_with(char::is_numeric)
+            })
             .collect()
     }
 
