@@ -27,7 +27,7 @@ use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::piece::PieceSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use support::{run_with_limit, target_dir, BIN};
@@ -109,6 +109,29 @@ fn received(log: &str) -> Vec<&str> {
         .collect()
 }
 
+/// A game XBoard played with `engine` through `scripts/xboard-game.sh` from `fen` of
+/// `endgame`, into `target/NAME`, checked to have finished: the output directory, the PGN and
+/// XBoard's debug log.
+fn xboard_game(engine: &str, endgame: &str, fen: &str, name: &str) -> (PathBuf, String, String) {
+    let out = target_dir().join(name);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
+    let (status, stdout, stderr) = run_with_limit(
+        Command::new("bash")
+            .arg(script)
+            .args([engine, endgame, fen])
+            .arg(&out),
+        Duration::from_secs(200),
+    );
+    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
+        out.display()
+    );
+    (out, pgn, log)
+}
+
 #[test]
 fn xboard_receives_the_start_up_progress_after_its_ping_is_answered() {
     require_gui_tools();
@@ -157,21 +180,7 @@ fn xboard_plays_a_chancellor_endgame_to_the_table_mate() {
     let (start, distance) = longest_win(&tables, &material, Color::White).expect("a won position");
     let fen = start.to_setup().to_fen();
 
-    let out = target_dir().join("xboard-gui");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
-    let (status, stdout, stderr) = run_with_limit(
-        Command::new("bash")
-            .arg(script)
-            .args([BIN, "KC.KR", &fen])
-            .arg(&out),
-        Duration::from_secs(200),
-    );
-    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
-    assert!(
-        status.is_some_and(|s| s.success()),
-        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
-        out.display()
-    );
+    let (out, pgn, _) = xboard_game(BIN, "KC.KR", &fen, "xboard-gui");
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
     assert_eq!(white_moves(&pgn), (distance as usize, true), "{pgn}");
@@ -186,22 +195,7 @@ fn xboard_plays_an_amazon_and_a_cannon_with_legality_testing() {
     require_gui_tools();
     // White mates in 4 (`fairy-egt probe KY.KO --fen …`); the cannon stays on the board.
     let fen = "6o1/8/8/3k4/8/8/8/Y3K3 w - - 0 1";
-    let out = target_dir().join("xboard-fairy-pieces");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
-    let (status, stdout, stderr) = run_with_limit(
-        Command::new("bash")
-            .arg(script)
-            .args([BIN, "KY.KO", fen])
-            .arg(&out),
-        Duration::from_secs(200),
-    );
-    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
-    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
-    assert!(
-        status.is_some_and(|s| s.success()),
-        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
-        out.display()
-    );
+    let (out, pgn, log) = xboard_game(BIN, "KY.KO", fen, "xboard-fairy-pieces");
     assert_no_refusal(&out, &log);
     let got = received(&log);
     assert!(
@@ -232,21 +226,7 @@ fn xboard_takes_blacks_own_description_of_a_piece_not_symmetric_left_to_right() 
     // Black mates in 5 and starts with a4g4, to the right (`fairy-egt probe`).
     let fen = "8/8/8/8/v7/8/2k5/7K b - - 0 1";
     let engine = format!("{BIN} --pieces {}", pieces.display());
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
-    let (status, stdout, stderr) = run_with_limit(
-        Command::new("bash")
-            .arg(script)
-            .args([&engine, "K.KV", fen])
-            .arg(&out),
-        Duration::from_secs(200),
-    );
-    let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
-    let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
-    assert!(
-        status.is_some_and(|s| s.success()),
-        "no finished game ({status:?}):\n{stdout}\n{stderr}\n{pgn}\nsee {}",
-        out.display()
-    );
+    let (_, pgn, log) = xboard_game(&engine, "K.KV", fen, "xboard-asymmetric-piece");
     assert_no_refusal(&out, &log);
     assert!(pgn.contains("V:vrRrB;v:vlRlB"), "{pgn}");
     assert!(pgn.contains("1... Vg4"), "{pgn}");
@@ -280,9 +260,10 @@ fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
         .unwrap_or_else(|| panic!("XBoard never sent the pasted FEN:\n{log}"));
     // A refusal would be a forfeit (assert_no_refusal); the only game end is XBoard's exit.
     assert!(log[at..].contains("<first : move a1b3"), "{log}");
+    // (XBoard's own exit may or may not be logged before the script's end stops it.)
     let ends: Vec<&str> = log[at..]
         .lines()
-        .filter(|l| l.starts_with("GameEnds("))
+        .filter(|l| l.starts_with("GameEnds(") && !l.contains("xboard exit"))
         .collect();
-    assert_eq!(ends, ["GameEnds(29, xboard exit, 2)"], "{log}");
+    assert!(ends.is_empty(), "{ends:?}\n{log}");
 }
