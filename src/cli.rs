@@ -1,5 +1,6 @@
 //! Command-line options → [`Command`].
 
+use fairy_egt::config::MAX_THREADS;
 use fairy_egt::egt::rules::NullMove;
 use fairy_egt::egt::table::Metric;
 use lexopt::prelude::*;
@@ -117,7 +118,7 @@ options:
                      c1d1c6b5 draw) before the build of ENDGAME; - for none
   --report FILE      write the statistics of every build to FILE (default rep2.txt in the
                      working directory, or engine.ini's report); - for none
-  --threads N        worker threads, 0 = all cores (default)
+  --threads N        worker threads, 0 = all cores (default), at most 256
   --memory MB        most memory the tables may take, in MB (10^6 bytes); a build that
                      needs more is refused before it starts (default 0: 90% of the
                      memory available at start)
@@ -188,9 +189,14 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
             }
             Long("threads") => {
                 let v = parser.value()?.string()?;
-                common.threads = Some(v.parse().map_err(|_| {
-                    CliError(format!("--threads: expected a whole number, found '{v}'"))
-                })?);
+                common.threads = Some(v.parse().ok().filter(|&n| n <= MAX_THREADS).ok_or_else(
+                    || {
+                        CliError(format!(
+                            "--threads: expected a whole number from 0 (one per core) to \
+                                 {MAX_THREADS}, found '{v}'"
+                        ))
+                    },
+                )?);
             }
             Long("memory") => {
                 let v = parser.value()?.string()?;
@@ -407,6 +413,11 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("'x'"));
+        assert!(parse(&["build", "--threads", "257"])
+            .unwrap_err()
+            .to_string()
+            .contains("from 0 (one per core) to 256, found '257'"));
+        assert!(parse(&["build", "--threads", "256"]).is_ok());
         assert!(parse(&["build", "--memory", "lots"])
             .unwrap_err()
             .to_string()

@@ -13,6 +13,10 @@ pub use crate::egt::table::Metric;
 
 pub use crate::egt::rules::NullMove;
 
+/// Most build threads anyone may ask for (`threads` here, `--threads`, XBoard's `cores` and
+/// the `Threads` option of either protocol): more would only make rayon start idle threads.
+pub const MAX_THREADS: usize = 256;
+
 /// Everything `engine.ini` sets. [`Default`] gives the documented defaults, with paths
 /// relative to the current directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,8 +230,12 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
             }
             "threads" => {
                 config.threads = match value.parse::<usize>() {
-                    Ok(n) if value.chars().all(|c| c.is_ascii_digit()) => n,
-                    _ => return Err(bad("a whole number of threads (0 = one per core)")),
+                    Ok(n) if n <= MAX_THREADS && value.chars().all(|c| c.is_ascii_digit()) => n,
+                    _ => {
+                        return Err(bad(&format!(
+                            "a whole number of threads from 0 (one per core) to {MAX_THREADS}"
+                        )))
+                    }
                 };
             }
             "memory" => {
@@ -451,6 +459,8 @@ mod tests {
         expect_error("threads = +2", 1, "found '+2'");
         expect_error("threads = two", 1, "found 'two'");
         expect_error("threads = 99999999999999999999999", 1, "whole number");
+        assert_eq!(ok("threads = 256").threads, 256);
+        expect_error("threads = 257", 1, "from 0 (one per core) to 256");
     }
 
     #[test]

@@ -7,9 +7,7 @@ pub mod xboard;
 use crate::egt::progress::BuildEvent;
 use crate::engine::{Command, Event, Options};
 
-/// Most threads a GUI may ask for (XBoard's `cores` and the `Threads` option of either
-/// protocol): more would only make rayon start idle threads.
-pub const MAX_THREADS: usize = 256;
+pub use crate::config::MAX_THREADS;
 
 /// Most megabytes the `TableMemory` option of either protocol offers (16 TB: more than any
 /// machine this runs on, and within a GUI's 32-bit spin values).
