@@ -92,6 +92,15 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     ))
 }
 
+/// The text of a file of FENs (`-`: stdin), as `probe --fens` and `moves --fens` read it.
+pub fn read_fens(file: &Path) -> Result<String, UserError> {
+    if file == Path::new("-") {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| UserError(format!("stdin: {e}")))
+    } else {
+        std::fs::read_to_string(file).map_err(|e| UserError(format!("{}: {e}", file.display())))
+    }
+}
+
 /// Sets the size of rayon's global pool (0 = one thread per core); returns the size.
 pub fn start_threads(threads: usize) -> usize {
     // Only the first call sets the pool; later calls keep it.

@@ -2,7 +2,7 @@
 //! without building any table — to compare the move generator with other programs
 //! (tests/python/movegen_pyffish.py compares it with Fairy-Stockfish's).
 
-use super::{settings, UserError};
+use super::{read_fens, settings, UserError};
 use crate::cli::{Common, Fens};
 use fairy_egt::board::geometry::Geometry;
 use fairy_egt::board::{Position, Setup};
@@ -19,16 +19,8 @@ pub fn run(common: &Common, fens: &Fens) -> Result<(), UserError> {
     let royals = s.material.royals();
     let (name, text) = match fens {
         Fens::One(fen) => ("--fen".to_string(), fen.clone()),
-        Fens::File(file) if file == Path::new("-") => (
-            "stdin".to_string(),
-            std::io::read_to_string(std::io::stdin())
-                .map_err(|e| UserError(format!("stdin: {e}")))?,
-        ),
-        Fens::File(file) => (
-            file.display().to_string(),
-            std::fs::read_to_string(file)
-                .map_err(|e| UserError(format!("{}: {e}", file.display())))?,
-        ),
+        Fens::File(file) if file == Path::new("-") => ("stdin".to_string(), read_fens(file)?),
+        Fens::File(file) => (file.display().to_string(), read_fens(file)?),
     };
     let mut out = std::io::stdout().lock();
     let (mut total, mut bad) = (0, 0);

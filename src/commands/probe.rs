@@ -1,6 +1,6 @@
 //! `fairy-egt probe`: the value of a position, every move's value, and the perfect line.
 
-use super::{build_tables, built_position, settings, start_threads, UserError};
+use super::{build_tables, built_position, read_fens, settings, start_threads, UserError};
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::material_of;
@@ -38,11 +38,7 @@ pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
 pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
     let s = settings(common)?;
     let threads = start_threads(s.options.threads);
-    let text = if file == Path::new("-") {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| UserError(format!("stdin: {e}")))?
-    } else {
-        std::fs::read_to_string(file).map_err(|e| UserError(format!("{}: {e}", file.display())))?
-    };
+    let text = read_fens(file)?;
     let (tables, took) = build_tables(&s)?;
     if let Some(r) = s.report() {
         super::report::write(&r, &tables, &s.material, threads, took);
