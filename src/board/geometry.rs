@@ -117,13 +117,13 @@ impl Special {
                 }
             }
             Special::Hop(ray) => {
-                let mut beyond = ray
+                let beyond = ray
                     .squares()
                     .iter()
                     .skip_while(|&&t| occupied & (1 << t) == 0)
                     .skip(1);
                 let mut quiet = 0;
-                for &t in beyond.by_ref() {
+                for &t in beyond {
                     let (q, c) = split(t, ray.mode);
                     if occupied & (1 << t) != 0 {
                         return (quiet, c);
@@ -152,6 +152,9 @@ impl Special {
         }
     }
 }
+
+/// Makes a special move of a ray (`Special::Hop`, `Special::Grasshop`, …).
+type MakeSpecial = fn(Ray) -> Special;
 
 /// The special moves of one square, forward and backward.
 #[derive(Clone, Debug, Default)]
@@ -197,21 +200,19 @@ impl Specials {
                     }
                 }
                 StepKind::Hop | StepKind::Grasshop => {
+                    // A hop walked backwards is a hop; a grasshop is not.
+                    let (forward, back): (MakeSpecial, MakeSpecial) = if s.kind == StepKind::Hop {
+                        (Special::Hop, Special::Hop)
+                    } else {
+                        (Special::Grasshop, Special::GrasshopBack)
+                    };
                     if let Some(ray) = Ray::walk(sq, s.dx, s.dy, 0, s.mode) {
-                        out.forward.push(if s.kind == StepKind::Hop {
-                            Special::Hop(ray)
-                        } else {
-                            Special::Grasshop(ray)
-                        });
+                        out.forward.push(forward(ray));
                     }
-                    let back = Ray::walk(sq, reverse.0, reverse.1, 0, StepMode::MoveOnly)
+                    let undone = Ray::walk(sq, reverse.0, reverse.1, 0, StepMode::MoveOnly)
                         .filter(|_| s.mode.moves());
-                    if let Some(ray) = back {
-                        out.retro.push(if s.kind == StepKind::Hop {
-                            Special::Hop(ray)
-                        } else {
-                            Special::GrasshopBack(ray)
-                        });
+                    if let Some(ray) = undone {
+                        out.retro.push(back(ray));
                     }
                 }
             }
