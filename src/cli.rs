@@ -1,5 +1,6 @@
 //! Command-line options → [`Command`].
 
+use fairy_egt::board::BoardSize;
 use fairy_egt::config::MAX_THREADS;
 use fairy_egt::egt::rules::NullMove;
 use fairy_egt::egt::table::Metric;
@@ -51,6 +52,8 @@ pub struct Common {
     pub metric: Option<Metric>,
     /// `--threads N` (0 = all cores), overriding `engine.ini`.
     pub threads: Option<usize>,
+    /// `--board WxH`, overriding `engine.ini`.
+    pub board: Option<BoardSize>,
     /// `--memory MB`: most memory the tables may take (0 = most of the available memory),
     /// overriding `engine.ini`.
     pub memory: Option<u64>,
@@ -118,6 +121,8 @@ options:
                      c1d1c6b5 draw) before the build of ENDGAME; - for none
   --report FILE      write the statistics of every build to FILE (default rep2.txt in the
                      working directory, or engine.ini's report); - for none
+  --board WxH        the board, files x ranks, each 3 to 16 (default 8x8; 10x8 for
+                     Capablanca material)
   --threads N        worker threads, 0 = all cores (default), at most 256
   --memory MB        most memory the tables may take, in MB (10^6 bytes); a build that
                      needs more is refused before it starts (default 0: 90% of the
@@ -186,6 +191,10 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
                     v.parse()
                         .map_err(|e: String| CliError(format!("--metric: {e}")))?,
                 );
+            }
+            Long("board") => {
+                let v = parser.value()?.string()?;
+                common.board = Some(v.parse().map_err(|e| CliError(format!("--board: {e}")))?);
             }
             Long("threads") => {
                 let v = parser.value()?.string()?;

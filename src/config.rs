@@ -7,6 +7,7 @@
 //! Relative paths (`pieces`, `seed`, `report`, given or default) are taken relative to the
 //! directory of the ini file. The shipped `engine.ini` documents every key.
 
+use crate::board::BoardSize;
 use std::path::{Path, PathBuf};
 
 pub use crate::egt::table::Metric;
@@ -47,6 +48,8 @@ pub struct EngineConfig {
     /// Most memory the tables may take, in MB; 0 = 90 % of the memory available at start
     /// (`memory`, default 0).
     pub memory: u64,
+    /// The board, files x ranks (`board`, default 8x8).
+    pub board: BoardSize,
 }
 
 impl Default for EngineConfig {
@@ -63,6 +66,7 @@ impl Default for EngineConfig {
             seed: None,
             report: Some(PathBuf::from("rep2.txt")),
             memory: 0,
+            board: BoardSize::STANDARD,
         }
     }
 }
@@ -101,8 +105,9 @@ impl ConfigError {
 }
 
 /// The keys, in the order the shipped `engine.ini` documents them.
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 11] = [
     "endgame",
+    "board",
     "metric",
     "threads",
     "memory",
@@ -247,6 +252,11 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
                         ))
                     }
                 };
+            }
+            "board" => {
+                config.board = value
+                    .parse()
+                    .map_err(|_| bad("files x ranks, each 3 to 16, such as 10x8"))?;
             }
             "pieces" => {
                 if value.is_empty() {
@@ -507,14 +517,28 @@ mod tests {
     }
 
     #[test]
+    fn the_board_is_files_by_ranks() {
+        assert_eq!(ok("").board, BoardSize::STANDARD);
+        assert_eq!(ok("board = 10x8").board, BoardSize::new(10, 8).unwrap());
+        assert_eq!(ok("board=12X12").board.to_string(), "12x12");
+        for bad in ["board = 10", "board = 2x8", "board = 17x17", "board ="] {
+            expect_error(
+                bad,
+                1,
+                "expected files x ranks, each 3 to 16, such as 10x8 for 'board'",
+            );
+        }
+    }
+
+    #[test]
     fn errors_name_the_line_and_what_was_expected() {
         expect_error(
             "threads = 1\ncolour = white",
             2,
-            "expected a key (endgame, metric,",
+            "expected a key (endgame, board, metric,",
         );
         expect_error("threads = 1\ncolour = white", 2, "found 'colour'");
-        expect_error("= 3", 1, "expected a key (endgame, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report), found nothing");
+        expect_error("= 3", 1, "expected a key (endgame, board, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report), found nothing");
         expect_error(
             "\n\nthreads 4",
             3,

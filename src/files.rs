@@ -1,7 +1,7 @@
 //! Reading the files the settings name (the piece file, the seed file) from the disk: the
 //! [`Files`] the binary hands the engine, and what the commands load at start-up.
 
-use crate::board::geometry::Geometry;
+use crate::board::{geometry::Geometry, BoardSize};
 use crate::config::Metric;
 use crate::egt::seed::{parse_seeds, Seed};
 use crate::piece::parse::{load_piece_file, PieceDefError};
@@ -22,17 +22,20 @@ impl Files for Disk {
         &self,
         file: &Path,
         pieces: &PieceSet,
+        board: BoardSize,
         spec: &str,
         metric: Metric,
     ) -> Result<Vec<Seed>, String> {
-        load_seeds(file, pieces, spec, metric)
+        load_seeds(file, pieces, board, spec, metric)
     }
 }
 
-/// Reads the seed file `file` for the endgame `spec` of these pieces, under `metric`.
+/// Reads the seed file `file` for the endgame `spec` of these pieces on `board`, under
+/// `metric`.
 pub fn load_seeds(
     file: &Path,
     pieces: &PieceSet,
+    board: BoardSize,
     spec: &str,
     metric: Metric,
 ) -> Result<Vec<Seed>, String> {
@@ -42,7 +45,7 @@ pub fn load_seeds(
         &text,
         &file.display().to_string(),
         spec,
-        &Geometry::new(pieces),
+        &Geometry::on(pieces, board),
         metric,
     )
     .map_err(|e| e.to_string())

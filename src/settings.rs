@@ -3,6 +3,7 @@
 //! set they describe, where builds are reported, and the [`Files`] the engine loads pieces
 //! and seeds through when an option changes (the engine itself never touches a file).
 
+use crate::board::BoardSize;
 use crate::config::{EngineConfig, Metric};
 use crate::egt::material::Material;
 use crate::egt::memory;
@@ -26,6 +27,8 @@ pub struct Options {
     pub piece_file: PieceFile,
     /// The rule variants.
     pub rules: Rules,
+    /// The board.
+    pub board: BoardSize,
 }
 
 /// The piece-definition file, and whether the user named it: a named file must exist, while
@@ -84,6 +87,7 @@ impl Settings {
                     stalemate_wins: config.stalemate_wins,
                     bare_royal_loses: config.bare_king_loses,
                 },
+                board: config.board,
             },
             pieces,
             material,
@@ -131,7 +135,9 @@ pub struct Report {
 /// An empty table set for the settings: their pieces, metric, rules and memory budget, their
 /// seeds for their endgame, folded by symmetry unless asked not to.
 pub fn new_tables(s: &Settings) -> TableSet {
-    let mut tables = TableSet::new(s.pieces.clone(), s.options.metric).with_rules(s.options.rules);
+    let mut tables = TableSet::new(s.pieces.clone(), s.options.metric)
+        .on_board(s.options.board)
+        .with_rules(s.options.rules);
     tables.set_budget(s.budget());
     if let Some(seeds) = &s.seeds {
         tables = tables.with_seeds(s.material.clone(), seeds.clone());
@@ -151,11 +157,12 @@ pub trait Files: Send {
     /// is missing).
     fn pieces(&self, file: &PieceFile) -> Result<PieceSet, String>;
     /// The seeds of a seed file for the endgame `spec` (as the user wrote it: its letter
-    /// order is the order of the squares) of these pieces, under `metric`.
+    /// order is the order of the squares) of these pieces on `board`, under `metric`.
     fn seeds(
         &self,
         file: &Path,
         pieces: &PieceSet,
+        board: BoardSize,
         spec: &str,
         metric: Metric,
     ) -> Result<Vec<Seed>, String>;

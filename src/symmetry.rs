@@ -24,6 +24,13 @@ impl Sym {
         (0..8u8).map(Sym)
     }
 
+    /// Whether it swaps files and ranks (a diagonal mirror or a quarter turn): only a
+    /// square board has these.
+    #[inline]
+    pub fn transposes(self) -> bool {
+        self.0 & 4 != 0
+    }
+
     /// Image of a step (dx, dy).
     pub fn step(self, dx: i8, dy: i8) -> (i8, i8) {
         let (mut x, mut y) = if self.0 & 4 != 0 { (dy, dx) } else { (dx, dy) };

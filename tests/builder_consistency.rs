@@ -5,6 +5,7 @@
 //! the longest loss. Distances strictly decrease along the derivation, so a table that passes
 //! is the correct one, not merely a self-consistent one.
 
+use fairy_egt::board::BoardSize;
 use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
@@ -63,7 +64,7 @@ fn check_placement(
     }
     let mut checked = 0;
     for stm in Color::BOTH {
-        let mut setup = Setup::empty(stm);
+        let mut setup = Setup::empty(BoardSize::STANDARD, stm);
         for (&(color, letter), &sq) in men.iter().zip(squares) {
             setup.board[sq as usize] = Some((color, letter));
         }

@@ -2,6 +2,7 @@
 //! expected, and every position of the changed tables agrees with one ply of forward search
 //! that applies the rule itself.
 
+use fairy_egt::board::BoardSize;
 use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
@@ -96,7 +97,7 @@ fn check_all(set: &TableSet, spec: &str, rules: Rules) {
                         continue;
                     }
                     for stm in Color::BOTH {
-                        let mut setup = Setup::empty(stm);
+                        let mut setup = Setup::empty(BoardSize::STANDARD, stm);
                         for (&(color, letter), sq) in men.iter().zip([a, b, c]) {
                             setup.board[sq as usize] = Some((color, letter));
                         }
@@ -178,8 +179,12 @@ fn bare_royal_loses_makes_the_baring_capture_win() {
     let fen = "7k/8/8/8/8/3n4/1N6/K7 w - - 0 1";
     for (rules, value) in [(Rules::default(), Value::Draw), (rules, Value::Win(1))] {
         let (set, _) = built("KN.KN", rules);
-        let pos =
-            Position::new(&Setup::from_fen(fen).unwrap(), set.geometry(), ['K', 'K']).unwrap();
+        let pos = Position::new(
+            &Setup::from_fen(fen, BoardSize::STANDARD).unwrap(),
+            set.geometry(),
+            ['K', 'K'],
+        )
+        .unwrap();
         assert_eq!(set.probe(&pos).unwrap(), value, "{rules:?}");
         if value == Value::Win(1) {
             assert_eq!(set.best_move(&pos).unwrap().unwrap().mv.text(), "b2d3");
@@ -200,7 +205,6 @@ fn bare_royal_loses_makes_the_baring_capture_win() {
 /// now wins later (or not at all); every other value still agrees with forward search.
 #[test]
 fn a_mate_seeded_as_a_draw_changes_its_predecessors() {
-    use fairy_egt::board::square::square_name;
     use fairy_egt::egt::seed::parse_seeds;
     let (orthodox, _) = built("KQ.K", Rules::default());
     // A White-to-move mate in 1 with exactly one mating move.
@@ -208,7 +212,7 @@ fn a_mate_seeded_as_a_draw_changes_its_predecessors() {
     let (before, mate) = (0..64u8)
         .flat_map(|k| (0..64u8).flat_map(move |q| (0..64u8).map(move |b| (k, q, b))))
         .filter_map(|(k, q, b)| {
-            let mut setup = Setup::empty(Color::White);
+            let mut setup = Setup::empty(BoardSize::STANDARD, Color::White);
             if k == q || q == b || k == b {
                 return None;
             }
@@ -223,7 +227,7 @@ fn a_mate_seeded_as_a_draw_changes_its_predecessors() {
         .next()
         .expect("some mate in 1 has a single mating move");
     let square = |c: Color, royal: bool| {
-        square_name(
+        BoardSize::STANDARD.square_name(
             mate.men()
                 .iter()
                 .find(|m| m.color == c && m.royal == royal)

@@ -303,7 +303,7 @@ fn check_pieces(text: &str, rng: &mut Rng, counts: &mut Counts) -> Result<bool, 
         }
         let _ = try_betza(piece);
     }
-    let _ = symmetry_group(pieces.iter());
+    let _ = symmetry_group(pieces.iter(), fairy_egt::board::BoardSize::STANDARD);
     let _ = Geometry::new(&pieces);
     if rng.one_in(8) {
         let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();

@@ -6,7 +6,8 @@
 //! The bitboard queries of `board::geometry::PieceMoves` that the builder uses are checked
 //! against the same step walk.
 
-use fairy_egt::board::geometry::Geometry;
+use fairy_egt::board::geometry::{AnyTables, Geometry};
+use fairy_egt::board::BoardSize;
 use fairy_egt::board::{Color, Move, Position, PositionError, Setup};
 use fairy_egt::piece::parse::parse_piece_defs;
 use fairy_egt::piece::{PieceSet, PieceType, Step, StepKind, StepMode};
@@ -347,7 +348,7 @@ fn placement(letters: &[char]) -> impl Strategy<Value = Placement> {
 /// Checks one placement against the reference: `Position::new`'s verdict, `in_check`,
 /// `legal_moves` (set and order), `play`, `captured` and `parse_move`.
 fn check(set: &PieceSet, g: &Geometry, pl: &Placement) -> Result<(), TestCaseError> {
-    let mut setup = Setup::empty(pl.side);
+    let mut setup = Setup::empty(BoardSize::STANDARD, pl.side);
     let mut board: Board = [None; 64];
     for (i, &(sq, c, l)) in pl.men.iter().enumerate() {
         // Lower-case letters for Black, as a FEN would give them.
@@ -425,7 +426,11 @@ fn check(set: &PieceSet, g: &Geometry, pl: &Placement) -> Result<(), TestCaseErr
     // And every other from/to pair of an own man is refused.
     for m in pos.men().iter().filter(|m| m.color == pl.side) {
         for to in 0..64u8 {
-            let mv = Move { from: m.square, to };
+            let mv = Move {
+                from: m.square,
+                to,
+                board: BoardSize::STANDARD,
+            };
             if !want.contains(&(mv.from, mv.to)) {
                 prop_assert!(pos.parse_move(&mv.text(), g).is_err());
             }
@@ -524,7 +529,10 @@ fn check_bitboards(
     sq: u8,
     occupied: u64,
 ) -> Result<(), TestCaseError> {
-    let pm = g.moves(g.pieces().id(letter).expect("known letter"), color);
+    let AnyTables::Narrow(tables) = g.tables() else {
+        panic!("an 8x8 geometry has 64-bit square sets");
+    };
+    let pm = tables.moves(g.pieces().id(letter).expect("known letter"), color);
     let occupied = occupied & !(1 << sq);
     let (quiet, crossed, hits) = reference_reach(set, letter, color, sq as usize, occupied);
     prop_assert_eq!(pm.quiet_targets(sq, occupied), quiet, "{} quiet", letter);
@@ -629,7 +637,10 @@ fn check_specials(
     sq: u8,
     occupied: u64,
 ) -> Result<(), TestCaseError> {
-    let pm = g.moves(g.pieces().id(letter).expect("known letter"), color);
+    let AnyTables::Narrow(tables) = g.tables() else {
+        panic!("an 8x8 geometry has 64-bit square sets");
+    };
+    let pm = tables.moves(g.pieces().id(letter).expect("known letter"), color);
     let piece = set.get(letter).expect("known letter");
     let occupied = occupied & !(1 << sq);
     let walk = |from: u8, occ: u64, special_only: bool| {

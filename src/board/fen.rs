@@ -7,7 +7,8 @@
 //! drops.
 
 use super::setup::Setup;
-use super::square::{parse_square, square_at, Color, BOARD_FILES, BOARD_RANKS};
+use super::size::BoardSize;
+use super::square::Color;
 use thiserror::Error;
 
 /// Why a FEN could not be read. Every message names the field and the offending text.
@@ -34,8 +35,9 @@ pub enum FenError {
         /// Files of the board.
         expected: usize,
     },
-    /// A character that is neither a letter, a digit 1–8 nor `/` in the board field.
-    #[error("FEN rank {rank}: unexpected character '{ch}' at position {position} (expected a piece letter or a digit 1-8)")]
+    /// A character that is neither a letter, a number of empty squares nor `/` in the board
+    /// field.
+    #[error("FEN rank {rank}: unexpected character '{ch}' at position {position} (expected a piece letter or a number of empty squares)")]
     BadChar {
         /// The rank's number on the board.
         rank: usize,
@@ -94,9 +96,10 @@ pub enum FenError {
 }
 
 impl Setup {
-    /// Reads a FEN: board, side to move, then optional (ignored) castling, en-passant,
-    /// half-move and full-move fields.
-    pub fn from_fen(text: &str) -> Result<Setup, FenError> {
+    /// Reads a FEN of a board of the given size: board (empty squares counted by numbers,
+    /// `10` and more on wide boards), side to move, then optional (ignored) castling,
+    /// en-passant, half-move and full-move fields.
+    pub fn from_fen(text: &str, size: BoardSize) -> Result<Setup, FenError> {
         // Fields with their 1-based character start positions.
         let mut fields = Vec::new();
         let mut start = None;
@@ -122,7 +125,8 @@ impl Setup {
                 position: char_pos(board_start + i),
             });
         }
-        let mut setup = Setup::empty(Color::White);
+        let mut setup = Setup::empty(size, Color::White);
+        let (files_n, ranks_n) = (size.files() as usize, size.ranks() as usize);
         let ranks: Vec<(usize, &str)> = {
             let mut v = Vec::new();
             let mut off = 0;
@@ -133,18 +137,22 @@ impl Setup {
             v
         };
         for (i, &(off, part)) in ranks.iter().enumerate() {
-            if i >= BOARD_RANKS as usize {
+            if i >= ranks_n {
                 break;
             }
-            let rank_number = BOARD_RANKS as usize - i;
+            let rank_number = ranks_n - i;
             let mut files = 0usize;
+            // The number of empty squares being read (digits run together: `10`).
+            let mut number = 0usize;
             for (j, c) in part.char_indices() {
                 match c {
-                    '1'..='9' => files += c as usize - '0' as usize,
+                    '1'..='9' => number = number * 10 + (c as usize - '0' as usize),
+                    '0' if number > 0 => number *= 10,
                     c if c.is_ascii_alphabetic() => {
-                        let rank = (BOARD_RANKS as usize - 1 - i) as i8;
-                        if let Some(sq) = i8::try_from(files).ok().and_then(|f| square_at(f, rank))
-                        {
+                        files += std::mem::take(&mut number);
+                        let rank = (ranks_n - 1 - i) as i8;
+                        let square = i8::try_from(files).ok();
+                        if let Some(sq) = square.and_then(|f| size.square_at(f, rank)) {
                             let color = if c.is_ascii_uppercase() {
                                 Color::White
                             } else {
@@ -163,18 +171,19 @@ impl Setup {
                     }
                 }
             }
-            if files != BOARD_FILES as usize {
+            files += number;
+            if files != files_n {
                 return Err(FenError::RankFiles {
                     rank: rank_number,
                     files,
-                    expected: BOARD_FILES as usize,
+                    expected: files_n,
                 });
             }
         }
-        if ranks.len() != BOARD_RANKS as usize {
+        if ranks.len() != ranks_n {
             return Err(FenError::RankCount {
                 ranks: ranks.len(),
-                expected: BOARD_RANKS as usize,
+                expected: ranks_n,
             });
         }
 
@@ -202,7 +211,7 @@ impl Setup {
             }
         }
         if let Some(&(_, ep)) = fields.get(3) {
-            if ep != "-" && parse_square(&ep.to_ascii_lowercase()).is_none() {
+            if ep != "-" && size.parse_square(&ep.to_ascii_lowercase()).is_none() {
                 return Err(FenError::BadEnPassant {
                     field: ep.to_string(),
                 });
@@ -233,10 +242,10 @@ impl Setup {
     /// The FEN of the setup, with `- - 0 1` for castling, en passant and the move counters.
     pub fn to_fen(&self) -> String {
         let mut out = String::new();
-        for rank in (0..BOARD_RANKS).rev() {
+        for rank in (0..self.size.ranks() as i8).rev() {
             let mut empty = 0;
-            for file in 0..BOARD_FILES {
-                let man = square_at(file, rank).and_then(|sq| self.board[sq as usize]);
+            for file in 0..self.size.files() as i8 {
+                let man = (self.size.square_at(file, rank)).and_then(|sq| self.board[sq as usize]);
                 match man {
                     None => empty += 1,
                     Some((color, letter)) => {
@@ -269,6 +278,8 @@ impl Setup {
 mod tests {
     use super::*;
 
+    const B8: BoardSize = BoardSize::STANDARD;
+
     #[test]
     fn round_trips() {
         for fen in [
@@ -278,14 +289,14 @@ mod tests {
             "k7/8/2H5/8/8/5a2/8/6CK b - - 0 1",
             "zZ6/8/8/8/8/8/8/7X b - - 0 1",
         ] {
-            let setup = Setup::from_fen(fen).unwrap();
+            let setup = Setup::from_fen(fen, B8).unwrap();
             assert_eq!(setup.to_fen(), fen);
         }
     }
 
     #[test]
     fn reads_men_and_side() {
-        let s = Setup::from_fen("7k/8/8/8/3Q4/8/8/K7 b").unwrap();
+        let s = Setup::from_fen("7k/8/8/8/3Q4/8/8/K7 b", B8).unwrap();
         assert_eq!(s.side_to_move, Color::Black);
         let men: Vec<_> = s.men().collect();
         assert_eq!(
@@ -300,7 +311,7 @@ mod tests {
 
     #[test]
     fn optional_fields_are_accepted_and_ignored() {
-        let base = Setup::from_fen("7k/8/8/8/8/8/8/K7 w").unwrap();
+        let base = Setup::from_fen("7k/8/8/8/8/8/8/K7 w", B8).unwrap();
         for fen in [
             "7k/8/8/8/8/8/8/K7 w -",
             "7k/8/8/8/8/8/8/K7 w KQkq",
@@ -308,12 +319,12 @@ mod tests {
             "7k/8/8/8/8/8/8/K7 w - - 12",
             "  7k/8/8/8/8/8/8/K7\tw - -  0   57 ",
         ] {
-            assert_eq!(Setup::from_fen(fen).unwrap(), base, "{fen}");
+            assert_eq!(Setup::from_fen(fen, B8).unwrap(), base, "{fen}");
         }
     }
 
     fn err(fen: &str) -> FenError {
-        Setup::from_fen(fen).unwrap_err()
+        Setup::from_fen(fen, B8).unwrap_err()
     }
 
     #[test]
@@ -334,16 +345,17 @@ mod tests {
                 expected: 8
             }
         );
+        // Digits run together are one number, as on wide boards.
         let e = err("8/8/8/8/8/53K/8/8 w");
         assert_eq!(
             e,
             FenError::RankFiles {
                 rank: 3,
-                files: 9,
+                files: 54,
                 expected: 8
             }
         );
-        assert_eq!(e.to_string(), "FEN rank 3 has 9 files, expected 8");
+        assert_eq!(e.to_string(), "FEN rank 3 has 54 files, expected 8");
         assert_eq!(
             err("8/8/7/8/8/8/8/8 w"),
             FenError::RankFiles {
@@ -423,5 +435,46 @@ mod tests {
         for e in [err(""), err("8/8 w"), err("8/8/8/8/8/8/8/8[")] {
             assert!(!e.to_string().contains('\n'));
         }
+    }
+
+    #[test]
+    fn wide_and_tall_boards_count_empty_squares_with_numbers() {
+        let capa = BoardSize::new(10, 8).unwrap();
+        let fen = "9k/10/10/10/10/10/10/K3C5 w - - 0 1";
+        let s = Setup::from_fen(fen, capa).unwrap();
+        let men: Vec<_> = s.men().collect();
+        assert_eq!(
+            men,
+            vec![
+                (0, Color::White, 'K'),
+                (4, Color::White, 'C'),
+                (79, Color::Black, 'K')
+            ]
+        );
+        assert_eq!(s.to_fen(), fen);
+        let big = BoardSize::new(12, 12).unwrap();
+        let fen = "11k/12/12/12/12/12/12/12/12/12/12/K11 b - - 0 1";
+        assert_eq!(Setup::from_fen(fen, big).unwrap().to_fen(), fen);
+        // An 8×8 FEN on 10×8 is refused by its width, a 10×8 one on 8×8 too.
+        assert!(matches!(
+            Setup::from_fen("7k/8/8/8/8/8/8/K7 w", capa),
+            Err(FenError::RankFiles {
+                files: 8,
+                expected: 10,
+                ..
+            })
+        ));
+        assert!(matches!(
+            Setup::from_fen(fen, B8),
+            Err(FenError::RankFiles {
+                files: 12,
+                expected: 8,
+                ..
+            })
+        ));
+        assert!(matches!(
+            Setup::from_fen("9k/010/10/10/10/10/10/K9 w", capa),
+            Err(FenError::BadChar { ch: '0', .. })
+        ));
     }
 }

@@ -4,7 +4,9 @@
 //! leaps and hops ([`StepKind`]) are kept apart as [`Special`] moves, answered square by
 //! square.
 
-use super::square::{file_of, rank_of, square_at, Color, Square, BOARD_SQUARES};
+use super::size::BoardSize;
+use super::square::{Color, Square};
+use super::square_set::{Bits256, SquareSet};
 use crate::piece::{PieceId, PieceSet, PieceType, Step, StepKind, StepMode};
 
 /// Squares reached by repeating one step from a square, nearest first; a leaper's ray has one
@@ -14,18 +16,21 @@ use crate::piece::{PieceId, PieceSet, PieceType, Step, StepKind, StepMode};
 /// either up or down, and its nearest occupied square is the lowest or the highest occupied
 /// one: `free` finds it with one bit scan.
 #[derive(Clone, Copy, Debug)]
-pub struct Ray {
+pub struct Ray<S> {
+    /// The ray's squares as a set.
+    mask: S,
     /// Move/capture rights of the step.
     pub mode: StepMode,
     len: u8,
-    squares: [Square; 7],
-    /// The ray's squares as a set.
-    mask: u64,
     /// Whether the square numbers grow along the ray.
     ascending: bool,
+    squares: [Square; MAX_RAY],
 }
 
-impl Ray {
+/// Most squares of a ray: one less than the longest side of a board.
+const MAX_RAY: usize = crate::board::size::MAX_SIDE as usize - 1;
+
+impl<S: SquareSet> Ray<S> {
     /// The squares of the ray, nearest first.
     pub fn squares(&self) -> &[Square] {
         &self.squares[..self.len as usize]
@@ -33,34 +38,44 @@ impl Ray {
 
     /// The squares of the ray before its first occupied one.
     #[inline]
-    pub fn free(&self, occupied: u64) -> u64 {
+    pub fn free(&self, occupied: S) -> S {
         let blockers = self.mask & occupied;
-        if blockers == 0 {
+        if blockers.is_empty() {
             self.mask
         } else if self.ascending {
-            self.mask & ((blockers & blockers.wrapping_neg()) - 1)
+            self.mask & blockers.below_lowest()
         } else {
-            self.mask & !(u64::MAX >> blockers.leading_zeros())
+            self.mask & blockers.above_highest()
         }
     }
 
-    fn walk(from: Square, dx: i8, dy: i8, range: u8, mode: StepMode) -> Option<Ray> {
+    fn walk(
+        board: BoardSize,
+        from: Square,
+        (dx, dy): (i8, i8),
+        range: u8,
+        mode: StepMode,
+    ) -> Option<Ray<S>> {
         let mut ray = Ray {
             mode,
             len: 0,
-            squares: [0; 7],
-            mask: 0,
+            squares: [0; MAX_RAY],
+            mask: S::default(),
             ascending: false,
         };
-        let (mut f, mut r) = (file_of(from), rank_of(from));
-        let limit = if range == 0 { 7 } else { range.min(7) };
+        let (mut f, mut r) = (board.file_of(from), board.rank_of(from));
+        let limit = if range == 0 {
+            MAX_RAY as u8
+        } else {
+            range.min(MAX_RAY as u8)
+        };
         while ray.len < limit {
             f += dx;
             r += dy;
-            match square_at(f, r) {
+            match board.square_at(f, r) {
                 Some(s) => {
                     ray.squares[ray.len as usize] = s;
-                    ray.mask |= 1 << s;
+                    ray.mask |= S::bit(s);
                     ray.len += 1;
                 }
                 None => break,
@@ -77,98 +92,99 @@ impl Ray {
 
 /// A move walked other than plainly, from one square (see [`StepKind`]).
 #[derive(Clone, Copy, Debug)]
-enum Special {
+enum Special<S> {
     /// A leap to `to`, possible when the squares `leg` are empty.
-    Lame {
-        to: Square,
-        leg: u64,
-        mode: StepMode,
-    },
+    Lame { to: Square, leg: S, mode: StepMode },
     /// Along the ray: over empty squares to a screen, then over empty squares beyond it (each
     /// a quiet target); the first man after them may be captured. Walked backwards from a
     /// man's square, the quiet targets are the origins of its quiet hops.
-    Hop(Ray),
+    Hop(Ray<S>),
     /// Along the ray: over empty squares to a screen, landing on the square just beyond.
-    Grasshop(Ray),
+    Grasshop(Ray<S>),
     /// A grasshop's quiet move undone, walking the ray backwards from the man's square: the
     /// first square is the screen (occupied), the empty squares behind it are origins.
-    GrasshopBack(Ray),
+    GrasshopBack(Ray<S>),
 }
 
-impl Special {
+impl<S: SquareSet> Special<S> {
     /// The squares the move goes to without capturing, and those it captures on (any man
     /// there: the caller keeps the enemies), given the occupied squares.
     #[inline]
-    fn targets(&self, occupied: u64) -> (u64, u64) {
+    fn targets(&self, occupied: S) -> (S, S) {
+        let none = S::default();
         let split = |to: Square, mode: StepMode| {
-            let bit = 1u64 << to;
-            if occupied & bit == 0 {
-                (if mode.moves() { bit } else { 0 }, 0)
+            let bit = S::bit(to);
+            if !occupied.contains(to) {
+                (if mode.moves() { bit } else { none }, none)
             } else {
-                (0, if mode.captures() { bit } else { 0 })
+                (none, if mode.captures() { bit } else { none })
             }
         };
         match *self {
             Special::Lame { to, leg, mode } => {
-                if leg & occupied == 0 {
+                if (leg & occupied).is_empty() {
                     split(to, mode)
                 } else {
-                    (0, 0)
+                    (none, none)
                 }
             }
             Special::Hop(ray) => {
                 let beyond = ray
                     .squares()
                     .iter()
-                    .skip_while(|&&t| occupied & (1 << t) == 0)
+                    .skip_while(|&&t| !occupied.contains(t))
                     .skip(1);
-                let mut quiet = 0;
+                let mut quiet = none;
                 for &t in beyond {
                     let (q, c) = split(t, ray.mode);
-                    if occupied & (1 << t) != 0 {
+                    if occupied.contains(t) {
                         return (quiet, c);
                     }
                     quiet |= q;
                 }
-                (quiet, 0)
+                (quiet, none)
             }
             Special::Grasshop(ray) => ray
                 .squares()
                 .iter()
-                .position(|&t| occupied & (1 << t) != 0)
+                .position(|&t| occupied.contains(t))
                 .and_then(|k| ray.squares().get(k + 1))
-                .map_or((0, 0), |&to| split(to, ray.mode)),
+                .map_or((none, none), |&to| split(to, ray.mode)),
             Special::GrasshopBack(ray) => {
                 let squares = ray.squares();
-                if occupied & (1 << squares[0]) == 0 {
-                    return (0, 0);
+                if !occupied.contains(squares[0]) {
+                    return (none, none);
                 }
                 let origins = squares[1..]
                     .iter()
-                    .take_while(|&&t| occupied & (1 << t) == 0)
-                    .fold(0, |set, &t| set | 1 << t);
-                (origins, 0)
+                    .take_while(|&&t| !occupied.contains(t))
+                    .fold(none, |set, &t| set | S::bit(t));
+                (origins, none)
             }
         }
     }
 }
 
 /// Makes a special move of a ray (`Special::Hop`, `Special::Grasshop`, …).
-type MakeSpecial = fn(Ray) -> Special;
+type MakeSpecial<S> = fn(Ray<S>) -> Special<S>;
 
 /// The special moves of one square, forward and backward.
-#[derive(Clone, Debug, Default)]
-struct Specials {
-    forward: Vec<Special>,
-    retro: Vec<Special>,
+#[derive(Clone, Debug)]
+struct Specials<S> {
+    forward: Vec<Special<S>>,
+    retro: Vec<Special<S>>,
 }
 
-impl Specials {
+impl<S: SquareSet> Specials<S> {
     /// The special moves of `steps` (White's orientation or Black's, as given) from `sq`.
-    fn new(sq: Square, steps: &[Step]) -> Specials {
-        let mut out = Specials::default();
-        let offset =
-            |from: Square, (dx, dy): (i8, i8)| square_at(file_of(from) + dx, rank_of(from) + dy);
+    fn new(board: BoardSize, sq: Square, steps: &[Step]) -> Specials<S> {
+        let mut out = Specials {
+            forward: Vec::new(),
+            retro: Vec::new(),
+        };
+        let offset = |from: Square, (dx, dy): (i8, i8)| {
+            board.square_at(board.file_of(from) + dx, board.rank_of(from) + dy)
+        };
         for s in steps {
             let reverse = (-s.dx, -s.dy);
             match s.kind {
@@ -179,7 +195,7 @@ impl Specials {
                             .lame_leg()
                             .expect("lame steps have a leg (checked when read)");
                         leg.iter()
-                            .try_fold(0u64, |m, &d| Some(m | 1 << offset(from, d)?))
+                            .try_fold(S::default(), |m, &d| Some(m | S::bit(offset(from, d)?)))
                     };
                     if let (Some(to), Some(leg)) = (offset(sq, (s.dx, s.dy)), leg_from(sq)) {
                         out.forward.push(Special::Lame {
@@ -201,15 +217,16 @@ impl Specials {
                 }
                 StepKind::Hop | StepKind::Grasshop => {
                     // A hop walked backwards is a hop; a grasshop is not.
-                    let (forward, back): (MakeSpecial, MakeSpecial) = if s.kind == StepKind::Hop {
-                        (Special::Hop, Special::Hop)
-                    } else {
-                        (Special::Grasshop, Special::GrasshopBack)
-                    };
-                    if let Some(ray) = Ray::walk(sq, s.dx, s.dy, 0, s.mode) {
+                    let (forward, back): (MakeSpecial<S>, MakeSpecial<S>) =
+                        if s.kind == StepKind::Hop {
+                            (Special::Hop, Special::Hop)
+                        } else {
+                            (Special::Grasshop, Special::GrasshopBack)
+                        };
+                    if let Some(ray) = Ray::walk(board, sq, (s.dx, s.dy), 0, s.mode) {
                         out.forward.push(forward(ray));
                     }
-                    let undone = Ray::walk(sq, reverse.0, reverse.1, 0, StepMode::MoveOnly)
+                    let undone = Ray::walk(board, sq, reverse, 0, StepMode::MoveOnly)
                         .filter(|_| s.mode.moves());
                     if let Some(ray) = undone {
                         out.retro.push(back(ray));
@@ -223,15 +240,18 @@ impl Specials {
 
 /// Rays from one square, for set queries: the rays of one square (leaps, and rides cut
 /// short by the edge) merged into one mask, the longer ones kept as rays.
-#[derive(Clone, Debug, Default)]
-struct RaySet {
-    short: u64,
-    long: Vec<Ray>,
+#[derive(Clone, Debug)]
+struct RaySet<S> {
+    short: S,
+    long: Vec<Ray<S>>,
 }
 
-impl RaySet {
-    fn new<'r>(rays: impl Iterator<Item = &'r Ray>) -> RaySet {
-        let mut set = RaySet::default();
+impl<S: SquareSet> RaySet<S> {
+    fn new<'r>(rays: impl Iterator<Item = &'r Ray<S>>) -> RaySet<S> {
+        let mut set = RaySet {
+            short: S::default(),
+            long: Vec::new(),
+        };
         for ray in rays {
             if ray.len == 1 {
                 set.short |= ray.mask;
@@ -244,75 +264,86 @@ impl RaySet {
 
     /// The squares of every ray before its first occupied one.
     #[inline]
-    fn free(&self, occupied: u64) -> u64 {
+    fn free(&self, occupied: S) -> S {
         self.long
             .iter()
             .fold(self.short & !occupied, |set, r| set | r.free(occupied))
     }
 }
 
-/// The move tables of one piece type for one colour.
+/// The move tables of one piece type for one colour, on one board, with square sets `S`.
 #[derive(Clone, Debug)]
-pub struct PieceMoves {
-    forward: Vec<Vec<Ray>>,
-    retro: Vec<Vec<Ray>>,
+pub struct PieceMoves<S> {
+    /// Squares of the board, for the `between` table's rows.
+    squares: usize,
+    forward: Vec<Vec<Ray<S>>>,
+    retro: Vec<Vec<Ray<S>>>,
     /// Per square, as sets: the moving rays, the capturing rays, the retro rays, and the
     /// capturing steps walked backwards (the squares a man attacking this square may stand
     /// on).
-    quiet_sets: Vec<RaySet>,
-    capture_sets: Vec<RaySet>,
-    retro_sets: Vec<RaySet>,
-    attacker_sets: Vec<RaySet>,
+    quiet_sets: Vec<RaySet<S>>,
+    capture_sets: Vec<RaySet<S>>,
+    retro_sets: Vec<RaySet<S>>,
+    attacker_sets: Vec<RaySet<S>>,
     /// Per square: the squares a capturing ray reaches, ignoring other men.
-    reach: Vec<u64>,
+    reach: Vec<S>,
     /// Per square: the targets more than one capturing ray reaches (looked at ray by ray).
-    multi: Vec<u64>,
-    /// Per from·64 + target reached by one capturing ray: the squares between.
-    between: Vec<u64>,
+    multi: Vec<S>,
+    /// Per from·squares + target reached by one capturing ray: the squares between.
+    between: Vec<S>,
     /// Per square: the lame leaps and hops (empty for a plain piece).
-    specials: Vec<Specials>,
+    specials: Vec<Specials<S>>,
     /// Whether every step is plain (no specials anywhere).
     plain: bool,
 }
 
-impl PieceMoves {
-    /// Tables for the given steps (already in the colour's orientation).
-    pub fn new(steps: &[Step]) -> PieceMoves {
+impl<S: SquareSet> PieceMoves<S> {
+    /// Tables for the given steps (already in the colour's orientation) on `board`, which
+    /// `S` must hold.
+    pub fn new(board: BoardSize, steps: &[Step]) -> PieceMoves<S> {
+        let n = board.squares();
+        assert!(
+            n <= S::CAPACITY,
+            "{board} does not fit square sets of {} bits",
+            S::CAPACITY
+        );
         let walk_all =
             |sq: Square, back: bool, keep: fn(StepMode) -> bool, mode: Option<StepMode>| {
                 steps
                     .iter()
                     .filter(|s| s.kind == StepKind::Plain && keep(s.mode))
                     .filter_map(|s| {
-                        let (dx, dy) = if back { (-s.dx, -s.dy) } else { (s.dx, s.dy) };
-                        Ray::walk(sq, dx, dy, s.range, mode.unwrap_or(s.mode))
+                        let d = if back { (-s.dx, -s.dy) } else { (s.dx, s.dy) };
+                        Ray::walk(board, sq, d, s.range, mode.unwrap_or(s.mode))
                     })
-                    .collect::<Vec<Ray>>()
+                    .collect::<Vec<Ray<S>>>()
             };
+        let none = S::default();
         let mut moves = PieceMoves {
-            forward: Vec::with_capacity(BOARD_SQUARES),
-            retro: Vec::with_capacity(BOARD_SQUARES),
-            quiet_sets: Vec::with_capacity(BOARD_SQUARES),
-            capture_sets: Vec::with_capacity(BOARD_SQUARES),
-            retro_sets: Vec::with_capacity(BOARD_SQUARES),
-            attacker_sets: Vec::with_capacity(BOARD_SQUARES),
-            reach: vec![0; BOARD_SQUARES],
-            multi: vec![0; BOARD_SQUARES],
-            between: vec![0; BOARD_SQUARES * BOARD_SQUARES],
-            specials: Vec::with_capacity(BOARD_SQUARES),
+            squares: n,
+            forward: Vec::with_capacity(n),
+            retro: Vec::with_capacity(n),
+            quiet_sets: Vec::with_capacity(n),
+            capture_sets: Vec::with_capacity(n),
+            retro_sets: Vec::with_capacity(n),
+            attacker_sets: Vec::with_capacity(n),
+            reach: vec![none; n],
+            multi: vec![none; n],
+            between: vec![none; n * n],
+            specials: Vec::with_capacity(n),
             plain: steps.iter().all(|s| s.kind == StepKind::Plain),
         };
-        for sq in 0..BOARD_SQUARES as Square {
+        for sq in board.all_squares() {
             let forward = walk_all(sq, false, |_| true, None);
             for ray in forward.iter().filter(|r| r.mode.captures()) {
-                let mut between = 0u64;
+                let mut between = none;
                 for &t in ray.squares() {
-                    let bit = 1u64 << t;
-                    if moves.reach[sq as usize] & bit != 0 {
+                    let bit = S::bit(t);
+                    if moves.reach[sq as usize].contains(t) {
                         moves.multi[sq as usize] |= bit;
                     }
                     moves.reach[sq as usize] |= bit;
-                    moves.between[sq as usize * BOARD_SQUARES + t as usize] = between;
+                    moves.between[sq as usize * n + t as usize] = between;
                     between |= bit;
                 }
             }
@@ -328,7 +359,7 @@ impl PieceMoves {
             moves.attacker_sets.push(RaySet::new(attackers.iter()));
             moves.forward.push(forward);
             moves.retro.push(retro);
-            moves.specials.push(Specials::new(sq, steps));
+            moves.specials.push(Specials::new(board, sq, steps));
         }
         moves
     }
@@ -345,97 +376,96 @@ impl PieceMoves {
     /// The squares a man on `from` goes to by its lame leaps and hops without capturing, and
     /// those it captures on (any man there: the caller keeps the enemies).
     #[inline]
-    pub fn special_targets(&self, from: Square, occupied: u64) -> (u64, u64) {
-        self.specials[from as usize]
-            .forward
-            .iter()
-            .fold((0, 0), |(q, c), s| {
+    pub fn special_targets(&self, from: Square, occupied: S) -> (S, S) {
+        self.specials[from as usize].forward.iter().fold(
+            (S::default(), S::default()),
+            |(q, c), s| {
                 let (q2, c2) = s.targets(occupied);
                 (q | q2, c | c2)
-            })
+            },
+        )
     }
 
     /// The squares a man now on `to` may have come from by a quiet lame leap or hop.
     #[inline]
-    pub fn special_origins(&self, to: Square, occupied: u64) -> u64 {
+    pub fn special_origins(&self, to: Square, occupied: S) -> S {
         self.specials[to as usize]
             .retro
             .iter()
-            .fold(0, |o, s| o | s.targets(occupied).0)
+            .fold(S::default(), |o, s| o | s.targets(occupied).0)
     }
 
     /// Whether a man on `from` captures on `target` whatever stands on the other squares
     /// (an adjacent square, or a plain leap; never a hop, which needs a screen).
     pub fn attacks_whatever_between(&self, from: Square, target: Square) -> bool {
-        self.attacks_plainly(from, target, !0)
+        self.attacks_plainly(from, target, !S::default())
     }
 
     /// Rays of the man's moves from `sq`.
     #[inline]
-    pub fn rays(&self, sq: Square) -> &[Ray] {
+    pub fn rays(&self, sq: Square) -> &[Ray<S>] {
         &self.forward[sq as usize]
     }
 
     /// Rays of the squares a man now on `sq` may have come from by a non-capturing move
     /// (walk each until an occupied square).
     #[inline]
-    pub fn retro_rays(&self, sq: Square) -> &[Ray] {
+    pub fn retro_rays(&self, sq: Square) -> &[Ray<S>] {
         &self.retro[sq as usize]
     }
 
     /// Squares a man on `from` reaches by a non-capturing move, given the occupied squares.
     #[inline]
-    pub fn quiet_targets(&self, from: Square, occupied: u64) -> u64 {
+    pub fn quiet_targets(&self, from: Square, occupied: S) -> S {
         self.quiet_sets[from as usize].free(occupied)
     }
 
     /// Squares a man now on `to` may have come from by a non-capturing move, given the
     /// occupied squares.
     #[inline]
-    pub fn unmove_origins(&self, to: Square, occupied: u64) -> u64 {
+    pub fn unmove_origins(&self, to: Square, occupied: S) -> S {
         self.retro_sets[to as usize].free(occupied)
     }
 
     /// Squares a man on `from` attacks (could capture on), given the occupied squares; an
     /// occupied square ends a ray and is left out.
     #[inline]
-    pub fn attack_set(&self, from: Square, occupied: u64) -> u64 {
+    pub fn attack_set(&self, from: Square, occupied: S) -> S {
         self.capture_sets[from as usize].free(occupied)
     }
 
     /// The empty squares from which a man attacks `target`, given the occupied squares.
     #[inline]
-    pub fn attackers(&self, target: Square, occupied: u64) -> u64 {
+    pub fn attackers(&self, target: Square, occupied: S) -> S {
         self.attacker_sets[target as usize].free(occupied)
     }
 
     /// Whether a man on `from` attacks `target` when one more man may stand on any free
     /// square: `None` if it does not even without that man; else the squares where that
     /// man would block every attacking ray (empty for a leap).
-    pub fn attack_shadow(&self, from: Square, target: Square, occupied: u64) -> Option<u64> {
-        let bit = 1u64 << target;
-        if self.reach[from as usize] & bit == 0 {
+    pub fn attack_shadow(&self, from: Square, target: Square, occupied: S) -> Option<S> {
+        if !self.reach[from as usize].contains(target) {
             return None;
         }
-        if self.multi[from as usize] & bit == 0 {
-            let between = self.between[from as usize * BOARD_SQUARES + target as usize];
-            return (between & occupied == 0).then_some(between);
+        if !self.multi[from as usize].contains(target) {
+            let between = self.between[from as usize * self.squares + target as usize];
+            return (between & occupied).is_empty().then_some(between);
         }
-        let mut shadow = None::<u64>;
+        let mut shadow = None::<S>;
         for ray in self.forward[from as usize]
             .iter()
             .filter(|r| r.mode.captures())
         {
-            let mut between = 0u64;
+            let mut between = S::default();
             for &s in ray.squares() {
                 if s == target {
                     shadow = Some(shadow.map_or(between, |b| b & between));
                     break;
                 }
-                if occupied & (1 << s) != 0 {
+                if occupied.contains(s) {
                     break;
                 }
-                between |= 1 << s;
+                between |= S::bit(s);
             }
         }
         shadow
@@ -443,48 +473,116 @@ impl PieceMoves {
 
     /// Whether a man on `from` can capture on `target`, given the occupied squares.
     #[inline]
-    pub fn attacks(&self, from: Square, target: Square, occupied: u64) -> bool {
-        let bit = 1u64 << target;
+    pub fn attacks(&self, from: Square, target: Square, occupied: S) -> bool {
         self.attacks_plainly(from, target, occupied)
-            || (!self.plain && self.special_targets(from, occupied | bit).1 & bit != 0)
+            || (!self.plain
+                && self
+                    .special_targets(from, occupied | S::bit(target))
+                    .1
+                    .contains(target))
     }
 
     /// `attacks` by the plain leaps and rides alone.
     #[inline]
-    fn attacks_plainly(&self, from: Square, target: Square, occupied: u64) -> bool {
-        let bit = 1u64 << target;
-        if self.reach[from as usize] & bit == 0 {
+    fn attacks_plainly(&self, from: Square, target: Square, occupied: S) -> bool {
+        if !self.reach[from as usize].contains(target) {
             return false;
         }
-        if self.multi[from as usize] & bit == 0 {
-            return self.between[from as usize * BOARD_SQUARES + target as usize] & occupied == 0;
+        if !self.multi[from as usize].contains(target) {
+            return (self.between[from as usize * self.squares + target as usize] & occupied)
+                .is_empty();
         }
         self.attack_shadow(from, target, occupied).is_some()
     }
 }
 
-/// Move tables for every piece of a set, both colours, indexed by [`PieceId`]; and the set
-/// itself, whose letters text is read with.
+/// Move tables for every piece of a set, both colours, on one board, with square sets `S`,
+/// indexed by [`PieceId`].
 #[derive(Clone, Debug)]
-pub struct Geometry {
-    pieces: PieceSet,
-    tables: Vec<[PieceMoves; 2]>,
+pub struct MoveTables<S> {
+    board: BoardSize,
+    tables: Vec<[PieceMoves<S>; 2]>,
 }
 
-impl Geometry {
-    /// Tables for every piece type of the set.
-    pub fn new(pieces: &PieceSet) -> Geometry {
-        Geometry {
-            pieces: pieces.clone(),
-            tables: pieces.iter().map(Self::both).collect(),
+impl<S: SquareSet> MoveTables<S> {
+    fn new(pieces: &PieceSet, board: BoardSize) -> MoveTables<S> {
+        let both = |p: &PieceType| {
+            [
+                PieceMoves::new(board, &p.steps),
+                PieceMoves::new(board, &p.steps_for_black()),
+            ]
+        };
+        MoveTables {
+            board,
+            tables: pieces.iter().map(both).collect(),
         }
     }
 
-    fn both(p: &PieceType) -> [PieceMoves; 2] {
-        [
-            PieceMoves::new(&p.steps),
-            PieceMoves::new(&p.steps_for_black()),
-        ]
+    /// The board the tables are of.
+    #[inline]
+    pub fn board(&self) -> BoardSize {
+        self.board
+    }
+
+    /// The tables of a piece (an id of the geometry's piece set) for a colour.
+    #[inline]
+    pub fn moves(&self, id: PieceId, color: Color) -> &PieceMoves<S> {
+        &self.tables[id.index()][color.index()]
+    }
+}
+
+/// The move tables at the width of square sets that holds the board (see `square_set`).
+#[derive(Clone, Debug)]
+pub enum AnyTables {
+    /// Boards of at most 64 squares.
+    Narrow(MoveTables<u64>),
+    /// Boards of 65 to 128 squares.
+    Middle(MoveTables<u128>),
+    /// Boards of 129 to 256 squares.
+    Wide(MoveTables<Bits256>),
+}
+
+/// Runs `$body` with `$t` bound to the geometry's [`MoveTables`] at their width: the one
+/// place that turns the board's size into a type, so that the code in `$body` (generic over
+/// [`SquareSet`]) is compiled for each width.
+#[macro_export]
+macro_rules! with_tables {
+    ($geometry:expr, |$t:ident| $body:expr) => {
+        match $geometry.tables() {
+            $crate::board::geometry::AnyTables::Narrow($t) => $body,
+            $crate::board::geometry::AnyTables::Middle($t) => $body,
+            $crate::board::geometry::AnyTables::Wide($t) => $body,
+        }
+    };
+}
+
+/// A piece set on a board: its move tables for both colours, and the set itself, whose
+/// letters text is read with.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pieces: PieceSet,
+    board: BoardSize,
+    tables: AnyTables,
+}
+
+impl Geometry {
+    /// Tables for every piece type of the set on the 8×8 board.
+    pub fn new(pieces: &PieceSet) -> Geometry {
+        Geometry::on(pieces, BoardSize::STANDARD)
+    }
+
+    /// Tables for every piece type of the set on `board`.
+    pub fn on(pieces: &PieceSet, board: BoardSize) -> Geometry {
+        let tables = match board.squares() {
+            n if n <= 64 => AnyTables::Narrow(MoveTables::new(pieces, board)),
+            n if n <= 128 => AnyTables::Middle(MoveTables::new(pieces, board)),
+            _ => AnyTables::Wide(MoveTables::new(pieces, board)),
+        };
+        Geometry {
+            pieces: pieces.clone(),
+            board,
+            tables,
+        }
     }
 
     /// The piece set the tables are of: its ids index them.
@@ -492,9 +590,15 @@ impl Geometry {
         &self.pieces
     }
 
-    /// The tables of a piece (an id of [`Geometry::pieces`]) for a colour.
+    /// The board.
     #[inline]
-    pub fn moves(&self, id: PieceId, color: Color) -> &PieceMoves {
-        &self.tables[id.index()][color.index()]
+    pub fn board(&self) -> BoardSize {
+        self.board
+    }
+
+    /// The move tables, at their width (see [`with_tables!`]).
+    #[inline]
+    pub fn tables(&self) -> &AnyTables {
+        &self.tables
     }
 }

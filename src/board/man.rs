@@ -1,12 +1,13 @@
 //! A man on the board (side, piece, royal or not, square) and how messages name him:
 //! `White's queen on e1`, with XBoard's usual names of the piece letters.
 
-use super::square::{square_name, Color, Square};
+use super::size::BoardSize;
+use super::square::{Color, Square};
 use crate::piece::PieceId;
 
 /// A man on the board. He carries his piece both ways: the id, which move generation indexes
 /// the move tables with, and the letter, which every text about him (messages, FEN) shows,
-/// so that text needs no piece set at hand. Both come from one set, where the position was
+/// so that text needs no piece set at hand; and his board, for the name of his square. Both come from one set, where the position was
 /// checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Man {
@@ -20,6 +21,8 @@ pub struct Man {
     pub royal: bool,
     /// Where it stands.
     pub square: Square,
+    /// The board it stands on, for the square's name.
+    pub board: BoardSize,
 }
 
 impl Man {
@@ -32,9 +35,9 @@ impl Man {
     pub(super) fn name_on(&self) -> String {
         let name = piece_name(self.letter);
         if self.royal && self.letter != 'K' {
-            format!("royal {name} on {}", square_name(self.square))
+            format!("royal {name} on {}", self.board.square_name(self.square))
         } else {
-            format!("{name} on {}", square_name(self.square))
+            format!("{name} on {}", self.board.square_name(self.square))
         }
     }
 }

@@ -1,5 +1,5 @@
-//! Squares, the board's symmetries, per-piece move tables, positions, FEN and move text,
-//! and move generation.
+//! The board's size and squares, its symmetries, per-piece move tables, positions, FEN and
+//! move text, and move generation.
 
 pub mod fen;
 pub mod geometry;
@@ -7,7 +7,9 @@ pub mod man;
 pub mod move_text;
 pub mod position;
 pub mod setup;
+pub mod size;
 pub mod square;
+pub mod square_set;
 pub mod symmetry;
 
 pub use fen::FenError;
@@ -15,5 +17,7 @@ pub use man::Man;
 pub use move_text::{Move, MoveError};
 pub use position::{Position, PositionError};
 pub use setup::Setup;
-pub use square::{for_each_bit, Color, Square, BOARD_FILES, BOARD_RANKS, BOARD_SQUARES};
+pub use size::{BoardSize, BoardSizeError};
+pub use square::{Color, Square};
+pub use square_set::{all_bits, for_each_bit, Bits256, SquareSet};
 pub use symmetry::Sym;

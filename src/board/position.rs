@@ -8,11 +8,14 @@
 //! position where the side to move can capture the enemy royal is illegal. No pawns, castling
 //! or en passant.
 
-use super::geometry::{Geometry, PieceMoves};
+use super::geometry::{Geometry, MoveTables, PieceMoves};
 use super::man::{piece_name, Man};
 use super::move_text::{Move, MoveError};
 use super::setup::Setup;
-use super::square::{square_name, Color, Square};
+use super::size::BoardSize;
+use super::square::{Color, Square};
+use super::square_set::{for_each_bit, SquareSet};
+use crate::with_tables;
 use thiserror::Error;
 
 /// Why a [`Setup`] is not a legal [`Position`].
@@ -21,8 +24,16 @@ pub enum PositionError {
     /// No man at all.
     #[error("the board is empty")]
     EmptyBoard,
+    /// The setup's board is not the geometry's.
+    #[error("the position is on a {setup} board, but the pieces play on {geometry}")]
+    OtherBoard {
+        /// The setup's board.
+        setup: BoardSize,
+        /// The geometry's board.
+        geometry: BoardSize,
+    },
     /// A letter the piece definitions do not define.
-    #[error("unknown piece letter '{letter}' ({} man on {}): it is not in the piece definitions", color.name(), square_name(*square))]
+    #[error("unknown piece letter '{letter}' ({} man on {}): it is not in the piece definitions", color.name(), board.square_name(*square))]
     UnknownLetter {
         /// The letter, upper case.
         letter: char,
@@ -30,6 +41,8 @@ pub enum PositionError {
         color: Color,
         /// Where it stands.
         square: Square,
+        /// The board.
+        board: BoardSize,
     },
     /// A side has no man of its royal letter.
     #[error("{} has no {} (its royal piece, letter {letter})", color.name(), piece_name(*letter))]
@@ -40,16 +53,14 @@ pub enum PositionError {
         letter: char,
     },
     /// A side has two or more men of its royal letter.
-    #[error("{} has more than one {} (on {} and {}): its royal piece must be unique", color.name(), piece_name(*letter), square_name(*first), square_name(*second))]
+    #[error("{} has more than one {} (on {} and {}): its royal piece must be unique", color.name(), piece_name(first.letter), first.board.square_name(first.square), second.board.square_name(second.square))]
     TwoRoyals {
         /// The side.
         color: Color,
-        /// Its royal letter.
-        letter: char,
-        /// The first such man's square.
-        first: Square,
-        /// The second such man's square.
-        second: Square,
+        /// The first such man.
+        first: Man,
+        /// The second such man.
+        second: Man,
     },
     /// The side to move can capture the enemy royal.
     #[error("{} can be captured by {}, and {} is to move", royal.describe(), attacker.describe(), attacker.color.name())]
@@ -63,49 +74,48 @@ pub enum PositionError {
 
 /// A checked position: known letters, one royal per side, and the side to move cannot capture
 /// the enemy royal. Its men's piece ids are those of the geometry it was checked with: the
-/// methods that take a geometry must be given that one (or one of the same piece set).
+/// methods that take a geometry must be given that one (or one of the same piece set and
+/// board).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Sorted by square.
     men: Vec<Man>,
     side: Color,
-    /// Occupied squares (derived from `men`).
-    occupied: u64,
-    /// Squares of White's men, of Black's men (derived from `men`).
-    by_color: [u64; 2],
     /// Royal squares, White's then Black's (derived from `men`).
     royals: [Square; 2],
+    board: BoardSize,
 }
 
 /// A man's square and move tables.
-type Attacker<'g> = (Square, &'g PieceMoves);
+type Attacker<'g, S> = (Square, &'g PieceMoves<S>);
 
 /// Men per side kept on the stack by [`Position::with_attackers`]; more go to the heap.
 const STACK_MEN: usize = 16;
 
-#[inline]
-fn bit(sq: Square) -> u64 {
-    1u64 << (sq as u32 & 63)
-}
-
-/// The squares of White's men and of Black's men.
-fn color_masks(men: &[Man]) -> [u64; 2] {
-    let mut masks = [0; 2];
-    for m in men {
-        masks[m.color.index()] |= bit(m.square);
-    }
-    masks
+/// The squares of the men (`occupied`), and of White's and Black's men.
+#[derive(Clone, Copy)]
+struct Sets<S> {
+    occupied: S,
+    by_color: [S; 2],
 }
 
 impl Position {
-    /// Checks a setup. `royals[0]` is White's royal letter, `royals[1]` Black's (either case):
-    /// the side's one man with that letter is its royal. Each man's letter is looked up in
-    /// the geometry's piece set here, once: the position's men carry its id.
+    /// Checks a setup against a geometry of the same board. `royals[0]` is White's royal
+    /// letter, `royals[1]` Black's (either case): the side's one man with that letter is its
+    /// royal. Each man's letter is looked up in the geometry's piece set here, once: the
+    /// position's men carry its id.
     pub fn new(
         setup: &Setup,
         geometry: &Geometry,
         royals: [char; 2],
     ) -> Result<Position, PositionError> {
+        let board = geometry.board();
+        if setup.size != board {
+            return Err(PositionError::OtherBoard {
+                setup: setup.size,
+                geometry: board,
+            });
+        }
         let royal_letters = royals.map(|c| c.to_ascii_uppercase());
         let mut men = Vec::new();
         for (square, color, letter) in setup.men() {
@@ -115,6 +125,7 @@ impl Position {
                     letter,
                     color,
                     square,
+                    board,
                 });
             };
             let royal = letter == royal_letters[color.index()];
@@ -124,6 +135,7 @@ impl Position {
                 letter,
                 royal,
                 square,
+                board,
             });
         }
         if men.is_empty() {
@@ -135,40 +147,30 @@ impl Position {
             let mut found = men.iter().filter(|m| m.color == color && m.royal);
             match (found.next(), found.next()) {
                 (None, _) => return Err(PositionError::NoRoyal { color, letter }),
-                (Some(a), Some(b)) => {
+                (Some(&first), Some(&second)) => {
                     return Err(PositionError::TwoRoyals {
                         color,
-                        letter,
-                        first: a.square,
-                        second: b.square,
+                        first,
+                        second,
                     })
                 }
                 (Some(a), None) => royal_squares[color.index()] = a.square,
             }
         }
-        let by_color = color_masks(&men);
-        let occupied = by_color[0] | by_color[1];
         let pos = Position {
             men,
             side: setup.side_to_move,
-            occupied,
-            by_color,
             royals: royal_squares,
+            board,
         };
         let enemy_royal = pos.royals[pos.side.flip().index()];
-        for m in pos.men.iter().filter(|m| m.color == pos.side) {
-            if geometry
-                .moves(m.piece, m.color)
-                .attacks(m.square, enemy_royal, occupied)
-            {
-                let royal = pos.men.iter().copied().find(|r| r.square == enemy_royal);
-                if let Some(royal) = royal {
-                    return Err(PositionError::RoyalCapturable {
-                        royal,
-                        attacker: *m,
-                    });
-                }
-            }
+        let attacker = with_tables!(geometry, |t| pos.with_attackers(t, pos.side, |att| {
+            Self::first_attacker(att, enemy_royal, pos.sets().occupied, None)
+        }));
+        if let Some(sq) = attacker {
+            let royal = *pos.man_at(enemy_royal).expect("the royal stands there");
+            let attacker = *pos.man_at(sq).expect("the attacker stands there");
+            return Err(PositionError::RoyalCapturable { royal, attacker });
         }
         Ok(pos)
     }
@@ -183,9 +185,14 @@ impl Position {
         self.side
     }
 
+    /// The board.
+    pub fn board(&self) -> BoardSize {
+        self.board
+    }
+
     /// The unchecked setup of this position (letters upper case).
     pub fn to_setup(&self) -> Setup {
-        let mut setup = Setup::empty(self.side);
+        let mut setup = Setup::empty(self.board, self.side);
         for m in &self.men {
             setup.board[m.square as usize] = Some((m.color, m.letter));
         }
@@ -205,29 +212,37 @@ impl Position {
             .map(|i| &self.men[i])
     }
 
-    /// Occupied squares as a bitboard (bit `sq` set when a man stands on `sq`).
-    pub fn occupied(&self) -> u64 {
-        self.occupied
+    /// The occupied squares, all and by side, as sets of width `S`.
+    #[inline]
+    fn sets<S: SquareSet>(&self) -> Sets<S> {
+        let mut by_color = [S::default(); 2];
+        for m in &self.men {
+            by_color[m.color.index()] |= S::bit(m.square);
+        }
+        Sets {
+            occupied: by_color[0] | by_color[1],
+            by_color,
+        }
     }
 
     /// Calls `f` with the men of `color` and their move tables, by square.
-    fn with_attackers<'g, R>(
+    fn with_attackers<'g, S: SquareSet, R>(
         &self,
-        g: &'g Geometry,
+        t: &'g MoveTables<S>,
         color: Color,
-        f: impl FnOnce(&[Attacker<'g>]) -> R,
+        f: impl FnOnce(&[Attacker<'g, S>]) -> R,
     ) -> R {
         let mut men = self
             .men
             .iter()
             .filter(|m| m.color == color)
-            .map(|m| (m.square, g.moves(m.piece, m.color)));
-        if (self.by_color[color.index()].count_ones() as usize) <= STACK_MEN {
+            .map(|m| (m.square, t.moves(m.piece, m.color)));
+        if self.men.iter().filter(|m| m.color == color).count() <= STACK_MEN {
             let Some(first) = men.next() else {
                 return f(&[]);
             };
             // The slots past the men stay copies of the first, never read.
-            let mut out: [Attacker<'g>; STACK_MEN] = [first; STACK_MEN];
+            let mut out: [Attacker<'g, S>; STACK_MEN] = [first; STACK_MEN];
             let mut n = 1;
             for (slot, a) in out[1..].iter_mut().zip(men) {
                 *slot = a;
@@ -235,17 +250,17 @@ impl Position {
             }
             f(&out[..n])
         } else {
-            let out: Vec<Attacker<'g>> = men.collect();
+            let out: Vec<Attacker<'g, S>> = men.collect();
             f(&out)
         }
     }
 
     /// The first of `attackers` (by square, skipping the one on `captured`) that attacks
     /// `target` given `occupied`.
-    fn first_attacker(
-        attackers: &[Attacker<'_>],
+    fn first_attacker<S: SquareSet>(
+        attackers: &[Attacker<'_, S>],
         target: Square,
-        occupied: u64,
+        occupied: S,
         captured: Option<Square>,
     ) -> Option<Square> {
         attackers
@@ -256,40 +271,46 @@ impl Position {
 
     /// Whether the side to move's royal is attacked.
     pub fn in_check(&self, g: &Geometry) -> bool {
-        self.with_attackers(g, self.side.flip(), |att| {
-            Self::first_attacker(att, self.royal(self.side), self.occupied, None).is_some()
-        })
+        with_tables!(g, |t| self.with_attackers(t, self.side.flip(), |att| {
+            let occupied = self.sets().occupied;
+            Self::first_attacker(att, self.royal(self.side), occupied, None).is_some()
+        }))
     }
 
     /// The squares a man of the side to move on `from` can go to by its moves, legal or not
     /// (its own royal may be left capturable). Several steps reaching one square give it once.
-    fn targets(&self, from: Square, pm: &PieceMoves) -> u64 {
-        let enemies = self.by_color[self.side.flip().index()];
-        let mut mask = 0;
+    fn targets<S: SquareSet>(&self, sets: Sets<S>, from: Square, pm: &PieceMoves<S>) -> S {
+        let enemies = sets.by_color[self.side.flip().index()];
+        let mut mask = S::default();
         for ray in pm.rays(from) {
             for &to in ray.squares() {
-                if self.occupied & bit(to) == 0 {
+                if !sets.occupied.contains(to) {
                     if ray.mode.moves() {
-                        mask |= bit(to);
+                        mask |= S::bit(to);
                     }
                 } else {
                     if ray.mode.captures() {
-                        mask |= bit(to) & enemies;
+                        mask |= S::bit(to) & enemies;
                     }
                     break;
                 }
             }
         }
         if !pm.is_plain() {
-            let (quiet, captures) = pm.special_targets(from, self.occupied);
+            let (quiet, captures) = pm.special_targets(from, sets.occupied);
             mask |= quiet | captures & enemies;
         }
         mask
     }
 
     /// The enemy man (by square) that could capture the mover's royal after `mv`, if any.
-    fn exposer(&self, attackers: &[Attacker<'_>], mv: Move) -> Option<Square> {
-        let occupied = (self.occupied & !bit(mv.from)) | bit(mv.to);
+    fn exposer<S: SquareSet>(
+        &self,
+        sets: Sets<S>,
+        attackers: &[Attacker<'_, S>],
+        mv: Move,
+    ) -> Option<Square> {
+        let occupied = (sets.occupied & !S::bit(mv.from)) | S::bit(mv.to);
         let own = self.royal(self.side);
         let royal = if mv.from == own { mv.to } else { own };
         Self::first_attacker(attackers, royal, occupied, Some(mv.to))
@@ -297,19 +318,25 @@ impl Position {
 
     /// All legal moves, sorted ascending by (from, to).
     pub fn legal_moves(&self, g: &Geometry) -> Vec<Move> {
-        self.with_attackers(g, self.side.flip(), |att| {
+        with_tables!(g, |t| self.legal_moves_in(t))
+    }
+
+    fn legal_moves_in<S: SquareSet>(&self, t: &MoveTables<S>) -> Vec<Move> {
+        let sets = self.sets::<S>();
+        self.with_attackers(t, self.side.flip(), |att| {
             let mut out = Vec::with_capacity(32);
             for m in self.men.iter().filter(|m| m.color == self.side) {
-                let pm = g.moves(m.piece, m.color);
-                let mut mask = self.targets(m.square, pm);
-                while mask != 0 {
-                    let to = mask.trailing_zeros() as Square;
-                    mask &= mask - 1;
-                    let mv = Move { from: m.square, to };
-                    if self.exposer(att, mv).is_none() {
+                let pm = t.moves(m.piece, m.color);
+                for_each_bit(self.targets(sets, m.square, pm), |to| {
+                    let mv = Move {
+                        from: m.square,
+                        to,
+                        board: self.board,
+                    };
+                    if self.exposer(sets, att, mv).is_none() {
                         out.push(mv);
                     }
-                }
+                });
             }
             out
         })
@@ -338,28 +365,38 @@ impl Position {
         for m in men.iter().filter(|m| m.royal) {
             royals[m.color.index()] = m.square;
         }
-        let by_color = color_masks(&men);
         Position {
             men,
             side: self.side.flip(),
-            occupied: by_color[0] | by_color[1],
-            by_color,
             royals,
+            board: self.board,
         }
     }
 
     /// Reads a move in coordinate notation (`d1d8`, squares in either case) and checks that it
     /// is legal here.
     pub fn parse_move(&self, text: &str, g: &Geometry) -> Result<Move, MoveError> {
-        let mv = Move::parse(text)?;
-        let Move { from, to } = mv;
+        with_tables!(g, |t| self.parse_move_in(text, t))
+    }
+
+    fn parse_move_in<S: SquareSet>(
+        &self,
+        text: &str,
+        t: &MoveTables<S>,
+    ) -> Result<Move, MoveError> {
+        let mv = Move::parse(text, self.board)?;
+        let Move { from, to, .. } = mv;
         let Some(man) = self.man_at(from).filter(|m| m.color == self.side) else {
             return Err(MoveError::NoOwnMan {
                 color: self.side,
                 square: from,
+                board: self.board,
             });
         };
-        let pseudo = self.targets(from, g.moves(man.piece, man.color)) & bit(to) != 0;
+        let sets = self.sets::<S>();
+        let pseudo = self
+            .targets(sets, from, t.moves(man.piece, man.color))
+            .contains(to);
         if !pseudo {
             let reason = match self.man_at(to) {
                 Some(t) if t.color == self.side && to != from => {
@@ -369,11 +406,15 @@ impl Position {
                         t.name_on()
                     )
                 }
-                _ => format!("the {} does not move to {}", man.name_on(), square_name(to)),
+                _ => format!(
+                    "the {} does not move to {}",
+                    man.name_on(),
+                    self.board.square_name(to)
+                ),
             };
             return Err(MoveError::Illegal { mv, reason });
         }
-        let exposer = self.with_attackers(g, self.side.flip(), |att| self.exposer(att, mv));
+        let exposer = self.with_attackers(t, self.side.flip(), |att| self.exposer(sets, att, mv));
         if let Some(sq) = exposer {
             let own = self.royal(self.side);
             let mut royal = self.man_at(own).copied();
@@ -397,6 +438,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const B8: BoardSize = BoardSize::STANDARD;
     use crate::board::Sym;
     use crate::piece::{PieceSet, PieceType, Step, StepMode};
 
@@ -445,7 +488,7 @@ mod tests {
     }
 
     fn pos(fen: &str, g: &Geometry) -> Position {
-        Position::new(&Setup::from_fen(fen).unwrap(), g, ['K', 'K']).unwrap()
+        Position::new(&Setup::from_fen(fen, B8).unwrap(), g, ['K', 'K']).unwrap()
     }
 
     fn texts(moves: &[Move]) -> Vec<String> {
@@ -490,7 +533,13 @@ mod tests {
             moves,
             ["a1c2", "a1b3", "a1e3", "a1g4", "a1c5", "h1g1", "h1g2", "h1h2"]
         );
-        let c5 = p.captured(Move { from: 0, to: 34 }).unwrap();
+        let c5 = p
+            .captured(Move {
+                from: 0,
+                to: 34,
+                board: B8,
+            })
+            .unwrap();
         assert_eq!((c5.color, c5.letter, c5.royal), (Color::Black, 'N', false));
     }
 
@@ -590,7 +639,7 @@ mod tests {
     fn position_errors() {
         let g = geo();
         let new = |fen: &str, royals: [char; 2]| {
-            Position::new(&Setup::from_fen(fen).unwrap(), &g, royals).unwrap_err()
+            Position::new(&Setup::from_fen(fen, B8).unwrap(), &g, royals).unwrap_err()
         };
         assert_eq!(
             new("8/8/8/8/8/8/8/8 w", ['K', 'K']),
@@ -602,7 +651,8 @@ mod tests {
             PositionError::UnknownLetter {
                 letter: 'Z',
                 color: Color::White,
-                square: 28
+                square: 28,
+                board: B8
             }
         );
         assert!(e.to_string().contains("'Z'") && e.to_string().contains("e4"));
@@ -612,15 +662,20 @@ mod tests {
             "Black has no king (its royal piece, letter K)"
         );
         let e = new("7k/8/8/8/8/8/8/KK6 w", ['K', 'K']);
-        assert_eq!(
+        assert!(matches!(
             e,
-            PositionError::TwoRoyals {
-                color: Color::White,
-                letter: 'K',
-                first: 0,
-                second: 1
-            }
+            PositionError::TwoRoyals { color: Color::White, first, second }
+                if (first.square, second.square, first.letter) == (0, 1, 'K')
+        ));
+        assert_eq!(
+            e.to_string(),
+            "White has more than one king (on a1 and b1): its royal piece must be unique"
         );
+        let capa = Setup::from_fen("9k/10/10/10/10/10/10/K9 w", BoardSize::new(10, 8).unwrap());
+        assert!(matches!(
+            Position::new(&capa.unwrap(), &g, ['K', 'K']),
+            Err(PositionError::OtherBoard { .. })
+        ));
         let e = new("4k3/8/8/8/8/8/8/K3Q3 w", ['K', 'K']);
         assert_eq!(
             e.to_string(),
@@ -628,13 +683,13 @@ mod tests {
         );
         // The same with Black to move is fine (Black is in check).
         assert!(Position::new(
-            &Setup::from_fen("4k3/8/8/8/8/8/8/K3Q3 b").unwrap(),
+            &Setup::from_fen("4k3/8/8/8/8/8/8/K3Q3 b", B8).unwrap(),
             &g,
             ['K', 'K']
         )
         .is_ok());
         // A royal that is not a king: in NKQ.KQ White's royal is the knight.
-        let setup = Setup::from_fen("4k3/8/8/8/8/8/8/NK1Q4 w").unwrap();
+        let setup = Setup::from_fen("4k3/8/8/8/8/8/8/NK1Q4 w", B8).unwrap();
         let p = Position::new(&setup, &g, ['N', 'K']).unwrap();
         assert_eq!(p.royal(Color::White), 0);
         assert_eq!(p.royal(Color::Black), 60);
@@ -657,7 +712,14 @@ mod tests {
         let g = geo();
         let p = pos("k3r3/8/8/8/8/8/4R3/4K3 w", &g);
         let mv = p.parse_move(" E2E8 ", &g).unwrap();
-        assert_eq!(mv, Move { from: 12, to: 60 });
+        assert_eq!(
+            mv,
+            Move {
+                from: 12,
+                to: 60,
+                board: B8
+            }
+        );
         assert_eq!(mv.to_string(), "e2e8");
         assert_eq!(p.captured(mv).map(|m| m.letter), Some('R'));
         let q = p.play(mv);
@@ -668,7 +730,14 @@ mod tests {
         let r = q.play(q.parse_move("a8b7", &g).unwrap());
         assert_eq!(r.royal(Color::Black), 49);
         assert_eq!(r.side_to_move(), Color::White);
-        assert_eq!(p.captured(Move { from: 4, to: 3 }), None);
+        assert_eq!(
+            p.captured(Move {
+                from: 4,
+                to: 3,
+                board: B8
+            }),
+            None
+        );
 
         let err = |t: &str| p.parse_move(t, &g).unwrap_err().to_string();
         assert_eq!(
@@ -694,10 +763,29 @@ mod tests {
             p.parse_move("e1d2", &g).unwrap_err().to_string(),
             "illegal move e1d2: it leaves White's king on d2 capturable by Black's rook on e2"
         );
-        assert_eq!(p.parse_move("e1e2", &g), Ok(Move { from: 4, to: 12 }));
+        assert_eq!(
+            p.parse_move("e1e2", &g),
+            Ok(Move {
+                from: 4,
+                to: 12,
+                board: B8
+            })
+        );
         // play never panics on nonsense.
-        let _ = p.play(Move { from: 40, to: 41 });
-        let _ = p.play(Move { from: 4, to: 4 });
-        let _ = p.play(Move { from: 4, to: 0 });
+        let _ = p.play(Move {
+            from: 40,
+            to: 41,
+            board: B8,
+        });
+        let _ = p.play(Move {
+            from: 4,
+            to: 4,
+            board: B8,
+        });
+        let _ = p.play(Move {
+            from: 4,
+            to: 0,
+            board: B8,
+        });
     }
 }

@@ -2,22 +2,26 @@
 //! a FEN (`fen.rs` reads and writes its text) or built in XBoard's edit mode. Checking it
 //! into a legal [`Position`](super::Position) is `position.rs`'s.
 
-use super::square::{Color, Square, BOARD_SQUARES};
+use super::size::BoardSize;
+use super::square::{Color, Square};
 
 /// An unchecked position, e.g. as read from a FEN or built in XBoard's edit mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// The man on each square (colour, letter), indexed by [`Square`].
-    pub board: [Option<(Color, char)>; 64],
+    pub board: Vec<Option<(Color, char)>>,
+    /// The board's size.
+    pub size: BoardSize,
     /// The side to move.
     pub side_to_move: Color,
 }
 
 impl Setup {
-    /// An empty board.
-    pub fn empty(side_to_move: Color) -> Setup {
+    /// An empty board of the given size.
+    pub fn empty(size: BoardSize, side_to_move: Color) -> Setup {
         Setup {
-            board: [None; BOARD_SQUARES],
+            board: vec![None; size.squares()],
+            size,
             side_to_move,
         }
     }

@@ -1,23 +1,18 @@
 //! The 8 symmetries of the square board (the dihedral group D4, `crate::symmetry`) acting on
-//! squares and on sets of squares.
+//! the squares and the sets of squares of the 8×8 board, as the builder's block-wise work
+//! (8×8 only) needs them; `BoardSize::image` maps squares of any board.
 
-use super::square::{file_of, rank_of, square_at, Square, BOARD_FILES};
+use super::size::BoardSize;
+use super::square::Square;
 
 pub use crate::symmetry::Sym;
 
-/// The board's actions of a symmetry: on squares and on sets of squares.
+/// The 8×8 board's actions of a symmetry: on squares and on sets of squares.
 impl Sym {
-    /// Image of a square.
+    /// Image of a square of the 8×8 board.
+    #[inline]
     pub fn square(self, sq: Square) -> Square {
-        let (f, r) = (file_of(sq), rank_of(sq));
-        let (mut x, mut y) = if self.0 & 4 != 0 { (r, f) } else { (f, r) };
-        if self.0 & 1 != 0 {
-            x = BOARD_FILES - 1 - x;
-        }
-        if self.0 & 2 != 0 {
-            y = BOARD_FILES - 1 - y;
-        }
-        square_at(x, y).expect("a symmetry maps the square board onto itself")
+        BoardSize::STANDARD.image(self, sq)
     }
 
     /// Image of a set of squares (bit `s` set → bit `self.square(s)` set), by bit twiddling.

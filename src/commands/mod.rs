@@ -61,6 +61,9 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     if let Some(t) = common.threads {
         config.threads = t;
     }
+    if let Some(b) = common.board {
+        config.board = b;
+    }
     if let Some(mb) = common.memory {
         config.memory = mb;
     }
@@ -78,9 +81,10 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     let pieces = pieces_of(&piece_file).map_err(UserError)?;
     let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
     let seeds = match &config.seed {
-        Some(file) => {
-            Some(load_seeds(file, &pieces, &config.endgame, config.metric).map_err(UserError)?)
-        }
+        Some(file) => Some(
+            load_seeds(file, &pieces, config.board, &config.endgame, config.metric)
+                .map_err(UserError)?,
+        ),
         None => None,
     };
     Ok(Settings::from_config(

@@ -15,7 +15,7 @@ use std::path::Path;
 /// and reason on stderr; the other lines go on, and the command then fails with exit code 2.
 pub fn run(common: &Common, fens: &Fens) -> Result<(), UserError> {
     let s = settings(common)?;
-    let geometry = Geometry::new(&s.pieces);
+    let geometry = Geometry::on(&s.pieces, s.options.board);
     let royals = s.material.royals();
     let (name, text) = match fens {
         Fens::One(fen) => ("--fen".to_string(), fen.clone()),
@@ -53,7 +53,7 @@ pub fn run(common: &Common, fens: &Fens) -> Result<(), UserError> {
 /// `royals` are White's and Black's royal letters. The error says why the FEN is not a
 /// position.
 pub fn moves_line(fen: &str, geometry: &Geometry, royals: [char; 2]) -> Result<String, String> {
-    let setup = Setup::from_fen(fen).map_err(|e| e.to_string())?;
+    let setup = Setup::from_fen(fen, geometry.board()).map_err(|e| e.to_string())?;
     let pos = Position::new(&setup, geometry, royals).map_err(|e| e.to_string())?;
     let mut moves: Vec<String> = pos.legal_moves(geometry).iter().map(|m| m.text()).collect();
     moves.sort_unstable();

@@ -4,7 +4,6 @@
 
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::cli::Common;
-use fairy_egt::board::square::{square_at, BOARD_FILES, BOARD_RANKS};
 use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::config::Metric;
 use fairy_egt::egt::extremes::longest_win;
@@ -19,7 +18,7 @@ pub fn run(common: &Common, fen: Option<&str>) -> Result<(), UserError> {
     let s = settings(common)?;
     let threads = start_threads(s.options.threads);
     let setup = fen
-        .map(|f| Setup::from_fen(f).map_err(|e| UserError(format!("--fen: {e}"))))
+        .map(|f| Setup::from_fen(f, s.options.board).map_err(|e| UserError(format!("--fen: {e}"))))
         .transpose()?;
     let (tables, took) = build_tables(&s)?;
     if let Some(r) = s.report() {
@@ -106,15 +105,18 @@ fn describe(value: Value, metric: Metric) -> String {
     }
 }
 
-/// The board as text, White's men upper case, rank 8 on top.
+/// The board as text, White's men upper case, the last rank on top.
 fn board(pos: &Position) -> String {
     let setup = pos.to_setup();
-    let edge = format!("  +{}+", "-".repeat(2 * BOARD_FILES as usize + 1));
+    let size = setup.size;
+    let edge = format!("   +{}+", "-".repeat(2 * size.files() as usize + 1));
     let mut out = format!("{edge}\n");
-    for rank in (0..BOARD_RANKS).rev() {
-        let _ = write!(out, "{} |", rank + 1);
-        for file in 0..BOARD_FILES {
-            let man = square_at(file, rank).and_then(|sq| setup.board[sq as usize]);
+    for rank in (0..size.ranks() as i8).rev() {
+        let _ = write!(out, "{:>2} |", rank + 1);
+        for file in 0..size.files() as i8 {
+            let man = size
+                .square_at(file, rank)
+                .and_then(|sq| setup.board[sq as usize]);
             let c = match man {
                 Some((Color::White, l)) => l.to_ascii_uppercase(),
                 Some((Color::Black, l)) => l.to_ascii_lowercase(),
@@ -124,10 +126,10 @@ fn board(pos: &Position) -> String {
         }
         out.push_str(" |\n");
     }
-    let files: String = (0..BOARD_FILES)
-        .map(|f| format!(" {}", (b'a' + f as u8) as char))
+    let files: String = (0..size.files())
+        .map(|f| format!(" {}", (b'a' + f) as char))
         .collect();
-    let _ = write!(out, "{edge}\n   {files}");
+    let _ = write!(out, "{edge}\n    {files}");
     out
 }
 

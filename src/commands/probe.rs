@@ -20,7 +20,7 @@ const LINE_LIMIT: usize = 600;
 pub fn run(common: &Common, fen: &str) -> Result<(), UserError> {
     let s = settings(common)?;
     let threads = start_threads(s.options.threads);
-    Setup::from_fen(fen).map_err(|e| UserError(format!("--fen: {e}")))?;
+    Setup::from_fen(fen, s.options.board).map_err(|e| UserError(format!("--fen: {e}")))?;
     let (tables, took) = build_tables(&s)?;
     if let Some(r) = s.report() {
         super::report::write(&r, &tables, &s.material, threads, took);
@@ -55,7 +55,7 @@ pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
 
 /// The checked position of a FEN whose material is built (see `built_position`).
 fn position(tables: &TableSet, spec: &Material, fen: &str) -> Result<Position, String> {
-    let setup = Setup::from_fen(fen).map_err(|e| e.to_string())?;
+    let setup = Setup::from_fen(fen, tables.geometry().board()).map_err(|e| e.to_string())?;
     built_position(tables, spec, &setup)
 }
 

@@ -25,7 +25,7 @@ pub fn longest_win(tables: &TableSet, material: &Material, side: Color) -> Optio
             }
         })?;
     let squares = ix.decode(index)?;
-    let mut setup = Setup::empty(side);
+    let mut setup = Setup::empty(tables.geometry().board(), side);
     for (man, &sq) in material.men().iter().zip(&squares) {
         setup.board[sq as usize] = Some((man.color, man.letter));
     }

@@ -1,34 +1,24 @@
 //! Move work on the raw placements of one material: attack tests, quiet moves, captures and
 //! un-moves, shared by the builder and the statistics.
 
-use crate::board::geometry::{Geometry, PieceMoves};
-use crate::board::{for_each_bit, Color, Square};
+use crate::board::geometry::{MoveTables, PieceMoves};
+use crate::board::{all_bits, for_each_bit, Color, Square, SquareSet};
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Squares, MAX_MEN};
 
-/// Calls `f` for each square of a set, lowest first, until it returns false; returns
-/// whether it never did.
-#[inline]
-fn all_bits(mut set: u64, mut f: impl FnMut(Square) -> bool) -> bool {
-    while set != 0 {
-        if !f(set.trailing_zeros() as Square) {
-            return false;
-        }
-        set &= set - 1;
-    }
-    true
-}
-
 /// One man of the material, with its move tables.
 #[derive(Clone, Copy)]
-struct ManInfo<'a> {
+struct ManInfo<'a, S> {
     color: Color,
-    moves: &'a PieceMoves,
+    moves: &'a PieceMoves<S>,
 }
 
-/// The men of a material with their move tables, for work on placements (`Squares`).
-pub struct Men<'a> {
-    men: Vec<ManInfo<'a>>,
+/// The men of a material with their move tables, for work on placements (`Squares`), with
+/// square sets `S` (see `board::square_set`). The block-wise methods (`*_of_block`,
+/// `*_in_block`) are for the 8×8 board, where blocks exist: they give sets of the block man's
+/// squares as the `u64` words of the builder's bitmaps.
+pub struct Men<'a, S> {
+    men: Vec<ManInfo<'a, S>>,
     own: [Vec<usize>; 2],
     block_man: usize,
     /// Whether every man moves only by plain leaps and rides (see `blockwise`).
@@ -37,28 +27,28 @@ pub struct Men<'a> {
 
 /// Occupied squares of a placement, per side.
 #[derive(Clone, Copy, Debug)]
-pub struct Occupancy {
+pub struct Occupancy<S> {
     /// Squares of White's men and Black's men.
-    pub by_color: [u64; 2],
+    pub by_color: [S; 2],
 }
 
-impl Occupancy {
+impl<S: SquareSet> Occupancy<S> {
     /// Every occupied square.
     #[inline]
-    pub fn all(&self) -> u64 {
+    pub fn all(&self) -> S {
         self.by_color[0] | self.by_color[1]
     }
 }
 
-impl<'a> Men<'a> {
-    /// The men of a material read with `geometry`'s piece set.
-    pub fn new(material: &Material, geometry: &'a Geometry) -> Men<'a> {
-        let men: Vec<ManInfo<'a>> = material
+impl<'a, S: SquareSet> Men<'a, S> {
+    /// The men of a material read with the piece set of the geometry whose `tables` these are.
+    pub fn new(material: &Material, tables: &'a MoveTables<S>) -> Men<'a, S> {
+        let men: Vec<ManInfo<'a, S>> = material
             .men()
             .iter()
             .map(|m| ManInfo {
                 color: m.color,
-                moves: geometry.moves(m.piece, m.color),
+                moves: tables.moves(m.piece, m.color),
             })
             .collect();
         let own = [Color::White, Color::Black].map(|c| {
@@ -78,7 +68,7 @@ impl<'a> Men<'a> {
 
     /// The same men, with the block man of `ix` (see `Indexer::has_blocks`) as theirs; the
     /// last man where the index has no blocks.
-    pub fn with_blocks_of(self, ix: &Indexer) -> Men<'a> {
+    pub fn with_blocks_of(self, ix: &Indexer) -> Men<'a, S> {
         Men {
             block_man: ix.block_man().unwrap_or(self.men.len() - 1),
             ..self
@@ -103,17 +93,17 @@ impl<'a> Men<'a> {
 
     /// Occupancy of a placement.
     #[inline]
-    pub fn occupancy(&self, sq: &Squares) -> Occupancy {
-        let mut by_color = [0u64; 2];
+    pub fn occupancy(&self, sq: &Squares) -> Occupancy<S> {
+        let mut by_color = [S::default(); 2];
         for (i, m) in self.men.iter().enumerate() {
-            by_color[m.color.index()] |= 1 << sq[i];
+            by_color[m.color.index()] |= S::bit(sq[i]);
         }
         Occupancy { by_color }
     }
 
     /// Whether side `c`'s royal can be captured by the other side.
     #[inline]
-    pub fn royal_attacked(&self, sq: &Squares, occupied: u64, c: Color) -> bool {
+    pub fn royal_attacked(&self, sq: &Squares, occupied: S, c: Color) -> bool {
         let royal = sq[c.index()];
         self.own[c.flip().index()]
             .iter()
@@ -126,7 +116,7 @@ impl<'a> Men<'a> {
     pub fn for_each_capture(
         &self,
         sq: &Squares,
-        occ: Occupancy,
+        occ: Occupancy<S>,
         c: Color,
         mut f: impl FnMut(usize, usize),
     ) {
@@ -147,7 +137,7 @@ impl<'a> Men<'a> {
     pub fn for_each_quiet(
         &self,
         sq: &Squares,
-        occ: Occupancy,
+        occ: Occupancy<S>,
         c: Color,
         mut f: impl FnMut(usize, Square) -> bool,
     ) -> bool {
@@ -163,7 +153,7 @@ impl<'a> Men<'a> {
         &self,
         i: usize,
         sq: &Squares,
-        occ: Occupancy,
+        occ: Occupancy<S>,
         f: &mut impl FnMut(usize, Square) -> bool,
     ) -> bool {
         self.walk_quiet(i, sq[i], occ.all(), |t, _| f(i, t))
@@ -178,13 +168,13 @@ impl<'a> Men<'a> {
         &self,
         i: usize,
         from: Square,
-        occupied: u64,
-        mut f: impl FnMut(Square, u64) -> bool,
+        occupied: S,
+        mut f: impl FnMut(Square, S) -> bool,
     ) -> bool {
         let moves = self.men[i].moves;
         self.walk_quiet_rays(i, from, occupied, &mut f)
             && (moves.is_plain()
-                || all_bits(moves.special_targets(from, occupied).0, |t| f(t, 1 << t)))
+                || all_bits(moves.special_targets(from, occupied).0, |t| f(t, S::bit(t))))
     }
 
     /// `walk_quiet` along the rays alone (plain leaps and rides); `path` is the set of squares
@@ -194,16 +184,16 @@ impl<'a> Men<'a> {
         &self,
         i: usize,
         from: Square,
-        occupied: u64,
-        mut f: impl FnMut(Square, u64) -> bool,
+        occupied: S,
+        mut f: impl FnMut(Square, S) -> bool,
     ) -> bool {
         for ray in self.men[i].moves.rays(from) {
-            let mut path = 0u64;
+            let mut path = S::default();
             for &t in ray.squares() {
-                if occupied & (1 << t) != 0 {
+                if occupied.contains(t) {
                     break;
                 }
-                path |= 1 << t;
+                path |= S::bit(t);
                 if ray.mode.moves() && !f(t, path) {
                     return false;
                 }
@@ -220,14 +210,14 @@ impl<'a> Men<'a> {
         &self,
         i: usize,
         to: Square,
-        occupied: u64,
-        mut f: impl FnMut(Square, u64) -> bool,
+        occupied: S,
+        mut f: impl FnMut(Square, S) -> bool,
     ) {
         self.walk_unmoves_rays(i, to, occupied, &mut f);
         let moves = self.men[i].moves;
         if !moves.is_plain() {
             for_each_bit(moves.special_origins(to, occupied), |o| {
-                f(o, 1 << o);
+                f(o, S::bit(o));
             });
         }
     }
@@ -239,16 +229,16 @@ impl<'a> Men<'a> {
         &self,
         i: usize,
         to: Square,
-        occupied: u64,
-        mut f: impl FnMut(Square, u64) -> bool,
+        occupied: S,
+        mut f: impl FnMut(Square, S) -> bool,
     ) {
         for ray in self.men[i].moves.retro_rays(to) {
-            let mut path = 0u64;
+            let mut path = S::default();
             for &o in ray.squares() {
-                if occupied & (1 << o) != 0 {
+                if occupied.contains(o) {
                     break;
                 }
-                path |= 1 << o;
+                path |= S::bit(o);
                 if !f(o, path) {
                     break;
                 }
@@ -265,12 +255,12 @@ impl<'a> Men<'a> {
 
     /// Whether side `c` has a legal non-capturing move. The royal is tried first: in check,
     /// its steps are the likeliest escapes.
-    pub fn has_quiet_move(&self, sq: &Squares, occ: Occupancy, c: Color) -> bool {
+    pub fn has_quiet_move(&self, sq: &Squares, occ: Occupancy<S>, c: Color) -> bool {
         let all = occ.all();
         let mut illegal = |i: usize, t: Square| {
             let mut s2 = *sq;
             s2[i] = t;
-            let occupied = all ^ (1 << sq[i]) ^ (1 << t);
+            let occupied = all ^ S::bit(sq[i]) ^ S::bit(t);
             self.royal_attacked(&s2, occupied, c)
         };
         !self.own[c.index()]
@@ -285,7 +275,7 @@ impl<'a> Men<'a> {
     pub fn for_each_unmove(
         &self,
         sq: &Squares,
-        occ: Occupancy,
+        occ: Occupancy<S>,
         c: Color,
         mut f: impl FnMut(usize, Square, &Squares),
     ) {
@@ -307,15 +297,15 @@ impl<'a> Men<'a> {
 
     /// Squares of every man of a block but the block man.
     #[inline]
-    pub fn others_of_block(&self, sq: &Squares) -> u64 {
+    pub fn others_of_block(&self, sq: &Squares) -> S {
         (0..self.men.len())
             .filter(|&i| i != self.block_man)
-            .fold(0, |o, i| o | 1 << sq[i])
+            .fold(S::default(), |o, i| o | S::bit(sq[i]))
     }
 
     /// Move tables of man `i`.
     #[inline]
-    pub fn moves(&self, i: usize) -> &PieceMoves {
+    pub fn moves(&self, i: usize) -> &PieceMoves<S> {
         self.men[i].moves
     }
 
@@ -333,7 +323,7 @@ impl<'a> Men<'a> {
     pub fn for_each_quiet_of_block(
         &self,
         sq: &Squares,
-        occupied: u64,
+        occupied: S,
         c: Color,
         mut f: impl FnMut(usize, Square, u64) -> bool,
     ) -> bool {
@@ -343,7 +333,7 @@ impl<'a> Men<'a> {
             .iter()
             .rev()
             .filter(|&&i| i != block)
-            .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, path)))
+            .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, path.low64())))
     }
 
     /// Calls `f(i, origin, path)` for every un-move of side `c`'s men other than the block
@@ -354,27 +344,27 @@ impl<'a> Men<'a> {
     pub fn for_each_unmove_of_block(
         &self,
         sq: &Squares,
-        occupied: u64,
+        occupied: S,
         c: Color,
         mut f: impl FnMut(usize, Square, u64) -> bool,
     ) {
         debug_assert!(self.plain, "block-wise work needs plain men");
         let block = self.block_man;
         for &i in self.own[c.index()].iter().filter(|&&i| i != block) {
-            self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, path));
+            self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, path.low64()));
         }
     }
 
     /// The squares of the block man with which side `c`'s royal is attacked, in a block whose
     /// other men are `sq` (on the squares `others`).
-    pub fn royal_attacked_in_block(&self, sq: &Squares, others: u64, c: Color) -> u64 {
+    pub fn royal_attacked_in_block(&self, sq: &Squares, others: S, c: Color) -> u64 {
         let royal = sq[c.index()];
         let mut attacked = 0u64;
         for &j in &self.own[c.flip().index()] {
             if j == self.block_man {
-                attacked |= !others & self.men[j].moves.attackers(royal, others);
+                attacked |= (!others & self.men[j].moves.attackers(royal, others)).low64();
             } else if let Some(shadow) = self.men[j].moves.attack_shadow(sq[j], royal, others) {
-                attacked |= !shadow;
+                attacked |= !shadow.low64();
             }
         }
         attacked
@@ -382,7 +372,7 @@ impl<'a> Men<'a> {
 
     /// The squares of the block man with which side `c`'s royal has a legal non-capturing
     /// move, in a block whose other men are `sq` (on the squares `others`).
-    pub fn royal_steps_in_block(&self, sq: &Squares, others: u64, c: Color) -> u64 {
+    pub fn royal_steps_in_block(&self, sq: &Squares, others: S, c: Color) -> u64 {
         let royal = c.index();
         let from = sq[royal];
         let mut safe = 0u64;
@@ -390,8 +380,8 @@ impl<'a> Men<'a> {
         self.walk_quiet_rays(royal, from, others, |t, path| {
             let mut s = *sq;
             s[royal] = t;
-            let attacked = self.royal_attacked_in_block(&s, others ^ (1 << from) ^ (1 << t), c);
-            safe |= !attacked & !path;
+            let occupied = others ^ S::bit(from) ^ S::bit(t);
+            safe |= !self.royal_attacked_in_block(&s, occupied, c) & !path.low64();
             true
         });
         safe
@@ -399,14 +389,14 @@ impl<'a> Men<'a> {
 
     /// Squares man `i` on `from` reaches by a non-capturing move, given the occupied squares.
     #[inline]
-    pub fn quiet_targets(&self, i: usize, from: Square, occupied: u64) -> u64 {
+    pub fn quiet_targets(&self, i: usize, from: Square, occupied: S) -> S {
         self.men[i].moves.quiet_targets(from, occupied)
     }
 
     /// Squares man `i`, now on `to`, may have come from by a non-capturing move, given the
     /// occupied squares.
     #[inline]
-    pub fn unmove_origins(&self, i: usize, to: Square, occupied: u64) -> u64 {
+    pub fn unmove_origins(&self, i: usize, to: Square, occupied: S) -> S {
         self.men[i].moves.unmove_origins(to, occupied)
     }
 
@@ -425,19 +415,19 @@ impl<'a> Men<'a> {
     }
 }
 
-impl Men<'_> {
+impl<S: SquareSet> Men<'_, S> {
     /// Whether man `i` (side `c`) capturing man `j` leaves `c`'s royal safe.
     pub fn capture_is_legal(
         &self,
         sq: &Squares,
-        occ: Occupancy,
+        occ: Occupancy<S>,
         i: usize,
         j: usize,
         c: Color,
     ) -> bool {
         let mut s2 = *sq;
         s2[i] = sq[j];
-        let occupied = occ.all() ^ (1 << sq[i]);
+        let occupied = occ.all() ^ S::bit(sq[i]);
         let royal = s2[c.index()];
         !self.own[c.flip().index()]
             .iter()
@@ -445,7 +435,7 @@ impl Men<'_> {
     }
 
     /// Whether side `c` has any legal move.
-    pub fn has_legal_move(&self, sq: &Squares, occ: Occupancy, c: Color) -> bool {
+    pub fn has_legal_move(&self, sq: &Squares, occ: Occupancy<S>, c: Color) -> bool {
         if self.has_quiet_move(sq, occ, c) {
             return true;
         }

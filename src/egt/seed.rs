@@ -9,8 +9,7 @@
 //! win in 1), and for losses 1+N under DTM, 10+N under DTC (1 or 10 = checkmated). A seed
 //! applies to every symmetric image of its position. `#` and `;` start comments.
 
-use crate::board::square::parse_square;
-use crate::board::{Color, Position, Setup};
+use crate::board::{BoardSize, Color, Position, Setup};
 use crate::egt::material::{material_of, Material, Squares};
 use crate::egt::table::Metric;
 use thiserror::Error;
@@ -86,15 +85,16 @@ pub fn parse_seeds(
             _ => (Color::Black, &words[1..]),
         };
         let value = parse_value(value_words, metric).map_err(fail)?;
-        let squares = parse_squares(words[0], order.len()).map_err(fail)?;
+        let board = geometry.board();
+        let squares = parse_squares(words[0], order.len(), board).map_err(fail)?;
         let wild = squares.iter().position(Option::is_none);
         let candidates: Vec<u8> = match wild {
-            Some(_) => (0..64).collect(),
+            Some(_) => board.all_squares().collect(),
             None => vec![0],
         };
         let mut placed = 0;
         for fill in candidates {
-            let mut setup = Setup::empty(side);
+            let mut setup = Setup::empty(board, side);
             let mut clash = false;
             for (k, &(color, letter)) in order.iter().enumerate() {
                 let sq = squares[k].unwrap_or(fill) as usize;
@@ -147,25 +147,31 @@ fn spec_order(spec: &str) -> Vec<(Color, char)> {
         .collect()
 }
 
-/// `c1d1c6c5` → squares, `None` for the one `**`.
-fn parse_squares(text: &str, men: usize) -> Result<Vec<Option<u8>>, String> {
-    if text.len() != 2 * men || !text.is_ascii() {
-        return Err(format!(
-            "expected {men} squares (2 characters each, e.g. c1), found '{text}'"
-        ));
+/// `c1d1c6c5` → squares of `board` (`a10`, three characters, on tall boards), `None` for
+/// the one `**`.
+fn parse_squares(text: &str, men: usize, board: BoardSize) -> Result<Vec<Option<u8>>, String> {
+    let wrong =
+        || format!("expected {men} squares (such as c1, or ** for any square), found '{text}'");
+    let mut squares = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("**") {
+            squares.push(None);
+            rest = after;
+        } else if let Some((sq, after)) = board.parse_square_prefix(rest) {
+            squares.push(Some(sq));
+            rest = after;
+        } else {
+            let bad: String = rest.chars().take(2).collect();
+            return Err(format!(
+                "'{bad}' does not start a square of the {board} board (a1 to {} or **)",
+                board.square_name((board.squares() - 1) as u8)
+            ));
+        }
     }
-    let squares: Vec<Option<u8>> = (0..men)
-        .map(|k| {
-            let s = &text[2 * k..2 * k + 2];
-            if s == "**" {
-                Ok(None)
-            } else {
-                parse_square(s)
-                    .map(Some)
-                    .ok_or_else(|| format!("'{s}' is not a square (a1 to h8 or **)"))
-            }
-        })
-        .collect::<Result<_, _>>()?;
+    if squares.len() != men {
+        return Err(wrong());
+    }
     if squares.iter().filter(|s| s.is_none()).count() > 1 {
         return Err("only one ** wildcard is allowed".to_string());
     }

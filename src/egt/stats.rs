@@ -2,12 +2,13 @@
 //! men on distinct squares, identical men counted once per unordered placement, for each side
 //! to move. Illegal: the side to move can capture the enemy royal.
 
-use crate::board::geometry::Geometry;
-use crate::board::Color;
+use crate::board::geometry::{Geometry, MoveTables};
+use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Men;
 use crate::egt::table::Table;
 use crate::egt::value::{decode, Value};
+use crate::with_tables;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -118,9 +119,14 @@ pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
 
 /// `table_stats`, by blocks where the table has them (`by_blocks`), else slot by slot.
 fn count(table: &Table, geometry: &Geometry, by_blocks: bool) -> TableStats {
+    with_tables!(geometry, |t| count_with(table, t, by_blocks))
+}
+
+/// `count` with the geometry's move tables at their width.
+fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bool) -> TableStats {
     let ix = table.indexer();
     let material = table.material();
-    let men = Men::new(material, geometry).with_blocks_of(ix);
+    let men = Men::new(material, tables).with_blocks_of(ix);
     // Mate or stalemate: no legal move; which one: in check or not.
     let stuck = |sq: &Squares, c: Color| -> Option<bool> {
         let occ = men.occupancy(sq);

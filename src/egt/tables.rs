@@ -3,7 +3,7 @@
 //! move with its value, the best move by the rule in `probe`, the principal line).
 
 use crate::board::geometry::Geometry;
-use crate::board::{Move, Position};
+use crate::board::{BoardSize, Move, Position};
 use crate::egt::builder::{build_table, BuildError, Recipe};
 use crate::egt::index::Indexer;
 use crate::egt::material::{material_of, Material, MAX_MEN};
@@ -81,6 +81,16 @@ impl TableSet {
             tables: HashMap::new(),
             budget: u64::MAX,
         }
+    }
+
+    /// The same set (still empty), on another board.
+    pub fn on_board(mut self, board: BoardSize) -> TableSet {
+        assert!(
+            self.tables.is_empty(),
+            "the board is chosen before any table is built"
+        );
+        self.geometry = Geometry::on(self.geometry.pieces(), board);
+        self
     }
 
     /// Limits the memory of the builds from now on to `bytes` (see [`TableSet::build`]).
@@ -474,7 +484,7 @@ mod tests {
         let kq = Material::parse("KQ.K", set.pieces()).unwrap();
         set.build(&kq, &Silent).unwrap();
         let fen = "k7/8/1K6/8/8/8/2Q5/8 w - - 0 1";
-        let setup = Setup::from_fen(fen).unwrap();
+        let setup = Setup::from_fen(fen, BoardSize::STANDARD).unwrap();
         let pos = crate::board::Position::new(&setup, set.geometry(), kq.royals()).unwrap();
         assert_eq!(set.probe(&pos), Ok(Value::Win(1)));
         let (_, sq) = material_of(&pos);

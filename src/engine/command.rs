@@ -2,7 +2,7 @@
 //! a protocol turns its lines into commands and renders events as its lines.
 
 use super::unplayable::Unplayable;
-use crate::board::{Color, Move, Setup, Square};
+use crate::board::{BoardSize, Color, Move, Setup, Square};
 use crate::config::Metric;
 use crate::egt::probe::ScoredMove;
 use crate::egt::rules::NullMove;
@@ -76,6 +76,9 @@ pub enum Command {
     Variant(Variant),
     /// Distance metric of the tables: a change rebuilds them.
     Metric(Metric),
+    /// The board: a change rebuilds the tables and, if the position is of another board,
+    /// sets up the new board's start position.
+    Board(BoardSize),
     /// Threads for the following builds (0: one per core).
     Threads(usize),
     /// The memory budget of the table builds, in MB; 0: the start-up budget (`--memory`,
@@ -226,8 +229,8 @@ pub enum Event {
         /// Why.
         reason: String,
     },
-    /// The variant was set.
-    Variant(Variant),
+    /// The variant was set, on this board.
+    Variant(Variant, BoardSize),
     /// Status of the analysis in progress.
     AnalysisStatus {
         /// Time spent, in centiseconds.

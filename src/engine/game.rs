@@ -3,15 +3,38 @@
 
 use super::unplayable::Unplayable;
 use crate::board::geometry::Geometry;
-use crate::board::{Move, Position, Setup};
+use crate::board::{BoardSize, Move, Position, Setup};
 use crate::egt::material::MAX_MEN;
 
-/// FEN of the standard chess start position (what `new` sets up).
+/// FEN of the standard chess start position (what `new` sets up on 8×8).
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
 
-/// The standard start position.
-pub fn standard_start() -> Setup {
-    Setup::from_fen(START_FEN).expect("the start FEN is valid")
+/// FEN of Capablanca chess' start position (what `new` sets up on 10×8).
+pub const CAPABLANCA_FEN: &str =
+    "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w - - 0 1";
+
+/// The start position of a board (what `new` sets up, and what XBoard is told to show):
+/// chess on 8×8, Capablanca chess on 10×8, and elsewhere the two kings alone, in the middle
+/// of their first ranks.
+pub fn standard_start(board: BoardSize) -> Setup {
+    let fen = match (board.files(), board.ranks()) {
+        (8, 8) => START_FEN,
+        (10, 8) => CAPABLANCA_FEN,
+        _ => {
+            let mut setup = Setup::empty(board, crate::board::Color::White);
+            let file = (board.files() / 2) as i8;
+            let top = board.ranks() as i8 - 1;
+            for (rank, man) in [
+                (0, (crate::board::Color::White, 'K')),
+                (top, (crate::board::Color::Black, 'K')),
+            ] {
+                let sq = board.square_at(file, rank).expect("on the board");
+                setup.board[sq as usize] = Some(man);
+            }
+            return setup;
+        }
+    };
+    Setup::from_fen(fen, board).expect("the start FEN is valid")
 }
 
 /// A playable game: its start and every position since.
@@ -120,7 +143,11 @@ mod tests {
 
     fn board(fen: &str) -> Board {
         let g = Geometry::new(&PieceSet::standard());
-        Board::from_setup(Setup::from_fen(fen).unwrap(), &g, ['K', 'K'])
+        Board::from_setup(
+            Setup::from_fen(fen, BoardSize::STANDARD).unwrap(),
+            &g,
+            ['K', 'K'],
+        )
     }
 
     fn reason(fen: &str) -> String {

@@ -103,10 +103,10 @@ impl Engine {
     /// settings' endgame is its first action. The files options name are loaded through
     /// `files`.
     pub fn new(settings: Settings, files: Box<dyn Files>) -> Engine {
-        let geometry = Geometry::new(&settings.pieces);
+        let geometry = Geometry::on(&settings.pieces, settings.options.board);
         let royals = settings.material.royals();
         let mut engine = Engine {
-            board: Board::from_setup(standard_start(), &geometry, royals),
+            board: Board::from_setup(standard_start(geometry.board()), &geometry, royals),
             tables: Some(new_tables(&settings)),
             settings,
             files,
@@ -283,7 +283,7 @@ impl Engine {
         match cmd {
             Command::NewGame => {
                 self.side = Some(Color::Black);
-                self.set_board(standard_start());
+                self.set_board(standard_start(self.geometry.board()));
             }
             Command::SetPosition(setup) => self.set_board(*setup),
             Command::SetGame(setup, moves) => self.set_game(*setup, &moves),
@@ -303,7 +303,7 @@ impl Engine {
             Command::EditBegin => self.edit = Some(self.board.setup()),
             Command::EditClear => {
                 if let Some(e) = &mut self.edit {
-                    e.board = Setup::empty(e.side_to_move).board;
+                    e.board = Setup::empty(e.size, e.side_to_move).board;
                 }
             }
             Command::EditPlace {
@@ -312,12 +312,16 @@ impl Engine {
                 letter,
             } => {
                 if let Some(e) = &mut self.edit {
-                    e.board[square as usize] = Some((color, letter.to_ascii_uppercase()));
+                    if let Some(slot) = e.board.get_mut(square as usize) {
+                        *slot = Some((color, letter.to_ascii_uppercase()));
+                    }
                 }
             }
             Command::EditEmpty(square) => {
                 if let Some(e) = &mut self.edit {
-                    e.board[square as usize] = None;
+                    if let Some(slot) = e.board.get_mut(square as usize) {
+                        *slot = None;
+                    }
                 }
             }
             Command::EditEnd => {
@@ -359,8 +363,13 @@ impl Engine {
                 }
             }
             Command::Sync(token) | Command::SyncAfterBuild(token) => self.say(Event::Synced(token)),
-            Command::Variant(v) => self.say(Event::Variant(v)),
+            Command::Variant(v) => self.say(Event::Variant(v, self.geometry.board())),
             Command::Metric(m) => self.reconfigure(|o| o.metric = m),
+            Command::Board(board) => {
+                let mut new = self.settings.clone();
+                new.options.board = board;
+                self.retable(new, true);
+            }
             Command::NullMove(n) => self.reconfigure(|o| o.rules.null_move = n),
             Command::StalemateWins(on) => self.reconfigure(|o| o.rules.stalemate_wins = on),
             Command::BareRoyalLoses(on) => self.reconfigure(|o| o.rules.bare_royal_loses = on),
@@ -436,7 +445,8 @@ impl Engine {
         let mut new = new;
         let seeds = new.seed_file.as_deref().map(|file| {
             let o = &new.options;
-            self.files.seeds(file, &new.pieces, &o.endgame, o.metric)
+            self.files
+                .seeds(file, &new.pieces, o.board, &o.endgame, o.metric)
         });
         match seeds.transpose() {
             Ok(seeds) => new.seeds = seeds,
@@ -456,10 +466,16 @@ impl Engine {
             None => self.tables = Some(new_tables(&self.settings)),
         }
         if startup {
-            // New pieces or royals: the position is checked again (its history is dropped).
-            self.geometry = Geometry::new(&self.settings.pieces);
+            // New pieces, royals or board: the position is checked again (its history is
+            // dropped); on a new board, the game starts from the board's start position.
+            let board = self.settings.options.board;
+            self.geometry = Geometry::on(&self.settings.pieces, board);
             self.royals = self.settings.material.royals();
-            self.board = Board::from_setup(self.board.setup(), &self.geometry, self.royals);
+            let mut setup = self.board.setup();
+            if setup.size != board {
+                setup = standard_start(board);
+            }
+            self.board = Board::from_setup(setup, &self.geometry, self.royals);
             self.start_build(self.settings.material.clone());
         }
         self.ensure_tables();

@@ -1,6 +1,7 @@
 //! The engine driven without a process: builds run synchronously when asked for.
 
 use super::*;
+use crate::board::BoardSize;
 use crate::config::{EngineConfig, Metric};
 use crate::egt::progress::Silent;
 use crate::piece::PieceSet;
@@ -23,6 +24,7 @@ impl Files for NoFiles {
         &self,
         file: &std::path::Path,
         _pieces: &PieceSet,
+        _board: BoardSize,
         _spec: &str,
         _metric: Metric,
     ) -> Result<Vec<crate::egt::seed::Seed>, String> {
@@ -93,7 +95,7 @@ fn kinds(events: &[Event]) -> Vec<&'static str> {
 }
 
 fn setup(fen: &str) -> Command {
-    Command::SetPosition(Box::new(Setup::from_fen(fen).unwrap()))
+    Command::SetPosition(Box::new(Setup::from_fen(fen, BoardSize::STANDARD).unwrap()))
 }
 
 fn moves_of(events: &[Event]) -> Vec<String> {
@@ -235,7 +237,7 @@ fn an_option_change_cancels_the_build_and_drops_its_tables() {
     let kqkr = Material::parse("KQ.KR", dtc.pieces()).unwrap();
     dtc.build(&kqkr, &Silent).unwrap();
     let pos = game::check(
-        &Setup::from_fen(KQKR).unwrap(),
+        &Setup::from_fen(KQKR, BoardSize::STANDARD).unwrap(),
         dtc.geometry(),
         kqkr.royals(),
     )
@@ -634,8 +636,12 @@ fn under_null_move_the_engine_plays_its_best_real_move_and_says_its_value() {
         let Some(Event::Thinking(t)) = events.first() else {
             panic!("{fen}: {events:?}")
         };
-        let pos =
-            crate::board::Position::new(&Setup::from_fen(fen).unwrap(), &g, ['K', 'K']).unwrap();
+        let pos = crate::board::Position::new(
+            &Setup::from_fen(fen, BoardSize::STANDARD).unwrap(),
+            &g,
+            ['K', 'K'],
+        )
+        .unwrap();
         let mv = t.pv[0];
         assert!(pos.legal_moves(&g).contains(&mv), "{fen}: {}", mv.text());
         let tables = e.tables.as_ref().unwrap();
@@ -684,7 +690,7 @@ fn endgame_and_piece_file_options() {
 fn uci_positions_with_moves() {
     let mut e = engine("KQ.KR");
     drive(&mut e);
-    let kqkr = Box::new(Setup::from_fen(KQKR).unwrap());
+    let kqkr = Box::new(Setup::from_fen(KQKR, BoardSize::STANDARD).unwrap());
     e.command(Command::SetGame(
         kqkr.clone(),
         vec!["h1b1".into(), "c2c3".into()],

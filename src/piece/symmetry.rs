@@ -1,14 +1,19 @@
-//! Which board symmetries leave a set of pieces' moves unchanged.
+//! Which board symmetries leave a set of pieces' moves, on a board, unchanged.
 
 use super::PieceType;
+use crate::board::BoardSize;
 use crate::symmetry::Sym;
 
-/// The symmetries that map every given piece's step set (for White and, mirrored, for Black)
-/// onto itself. Always contains the identity; it is a subgroup of the 8 board symmetries, so
-/// its size is 1, 2, 4 or 8.
-pub fn symmetry_group<'a>(pieces: impl IntoIterator<Item = &'a PieceType>) -> Vec<Sym> {
+/// The symmetries of the board's shape (see `BoardSize::symmetries`) that map every given
+/// piece's step set (for White and, mirrored, for Black) onto itself. Always contains the
+/// identity; it is a subgroup of the 8 symmetries of the square, so its size is 1, 2, 4 or 8.
+pub fn symmetry_group<'a>(
+    pieces: impl IntoIterator<Item = &'a PieceType>,
+    board: BoardSize,
+) -> Vec<Sym> {
     let pieces: Vec<&PieceType> = pieces.into_iter().collect();
-    Sym::all()
+    board
+        .symmetries()
         .filter(|&g| {
             pieces.iter().all(|p| {
                 [p.steps.clone(), p.steps_for_black()].iter().all(|steps| {
@@ -25,6 +30,8 @@ pub fn symmetry_group<'a>(pieces: impl IntoIterator<Item = &'a PieceType>) -> Ve
 mod tests {
     use super::*;
     use crate::piece::{Step, StepMode};
+
+    const B8: BoardSize = BoardSize::STANDARD;
 
     fn piece(letter: char, steps: &[(i8, i8, u8)]) -> PieceType {
         let mut all = Vec::new();
@@ -45,14 +52,19 @@ mod tests {
     fn knight_and_rook_are_fully_symmetric() {
         let n = all8('N', 1, 2, 1);
         let r = all8('R', 1, 0, 0);
-        assert_eq!(symmetry_group([&n, &r]).len(), 8);
+        assert_eq!(symmetry_group([&n, &r], B8).len(), 8);
+        let capa = BoardSize::new(10, 8).unwrap();
+        assert_eq!(
+            symmetry_group([&n, &r], capa),
+            vec![Sym(0), Sym(1), Sym(2), Sym(3)]
+        );
     }
 
     #[test]
     fn forward_stepper_keeps_only_the_file_mirror() {
         // Moves one square forward or diagonally forward: left-right mirror only.
         let p = piece('X', &[(0, 1, 1), (1, 1, 1), (-1, 1, 1)]);
-        let g = symmetry_group([&p]);
+        let g = symmetry_group([&p], B8);
         assert_eq!(g, vec![Sym(0), Sym(1)]);
     }
 
@@ -60,6 +72,6 @@ mod tests {
     fn plus_shaped_but_lopsided_lengths() {
         // Steps (2,1) and its 4 mirror images (the `+` expansion): 4-fold, no transpose.
         let p = piece('Z', &[(2, 1, 1), (-2, 1, 1), (2, -1, 1), (-2, -1, 1)]);
-        assert_eq!(symmetry_group([&p]).len(), 4);
+        assert_eq!(symmetry_group([&p], B8).len(), 4);
     }
 }

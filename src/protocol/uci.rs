@@ -15,7 +15,7 @@
 //! of any but `Threads` and `TableMemory` rebuilds the tables.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
-use crate::board::Setup;
+use crate::board::{BoardSize, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
@@ -155,16 +155,16 @@ impl Uci {
     /// `position startpos|fen FEN [moves M …]`: play no side, set up, play the moves. A line
     /// that cannot be read leaves a position that cannot be played (the next `go` answers
     /// `bestmove 0000`).
-    fn position(&self, line: &str) -> Vec<Input> {
+    fn position(&self, line: &str, board: BoardSize) -> Vec<Input> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let moves_at = words
             .iter()
             .position(|w| *w == "moves")
             .unwrap_or(words.len());
         let setup = match words.get(1).copied() {
-            Some("startpos") if moves_at == 2 => Ok(standard_start()),
+            Some("startpos") if moves_at == 2 => Ok(standard_start(board)),
             Some("fen") if moves_at > 2 => {
-                Setup::from_fen(&words[2..moves_at].join(" ")).map_err(Unplayable::BadFen)
+                Setup::from_fen(&words[2..moves_at].join(" "), board).map_err(Unplayable::BadFen)
             }
             _ => Err(Unplayable::BadPositionLine(line.to_string())),
         };
@@ -308,7 +308,7 @@ impl Protocol for Uci {
         let line = line.trim();
         let word = line.split_whitespace().next().unwrap_or("");
         if word == "position" {
-            return self.position(line);
+            return self.position(line, options.board);
         }
         if !CRATE_COMMANDS.iter().any(|c| word.eq_ignore_ascii_case(c)) {
             return Vec::new();
@@ -407,6 +407,7 @@ mod tests {
                 named: false,
             },
             rules: Rules::default(),
+            board: BoardSize::STANDARD,
         }
     }
 
@@ -436,6 +437,7 @@ mod tests {
                 stalemate_wins: true,
                 bare_royal_loses: false,
             },
+            board: BoardSize::STANDARD,
         };
         let lines = replies(&u.read("uci", &options));
         assert_eq!(lines.last().map(String::as_str), Some("uciok"));
@@ -524,21 +526,27 @@ mod tests {
     #[test]
     fn positions_with_fairy_letters_and_moves() {
         let u = uci();
-        let v = u.position("position fen 8/8/8/8/2r5/8/2k5/A6Q w - - 0 1 moves a1b3 c4c3");
+        let v = u.position(
+            "position fen 8/8/8/8/2r5/8/2k5/A6Q w - - 0 1 moves a1b3 c4c3",
+            BoardSize::STANDARD,
+        );
         let [Input::Engine(Command::Force), Input::Engine(Command::SetGame(setup, moves))] = &v[..]
         else {
             panic!("{v:?}")
         };
         assert_eq!(setup.board[0], Some((crate::board::Color::White, 'A')));
         assert_eq!(moves, &["a1b3".to_string(), "c4c3".to_string()]);
-        let v = u.position("position fen 8/8/8/8/2r5/8/2k5/K6Z5 w - - 0 1");
+        let v = u.position(
+            "position fen 8/8/8/8/2r5/8/2k5/K6Z5 w - - 0 1",
+            BoardSize::STANDARD,
+        );
         assert!(matches!(
             &v[1],
             Input::Engine(Command::SetUnplayable(Unplayable::BadFen(_)))
         ));
-        let v = u.position("position nonsense");
+        let v = u.position("position nonsense", BoardSize::STANDARD);
         assert!(matches!(&v[1], Input::Engine(Command::SetUnplayable(_))));
-        let v = u.position("position \u{1b}[2J");
+        let v = u.position("position \u{1b}[2J", BoardSize::STANDARD);
         let [_, Input::Engine(Command::SetUnplayable(reason))] = &v[..] else {
             panic!("{v:?}")
         };
@@ -559,7 +567,11 @@ mod tests {
             u.read("go infinite", &options()),
             vec![Input::Engine(Command::Go)]
         );
-        let mv = crate::board::Move { from: 0, to: 1 };
+        let mv = crate::board::Move {
+            from: 0,
+            to: 1,
+            board: BoardSize::STANDARD,
+        };
         assert!(u.render(&Event::Move(mv)).is_empty());
         assert_eq!(
             replies(&u.read("stop", &options())),

@@ -22,13 +22,12 @@
 //! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
-use crate::board::square::parse_square;
-use crate::board::{Color, Setup};
+use crate::board::{BoardSize, Color, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
 use crate::egt::value::Value;
-use crate::engine::game::START_FEN;
+use crate::engine::game::standard_start;
 use crate::engine::{Command, Event, Options, Thinking, Variant};
 use crate::piece::betza::try_betza;
 use crate::piece::{PieceSet, PieceType};
@@ -157,14 +156,15 @@ impl XBoard {
             // given on its command line: in reply to `variant fairy` it comes too late for
             // those. Without the board size and parent variant, XBoard never changes variant
             // for it; it ignores it in a variant it knows when legality testing is on.
-            setup_line(&self.pieces, false),
+            setup_line(&self.pieces, options.board, false),
             "feature done=1".to_string(),
         ]
     }
 
-    /// A line in edit mode.
-    fn edit_line(&mut self, line: &str, color: Color) -> Vec<Input> {
+    /// A line in edit mode, on `board`.
+    fn edit_line(&mut self, line: &str, color: Color, board: BoardSize) -> Vec<Input> {
         let b = line.as_bytes();
+        let square = || board.parse_square(line.get(1..)?);
         let cmd = match line {
             "#" => Command::EditClear,
             "c" => {
@@ -175,16 +175,14 @@ impl XBoard {
                 self.edit = None;
                 Command::EditEnd
             }
-            _ if b.len() == 3 && b[0] == b'x' && parse_square(&line[1..]).is_some() => {
-                Command::EditEmpty(parse_square(&line[1..]).expect("checked"))
+            _ if b[0] == b'x' && square().is_some() => {
+                Command::EditEmpty(square().expect("checked"))
             }
-            _ if b.len() == 3 && b[0].is_ascii_uppercase() && parse_square(&line[1..]).is_some() => {
-                Command::EditPlace {
-                    square: parse_square(&line[1..]).expect("checked"),
-                    color,
-                    letter: b[0] as char,
-                }
-            }
+            _ if b[0].is_ascii_uppercase() && square().is_some() => Command::EditPlace {
+                square: square().expect("checked"),
+                color,
+                letter: b[0] as char,
+            },
             _ => {
                 return vec![rejected(
                     "edit mode: expected #, c, ., a piece letter and square such as Ka1, or x and a square",
@@ -273,12 +271,35 @@ fn piece_to_char(pieces: &PieceSet) -> String {
 }
 
 /// The `setup` command that tells XBoard which letter is which of its piece types, with the
-/// standard start position (the engine's position after `new`) as the variant's initial one.
-/// With `size`, also the board (8×8, no holdings) and the parent variant, `fairy`: the form
-/// XBoard's protocol gives for a reply to `variant`.
-fn setup_line(pieces: &PieceSet, size: bool) -> String {
-    let board = if size { "8x8+0_fairy " } else { "" };
-    format!("setup ({}) {board}{START_FEN}", piece_to_char(pieces))
+/// board's start position (the engine's position after `new`) as the variant's initial one.
+/// With `size`, also the board (e.g. `10x8`, no holdings) and the parent variant, `fairy`:
+/// the form XBoard's protocol gives for a reply to `variant`.
+fn setup_line(pieces: &PieceSet, board: BoardSize, size: bool) -> String {
+    let size = if size {
+        format!("{board}+0_fairy ")
+    } else {
+        String::new()
+    };
+    let start = standard_start(board).to_fen();
+    format!("setup ({}) {size}{start}", piece_to_char(pieces))
+}
+
+/// The variant and board of XBoard's `variant` argument: `normal` and `fairy` (8×8),
+/// `WxH+0_fairy` (or `WxH_fairy`) for fairy pieces on another board, and the 10×8 variants
+/// whose Archbishop and Chancellor are our A and C (`capablanca`, `gothic`, `janus`).
+fn read_variant(arg: &str) -> Option<(Variant, BoardSize)> {
+    match arg {
+        "normal" => return Some((Variant::Normal, BoardSize::STANDARD)),
+        "fairy" => return Some((Variant::Fairy, BoardSize::STANDARD)),
+        "capablanca" | "gothic" | "janus" => {
+            return Some((Variant::Fairy, BoardSize::new(10, 8).ok()?))
+        }
+        _ => {}
+    }
+    let (size, parent) = arg.split_once('_')?;
+    let size = size.strip_suffix("+0").unwrap_or(size);
+    (parent == "fairy").then_some(())?;
+    Some((Variant::Fairy, size.parse().ok()?))
 }
 
 /// The `piece` commands that tell XBoard how a piece moves, in Betza notation, so that its
@@ -425,7 +446,7 @@ impl Protocol for XBoard {
         // In edit mode only `ping` (a GUI may wait for its pong at any time) and `quit` keep
         // their meaning.
         if let Some(color) = self.edit.filter(|_| word != "ping" && word != "quit") {
-            return self.edit_line(line, color);
+            return self.edit_line(line, color, options.board);
         }
         let cmd = match word {
             "xboard" | "accepted" | "rejected" | "?" | "hard" | "easy" | "random" | "computer"
@@ -449,10 +470,16 @@ impl Protocol for XBoard {
                 return vec![rejected("bad argument", line)];
             }
             "new" => Command::NewGame,
-            "variant" => match arg {
-                "normal" => Command::Variant(Variant::Normal),
-                "fairy" => Command::Variant(Variant::Fairy),
-                _ => return vec![rejected("unsupported variant", arg)],
+            "variant" => match read_variant(arg) {
+                Some((variant, board)) => {
+                    let change = (board != options.board).then_some(Command::Board(board));
+                    return change
+                        .into_iter()
+                        .chain([Command::Variant(variant)])
+                        .map(Input::Engine)
+                        .collect();
+                }
+                None => return vec![rejected("unsupported variant", arg)],
             },
             "force" => Command::Force,
             "go" => Command::Go,
@@ -464,7 +491,7 @@ impl Protocol for XBoard {
             "ping" => Command::Sync(arg.to_string()),
             "draw" => Command::DrawOffer,
             "result" => Command::Result,
-            "setboard" => match Setup::from_fen(arg) {
+            "setboard" => match Setup::from_fen(arg, options.board) {
                 Ok(setup) => Command::SetPosition(Box::new(setup)),
                 Err(e) => {
                     let reason = format!("bad FEN '{arg}': {e}");
@@ -551,10 +578,12 @@ impl XBoard {
             Event::BuildFailed { material, reason } => vec![format!(
                 "tellusererror fairy-egt could not build {material}: {reason}"
             )],
-            Event::Variant(Variant::Fairy) => std::iter::once(setup_line(&self.pieces, true))
-                .chain(self.pieces.iter().flat_map(piece_lines))
-                .collect(),
-            Event::Variant(Variant::Normal) => vec![],
+            Event::Variant(Variant::Fairy, board) => {
+                std::iter::once(setup_line(&self.pieces, *board, true))
+                    .chain(self.pieces.iter().flat_map(piece_lines))
+                    .collect()
+            }
+            Event::Variant(Variant::Normal, _) => vec![],
             Event::AnalysisStatus {
                 centis,
                 nodes,
@@ -570,6 +599,7 @@ impl XBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::game::START_FEN;
 
     fn xb() -> XBoard {
         XBoard::new(PieceSet::standard(), "KQ.KR")
@@ -654,7 +684,7 @@ mod tests {
             Input::Reply(
                 "tellusererror fairy-egt cannot play this position: bad FEN '8/8?/8 w': \
                   FEN rank 7: unexpected character '?' at position 4 (expected a piece letter \
-                  or a digit 1-8)"
+                  or a number of empty squares)"
                     .to_string()
             )
         );
@@ -769,7 +799,7 @@ mod tests {
 
     #[test]
     fn fairy_pieces_are_described() {
-        let lines = xb().render(&Event::Variant(Variant::Fairy));
+        let lines = xb().render(&Event::Variant(Variant::Fairy, BoardSize::STANDARD));
         assert_eq!(
             lines[0],
             format!(

@@ -4,6 +4,7 @@
 
 use super::fuzz::{garbage, mutate, number, Rng};
 use fairy_egt::board::geometry::Geometry;
+use fairy_egt::board::BoardSize;
 use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::engine::game::check;
 use fairy_egt::protocol::Dialect;
@@ -349,7 +350,7 @@ impl Lines {
 
     /// The men on distinct random squares, a random side to move.
     fn place(&mut self, men: &[(Color, char)]) -> Setup {
-        let mut setup = Setup::empty(*self.rng.pick(&Color::BOTH));
+        let mut setup = Setup::empty(BoardSize::STANDARD, *self.rng.pick(&Color::BOTH));
         for &man in men.iter().take(64) {
             loop {
                 let sq = self.rng.below(64);
@@ -578,7 +579,7 @@ impl Lines {
         }
         let fen = self.fen(geometry);
         let mut line = format!("position fen {fen}");
-        let start = Setup::from_fen(&fen)
+        let start = Setup::from_fen(&fen, BoardSize::STANDARD)
             .ok()
             .and_then(|s| check(&s, geometry, ['K', 'K']).ok());
         if let Some(mut pos) = start {

@@ -7,14 +7,14 @@ use super::bitmap::for_each_bit;
 use super::first_pass::Captures;
 use super::sides::Writer;
 use super::Build;
-use crate::board::{Color, Square};
+use crate::board::{Color, Square, SquareSet};
 use crate::egt::index::BlockMove;
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::table::Table;
 use crate::egt::value::{decode, Value, ILLEGAL, UNKNOWN};
 
-impl Build<'_> {
+impl<S: SquareSet> Build<'_, S> {
     /// Phase 1 for block `w`: sets both sides' bytes of its 64 slots in `tables`, counting
     /// them in `bytes`; returns the number of legal positions.
     pub(super) fn setup_block(
@@ -34,9 +34,11 @@ impl Build<'_> {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(&sq);
         let attacked = Color::BOTH.map(|c| self.men.royal_attacked_in_block(&sq, others, c));
-        let mut fixed = Occupancy { by_color: [0; 2] };
+        let mut fixed = Occupancy {
+            by_color: [S::default(); 2],
+        };
         for i in (0..self.men.len()).filter(|&i| i != bm) {
-            fixed.by_color[self.men.color(i).index()] |= 1 << sq[i];
+            fixed.by_color[self.men.color(i).index()] |= S::bit(sq[i]);
         }
         // Where no rule can make a quiet position decided, a position without captures and
         // out of check stays UNKNOWN (it has a quiet move, or it is stalemate: a draw), as the
@@ -45,7 +47,7 @@ impl Build<'_> {
         let mut legal = 0;
         let canonical = fold.map_or(!0, |f| f.keep());
         for c in Color::BOTH {
-            let positions = canonical & !others & !attacked[c.flip().index()];
+            let positions = canonical & !others.low64() & !attacked[c.flip().index()];
             let (captures, capturing) = self.captures_in_block(&sq, others, positions, c);
             for_each_bit(!positions, |x| {
                 tables[c.index()].store(w * 64 + x as u64, ILLEGAL)
@@ -65,7 +67,7 @@ impl Build<'_> {
                 s[bm] = x;
                 let in_check = attacked[c.index()] & 1 << x != 0;
                 let mut occ = fixed;
-                occ.by_color[self.men.color(bm).index()] |= 1 << x;
+                occ.by_color[self.men.color(bm).index()] |= S::bit(x);
                 let byte = self.byte_given_captures(c, in_check, captures[x as usize], || {
                     let steps =
                         *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
@@ -83,7 +85,7 @@ impl Build<'_> {
     fn captures_in_block(
         &self,
         sq: &Squares,
-        others: u64,
+        others: S,
         positions: u64,
         c: Color,
     ) -> ([Captures; 64], u64) {
@@ -100,7 +102,7 @@ impl Build<'_> {
             for &j in &self.men.of(c.flip())[1..] {
                 if i == bm {
                     // The same position follows from every square the block man takes from.
-                    let reach = positions & self.men.moves(bm).attackers(sq[j], others);
+                    let reach = positions & self.men.moves(bm).attackers(sq[j], others).low64();
                     if reach != 0 {
                         let v = self.capture_value(sq, i, j, c);
                         for_each_bit(reach, |x| add(x, v));
@@ -111,10 +113,10 @@ impl Build<'_> {
                 // that square (his number among the men left): man i landing on the block
                 // man's square, or the block man himself.
                 let (reach, m) = if j == bm {
-                    let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
+                    let reach = self.men.moves(i).attack_set(sq[i], others).low64() & positions;
                     (reach, i - usize::from(j < i))
                 } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
-                    (positions & !shadow, bm - usize::from(j < bm))
+                    (positions & !shadow.low64(), bm - usize::from(j < bm))
                 } else {
                     continue;
                 };

@@ -12,12 +12,12 @@ use super::bitmap::for_each_bit;
 use super::bytes::Bytes64;
 use super::candidates::Lane;
 use super::Build;
-use crate::board::Color;
+use crate::board::{Color, SquareSet};
 use crate::egt::index::{BlockMove, BlockShape, Fold};
 use crate::egt::material::Squares;
 use crate::egt::value::{win_byte, ILLEGAL};
 
-impl Build<'_> {
+impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
     /// the block can be worked on as a whole: the table has blocks, its men move plainly
     /// (see `blockwise`), and the block holds positions (the other men stand on distinct
@@ -72,7 +72,7 @@ impl Build<'_> {
         if self.men.color(bm) == mover {
             let mut origins = 0u64;
             for_each_bit(frontier, |x| {
-                origins |= self.men.unmove_origins(bm, x, others);
+                origins |= self.men.unmove_origins(bm, x, others).low64();
             });
             // In a folded block, an origin may stand for the slot of its mirror image.
             into.or_word(w, fold.map_or(origins, |f| f.fold(origins)));
@@ -103,7 +103,7 @@ impl Build<'_> {
                 (illegal, won) = (f.unfold(illegal), f.unfold(won));
             }
             for_each_bit(alive, |x| {
-                let legal = self.men.quiet_targets(bm, x, others) & !illegal;
+                let legal = self.men.quiet_targets(bm, x, others).low64() & !illegal;
                 if legal != 0 {
                     moving |= 1 << x;
                 }

@@ -8,7 +8,7 @@
 use super::sides::Writer;
 use super::Build;
 use super::BuildError;
-use crate::board::Color;
+use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::progress::Phase;
@@ -41,7 +41,7 @@ impl Captures {
     }
 }
 
-impl Build<'_> {
+impl<S: SquareSet> Build<'_, S> {
     /// Phase 1 over every slot; returns the number of legal positions.
     pub(super) fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
         let pairs = self.ix.pair_count() as u64;
@@ -117,7 +117,7 @@ impl Build<'_> {
 
     /// The byte phase 1 gives a legal position with `c` to move (a provisional win or a
     /// loss, counted by the caller as waiting at its distance, NOT_LOST, or UNKNOWN).
-    fn initial_byte(&self, sq: &Squares, occ: Occupancy, c: Color, in_check: bool) -> u8 {
+    fn initial_byte(&self, sq: &Squares, occ: Occupancy<S>, c: Color, in_check: bool) -> u8 {
         let mut captures = Captures::default();
         self.men.for_each_capture(sq, occ, c, |i, j| {
             captures.add(self.capture_value(sq, i, j, c))

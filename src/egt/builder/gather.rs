@@ -5,9 +5,9 @@
 use super::bitmap::for_each_bit;
 use super::frontier::Frontier;
 use super::Build;
-use crate::board::Color;
+use crate::board::{Color, SquareSet};
 
-impl Build<'_> {
+impl<S: SquareSet> Build<'_, S> {
     /// Sets the candidates (empty: the last step's checks took them) to every predecessor,
     /// with `mover` to move, of the positions of the other side in `frontier` (of value
     /// `byte`): the positions before the mover's last move. Only bits are set here, at random;

@@ -8,13 +8,13 @@ use super::bitmap::for_each_bit;
 use super::bytes;
 use super::sides::Word;
 use super::Build;
-use crate::board::Color;
+use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::value::{loss_byte, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, UNKNOWN};
 use std::sync::atomic::Ordering::Relaxed;
 
-impl Build<'_> {
+impl<S: SquareSet> Build<'_, S> {
     /// Distance n: every undecided predecessor of a position won in n whose moves all reach
     /// positions won for the opponent in at most n is lost (in n, or later when a capture
     /// reaches a longer win, in which case it waits for that distance). Each candidate is
@@ -152,7 +152,7 @@ impl Build<'_> {
         &self,
         index: u64,
         sq: &Squares,
-        occ: Occupancy,
+        occ: Occupancy<S>,
         c: Color,
         wins: OpponentWins,
         quiet: Option<u16>,

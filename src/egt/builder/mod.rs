@@ -21,7 +21,7 @@
 //! that rule, the one place where the tables' atomic bytes are read as plain bytes.
 
 use crate::board::geometry::Geometry;
-use crate::board::Color;
+use crate::board::{Color, SquareSet};
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Squares};
 use crate::egt::memory;
@@ -31,6 +31,7 @@ use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{loss_byte, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN};
+use crate::with_tables;
 use bitmap::Bitmap;
 use candidates::Candidates;
 use frontier::Frontier;
@@ -83,12 +84,12 @@ pub enum BuildError {
     },
 }
 
-struct Build<'a> {
+struct Build<'a, S> {
     name: String,
     metric: Metric,
     rules: Rules,
     ix: &'a Indexer,
-    men: Men<'a>,
+    men: Men<'a, S>,
     /// The two tables being built, and the phase rule of their reads and writes.
     sides: Sides<'a>,
     /// Table of the material left when man j is captured (None for the royals).
@@ -167,26 +168,27 @@ pub fn build_table<'t>(
             (j >= 2).then(|| sub_table(&material.without(j)).expect("sub-tables are built first"))
         })
         .collect();
-    let build = Build {
-        name: material.name(),
-        metric,
-        rules,
-        ix: &indexer,
-        men: Men::new(material, geometry).with_blocks_of(&indexer),
-        sides: Sides::new(&data),
-        subs,
-        candidates: Candidates::new(size, rayon::current_num_threads()),
-        won: [0, 1].map(|_| Frontier::new(blocks)),
-        lost: [0, 1].map(|_| Frontier::new(blocks)),
-        pending: Pending::new(blocks),
-        too_long: AtomicBool::new(false),
-        fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
-        cancel,
-    };
     // On one of the pool's threads, so that every step's work runs on them (each thread
     // gathers candidates into its own lane, see `candidates.rs`).
-    rayon::scope(|_| build.run(seeds, report))?;
-    drop(build);
+    with_tables!(geometry, |t| {
+        let build = Build {
+            name: material.name(),
+            metric,
+            rules,
+            ix: &indexer,
+            men: Men::new(material, t).with_blocks_of(&indexer),
+            sides: Sides::new(&data),
+            subs,
+            candidates: Candidates::new(size, rayon::current_num_threads()),
+            won: [0, 1].map(|_| Frontier::new(blocks)),
+            lost: [0, 1].map(|_| Frontier::new(blocks)),
+            pending: Pending::new(blocks),
+            too_long: AtomicBool::new(false),
+            fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
+            cancel,
+        };
+        rayon::scope(|_| build.run(seeds, report))
+    })?;
     Ok(Table {
         material: material.clone(),
         indexer,
@@ -195,7 +197,7 @@ pub fn build_table<'t>(
     })
 }
 
-impl<'a> Build<'a> {
+impl<'a, S: SquareSet> Build<'a, S> {
     fn run(&self, seeds: &[Seed], report: &(dyn Fn(Phase, f64) + Sync)) -> Result<(), BuildError> {
         let start = Instant::now();
         if self.cancelled() {

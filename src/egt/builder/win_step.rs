@@ -5,10 +5,10 @@
 use super::bitmap::for_each_bit;
 use super::frontier::Frontier;
 use super::Build;
-use crate::board::Color;
+use crate::board::{Color, SquareSet};
 use crate::egt::value::{loss_byte, win_byte, NOT_LOST, UNKNOWN};
 
-impl Build<'_> {
+impl<S: SquareSet> Build<'_, S> {
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
     /// moves is won in n.
     pub(super) fn win_step(&self, n: u16) -> [u64; 2] {

@@ -6,14 +6,18 @@
 
 use super::pairs::NO_PAIR;
 use super::Indexer;
-use crate::board::{Square, Sym, BOARD_SQUARES};
+use crate::board::{Square, Sym};
 use crate::egt::material::Squares;
+
+/// Slots of a block: the squares of the 8×8 board, the only board with blocks (a block is
+/// one word of the builder's bitmaps, its slot x the square x of the board's symmetries).
+const BLOCK: usize = 64;
 
 impl Indexer {
     /// Whether the table is made of blocks: runs of 64 slots, aligned on multiples of 64,
-    /// that differ only in the square of one man, the *block man* (there is one when a
-    /// non-royal man is alone in his group: the last such man in man order). Block b holds
-    /// slots 64·b .. 64·b + 63, slot 64·b + x with the block man on square x.
+    /// that differ only in the square of one man, the *block man* (there is one on the 8×8
+    /// board when a non-royal man is alone in his group: the last such man in man order).
+    /// Block b holds slots 64·b .. 64·b + 63, slot 64·b + x with the block man on square x.
     pub fn has_blocks(&self) -> bool {
         self.block_man.is_some()
     }
@@ -27,7 +31,7 @@ impl Indexer {
     /// is 0), or `None` if two of them share a square (every slot of the block is a hole).
     #[inline]
     pub fn block_men(&self, block: u64) -> Option<Squares> {
-        let sq = self.digits(block * BOARD_SQUARES as u64);
+        let sq = self.digits(block * BLOCK as u64);
         let bm = self.block_man.expect("a table with blocks");
         let mut others = 0u64;
         for i in (0..self.men).filter(|&i| i != bm) {
@@ -67,16 +71,15 @@ impl Indexer {
         moved: &Squares,
     ) -> BlockMove {
         if i >= 2 && self.strides[i] != 0 && self.is_plain(sq) {
-            let stride = (self.strides[i] / BOARD_SQUARES as u64) as i64;
+            let stride = (self.strides[i] / BLOCK as u64) as i64;
             return BlockMove::Block(
                 (block as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64,
             );
         }
         if i < 2 {
-            let (pair, mask) =
-                self.pair_slot[moved[0] as usize * BOARD_SQUARES + moved[1] as usize];
+            let (pair, mask) = self.pair_slot[moved[0] as usize * BLOCK + moved[1] as usize];
             if pair != NO_PAIR && mask == 1 {
-                let per_pair = self.rest / BOARD_SQUARES as u64;
+                let per_pair = self.rest / BLOCK as u64;
                 return BlockMove::Block(pair as u64 * per_pair + block % per_pair);
             }
         }
@@ -87,12 +90,12 @@ impl Indexer {
     /// table with blocks.
     #[inline]
     pub fn block_of(&self, sq: &Squares) -> BlockMove {
-        let (pair, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        let (pair, mask) = self.pair_slot[sq[0] as usize * BLOCK + sq[1] as usize];
         if pair == NO_PAIR {
             return BlockMove::Off;
         }
-        let per_pair = self.rest / BOARD_SQUARES as u64;
-        let block = |rest: u64| pair as u64 * per_pair + rest / BOARD_SQUARES as u64;
+        let per_pair = self.rest / BLOCK as u64;
+        let block = |rest: u64| pair as u64 * per_pair + rest / BLOCK as u64;
         if mask == 1 {
             return BlockMove::Block(block(self.rest_plain(sq)));
         }
@@ -110,13 +113,13 @@ impl Indexer {
                 "two royals are fixed by one reflection"
             );
             let rest2 = self.rest_of(&self.images[k2], sq);
-            let (own, image) = (rest / BOARD_SQUARES as u64, rest2 / BOARD_SQUARES as u64);
+            let (own, image) = (rest / BLOCK as u64, rest2 / BLOCK as u64);
             if image < own {
                 return BlockMove::Mapped(block(rest2), self.syms[k2]);
             }
             if image == own {
                 let (a, b) = self.pairs[pair as usize];
-                let fixing = self.pair_slot[a as usize * BOARD_SQUARES + b as usize].1 & !1;
+                let fixing = self.pair_slot[a as usize * BLOCK + b as usize].1 & !1;
                 let fold = self.folds[fixing.trailing_zeros() as usize];
                 return BlockMove::Folded(block(rest), self.syms[k], fold);
             }
@@ -165,7 +168,7 @@ pub struct Fold {
 
 impl Fold {
     pub(super) fn new(sym: Sym) -> Fold {
-        let keep = (0..BOARD_SQUARES as Square)
+        let keep = (0..BLOCK as Square)
             .filter(|&x| x <= sym.square(x))
             .fold(0u64, |k, x| k | 1 << x);
         Fold { sym, keep }

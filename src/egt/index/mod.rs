@@ -23,9 +23,10 @@ mod ranks;
 
 pub use blocks::{BlockMove, BlockShape, Fold};
 
-use crate::board::{geometry::Geometry, Square, Sym, BOARD_SQUARES};
+use crate::board::{geometry::Geometry, BoardSize, Square, Sym};
 use crate::egt::material::{Material, Squares, MAX_MEN};
 use crate::piece::symmetry::symmetry_group;
+use crate::with_tables;
 use pairs::{royal_pairs, PairSlot, NO_PAIR};
 use ranks::{binomial, rank_sorted, Group};
 
@@ -33,10 +34,12 @@ use ranks::{binomial, rank_sorted, Group};
 #[derive(Clone, Debug)]
 pub struct Indexer {
     men: usize,
+    /// Squares of the board.
+    n: usize,
     syms: Vec<Sym>,
-    images: Vec<[Square; BOARD_SQUARES]>,
+    images: Vec<Vec<Square>>,
     pairs: Vec<(Square, Square)>,
-    /// For each ordered pair (a·64 + b): its canonical pair number and the mask of the G
+    /// For each ordered pair (a·n + b): its canonical pair number and the mask of the G
     /// elements (bit i = syms[i]) that map it onto its canonical pair.
     pair_slot: Vec<PairSlot>,
     groups: Vec<Group>,
@@ -57,15 +60,23 @@ impl Indexer {
     pub fn new(material: &Material, geometry: &Geometry, fold: bool) -> Indexer {
         let men = material.men();
         let pieces = geometry.pieces();
-        let mut syms = symmetry_group(men.iter().map(|m| pieces.piece(m.piece)));
+        let board = geometry.board();
+        let n = board.squares();
+        let mut syms = symmetry_group(men.iter().map(|m| pieces.piece(m.piece)), board);
         if !fold {
             syms.truncate(1);
         }
-        let images: Vec<[Square; BOARD_SQUARES]> = syms
+        let images: Vec<Vec<Square>> = syms
             .iter()
-            .map(|g| std::array::from_fn(|s| g.square(s as Square)))
+            .map(|&g| board.all_squares().map(|s| board.image(g, s)).collect())
             .collect();
-        let (pairs, pair_slot) = royal_pairs(men, geometry, &images);
+        // A royal pair is left out when each royal captures the other whatever stands between.
+        let (pairs, pair_slot) = with_tables!(geometry, |t| {
+            let royal = [0, 1].map(|i| t.moves(men[i].piece, men[i].color));
+            royal_pairs(n, &images, |a, b| {
+                royal[0].attacks_whatever_between(a, b) && royal[1].attacks_whatever_between(b, a)
+            })
+        });
         let mut groups: Vec<Group> = Vec::new();
         let mut i = 2;
         while i < men.len() {
@@ -73,7 +84,7 @@ impl Indexer {
             while i + len < men.len() && men[i + len] == men[i] {
                 len += 1;
             }
-            groups.push(Group::new(i, len));
+            groups.push(Group::new(i, len, n));
             i += len;
         }
         // The last digit is a man alone in his group where there is one (the last such man in
@@ -84,7 +95,7 @@ impl Indexer {
         }
         let block_man = groups
             .last()
-            .filter(|g| g.len == 1 && men.len() > 2)
+            .filter(|g| g.len == 1 && men.len() > 2 && board == BoardSize::STANDARD)
             .map(|g| g.start);
         let rest: u64 = groups.iter().map(|g| g.size).product();
         let mut strides = [0; MAX_MEN];
@@ -96,9 +107,13 @@ impl Indexer {
             stride *= g.size;
         }
         let rest_shift = rest.is_power_of_two().then(|| rest.trailing_zeros());
-        let folds = syms.iter().map(|&g| Fold::new(g)).collect();
+        let folds = match block_man {
+            Some(_) => syms.iter().map(|&g| Fold::new(g)).collect(),
+            None => Vec::new(),
+        };
         Indexer {
             men: men.len(),
+            n,
             syms,
             images,
             pairs,
@@ -124,6 +139,7 @@ impl Indexer {
         }
         of(&self.syms)
             + of(&self.images)
+            + self.images.iter().map(of).sum::<u64>()
             + of(&self.pairs)
             + of(&self.pair_slot)
             + of(&self.groups)
@@ -156,13 +172,13 @@ impl Indexer {
     /// `(to − from) · stride(man)` (see `shifted`).
     #[inline]
     pub fn is_plain(&self, sq: &Squares) -> bool {
-        self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize].1 == 1
+        self.pair_slot[sq[0] as usize * self.n + sq[1] as usize].1 == 1
     }
 
     /// Whether the royal pair number `pair` is plain (see `is_plain`).
     pub fn pair_is_plain(&self, pair: usize) -> bool {
         let (a, b) = self.pairs[pair];
-        self.pair_slot[a as usize * BOARD_SQUARES + b as usize].1 == 1
+        self.pair_slot[a as usize * self.n + b as usize].1 == 1
     }
 
     /// Index after man `i` of the placement `sq` (slot `index`, `plain` as `is_plain`)
@@ -180,8 +196,7 @@ impl Indexer {
     ) -> Option<u64> {
         if plain {
             if i < 2 {
-                let (pair, mask) =
-                    self.pair_slot[moved[0] as usize * BOARD_SQUARES + moved[1] as usize];
+                let (pair, mask) = self.pair_slot[moved[0] as usize * self.n + moved[1] as usize];
                 if pair == NO_PAIR {
                     return None;
                 }
@@ -209,7 +224,7 @@ impl Indexer {
     /// its royal pair is left out of the table (every such position is illegal).
     #[inline]
     pub fn index(&self, sq: &Squares) -> Option<u64> {
-        let (pair, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        let (pair, mask) = self.pair_slot[sq[0] as usize * self.n + sq[1] as usize];
         if pair == NO_PAIR {
             return None;
         }
@@ -232,7 +247,7 @@ impl Indexer {
     #[inline]
     pub fn line(&self, sq: &Squares, m: usize) -> Option<(u64, u64)> {
         let stride = self.strides[m];
-        let (pair, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        let (pair, mask) = self.pair_slot[sq[0] as usize * self.n + sq[1] as usize];
         if m < 2 || stride == 0 || pair == NO_PAIR || mask != 1 {
             return None;
         }
@@ -260,7 +275,7 @@ impl Indexer {
     }
 
     #[inline]
-    fn rest_of(&self, image: &[Square; BOARD_SQUARES], sq: &Squares) -> u64 {
+    fn rest_of(&self, image: &[Square], sq: &Squares) -> u64 {
         let mut r = 0;
         for g in &self.groups {
             let rank = if g.len == 1 {
@@ -286,7 +301,7 @@ impl Indexer {
         if !distinct(&sq[..self.men]) {
             return None;
         }
-        let (_, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        let (_, mask) = self.pair_slot[sq[0] as usize * self.n + sq[1] as usize];
         if mask != 1 && self.index(&sq) != Some(index) {
             return None;
         }
@@ -304,7 +319,7 @@ impl Indexer {
             // word, not stored byte by byte, so that reading the squares back does not wait.
             let mut packed = sq[0] as u64 | (sq[1] as u64) << 8;
             for i in 2..self.men {
-                packed |= (r >> self.strides[i].trailing_zeros() & 63) << (8 * i);
+                packed |= (r >> self.strides[i].trailing_zeros() & (self.n as u64 - 1)) << (8 * i);
             }
             let bytes = packed.to_le_bytes();
             sq.copy_from_slice(&bytes[..MAX_MEN]);
@@ -312,8 +327,8 @@ impl Indexer {
         }
         for g in self.groups.iter().rev() {
             if g.len == 1 {
-                sq[g.start] = (r % 64) as Square;
-                r /= 64;
+                sq[g.start] = (r % self.n as u64) as Square;
+                r /= self.n as u64;
             } else {
                 let rank = r % g.size;
                 r /= g.size;
@@ -335,9 +350,7 @@ impl Indexer {
             g.place(0, &mut sq);
         }
         for r in 0..self.rest {
-            let occupied = sq[..self.men].iter().fold(0u64, |o, &s| o | 1 << s);
-            let valid = occupied.count_ones() as usize == self.men
-                && (plain || self.index(&sq) == Some(base + r));
+            let valid = distinct(&sq[..self.men]) && (plain || self.index(&sq) == Some(base + r));
             f(base + r, valid.then_some(&sq));
             for (k, g) in self.groups.iter().enumerate().rev() {
                 ranks[k] += 1;
@@ -354,7 +367,7 @@ impl Indexer {
     /// Number of distinct placements (identical men unordered) in the symmetry class of a
     /// canonical placement: |G| divided by the size of its stabiliser.
     pub fn orbit_size(&self, sq: &Squares) -> u64 {
-        let (_, mask) = self.pair_slot[sq[0] as usize * BOARD_SQUARES + sq[1] as usize];
+        let (_, mask) = self.pair_slot[sq[0] as usize * self.n + sq[1] as usize];
         if mask == 1 {
             return self.syms.len() as u64;
         }
@@ -368,7 +381,7 @@ impl Indexer {
     /// Number of placements of the men on distinct squares of the full board, identical men
     /// counted once per unordered placement.
     pub fn full_board_placements(&self) -> u64 {
-        let mut free = BOARD_SQUARES as u64;
+        let mut free = self.n as u64;
         let mut total = free * (free - 1);
         free -= 2;
         for g in &self.groups {
@@ -382,14 +395,7 @@ impl Indexer {
 /// Whether the squares are pairwise distinct.
 #[inline]
 fn distinct(squares: &[Square]) -> bool {
-    let mut occupied = 0u64;
-    for &s in squares {
-        if occupied & (1 << s) != 0 {
-            return false;
-        }
-        occupied |= 1 << s;
-    }
-    true
+    (1..squares.len()).all(|i| !squares[..i].contains(&squares[i]))
 }
 
 #[cfg(test)]

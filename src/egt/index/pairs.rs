@@ -4,8 +4,7 @@
 //! attack each other whatever stands between (adjacent kings) get no number: every position
 //! with them is illegal.
 
-use crate::board::{geometry::Geometry, Square, BOARD_SQUARES};
-use crate::egt::material::ManKind;
+use crate::board::Square;
 
 /// The pair number of an ordered pair that has none (see the module doc).
 pub(super) const NO_PAIR: u32 = u32::MAX;
@@ -14,24 +13,19 @@ pub(super) const NO_PAIR: u32 = u32::MAX;
 /// elements of G (bit i = the i-th) that map it onto its canonical pair.
 pub(super) type PairSlot = (u32, u8);
 
-/// The canonical royal pairs of `men` (the first two are the royals) under the symmetries
-/// whose square maps are `images` (the identity first, bit i of a mask is `images[i]`), and
-/// the [`PairSlot`] of each ordered pair (a·64 + b), `NO_PAIR` for a pair left out.
+/// The canonical royal pairs of a board of `n` squares under the symmetries whose square maps
+/// are `images` (the identity first, bit i of a mask is `images[i]`), and the [`PairSlot`] of
+/// each ordered pair (a·n + b), `NO_PAIR` for a pair left out; `mutual(a, b)` tells whether
+/// royals on a and b capture each other whatever stands between.
 pub(super) fn royal_pairs(
-    men: &[ManKind],
-    geometry: &Geometry,
-    images: &[[Square; BOARD_SQUARES]],
+    n: usize,
+    images: &[Vec<Square>],
+    mutual: impl Fn(Square, Square) -> bool,
 ) -> (Vec<(Square, Square)>, Vec<PairSlot>) {
-    let royal_moves = [0, 1].map(|i| geometry.moves(men[i].piece, men[i].color));
-    // A royal pair is left out when each royal captures the other whatever stands between.
-    let mutual = |a: Square, b: Square| {
-        royal_moves[0].attacks_whatever_between(a, b)
-            && royal_moves[1].attacks_whatever_between(b, a)
-    };
-    let mut pair_slot = vec![(NO_PAIR, 0u8); BOARD_SQUARES * BOARD_SQUARES];
+    let mut pair_slot = vec![(NO_PAIR, 0u8); n * n];
     let mut pairs = Vec::new();
-    for a in 0..BOARD_SQUARES as Square {
-        for b in 0..BOARD_SQUARES as Square {
+    for a in 0..n as Square {
+        for b in 0..n as Square {
             if a == b || mutual(a, b) {
                 continue;
             }
@@ -47,9 +41,9 @@ pub(super) fn royal_pairs(
                 pairs.push((a, b));
                 (pairs.len() - 1) as u32
             } else {
-                pair_slot[canon.0 as usize * BOARD_SQUARES + canon.1 as usize].0
+                pair_slot[canon.0 as usize * n + canon.1 as usize].0
             };
-            pair_slot[a as usize * BOARD_SQUARES + b as usize] = (number, mask);
+            pair_slot[a as usize * n + b as usize] = (number, mask);
         }
     }
     (pairs, pair_slot)

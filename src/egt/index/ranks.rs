@@ -1,9 +1,11 @@
 //! Ranking identical men as unordered sets: a group of `len` identical men on distinct
 //! squares is one digit of the index, its rank in the combinatorial number system
-//! (C(64, len) ranks, so two knights take 2016 slots, not 4096), and each rank's squares are
+//! (C(N, len) ranks on a board of N squares, so two knights take 2016 slots on 8×8, not
+//! 4096), and each rank's squares are
 //! read back from a table.
 
-use crate::board::{Square, BOARD_SQUARES};
+use crate::board::size::MAX_SIDE;
+use crate::board::Square;
 use crate::egt::material::{Squares, MAX_MEN};
 
 /// A run of identical non-royal men in canonical man order.
@@ -13,16 +15,17 @@ pub(super) struct Group {
     pub(super) start: usize,
     /// How many men.
     pub(super) len: usize,
-    /// Number of ranks: C(64, len).
+    /// Number of ranks: C(N, len) on a board of N squares.
     pub(super) size: u64,
     /// Squares of each rank (len > 1 only), ascending.
     pub(super) unrank: Vec<[Square; MAX_MEN]>,
 }
 
 impl Group {
-    /// The group of the `len` identical men from man `start` on, with its unrank table.
-    pub(super) fn new(start: usize, len: usize) -> Group {
-        let size = binomial(BOARD_SQUARES as u64, len as u64);
+    /// The group of the `len` identical men from man `start` on, on a board of `squares`
+    /// squares, with its unrank table.
+    pub(super) fn new(start: usize, len: usize, squares: usize) -> Group {
+        let size = binomial(squares as u64, len as u64);
         let mut unrank = Vec::new();
         if len > 1 {
             unrank = vec![[0; MAX_MEN]; size as usize];
@@ -33,7 +36,7 @@ impl Group {
                 unrank[rank_sorted(&sq[..len]) as usize] = sq;
                 // Next combination in lexicographic order.
                 let mut k = len;
-                while k > 0 && combo[k - 1] as usize == BOARD_SQUARES - len + k - 1 {
+                while k > 0 && combo[k - 1] as usize == squares - len + k - 1 {
                     k -= 1;
                 }
                 if k == 0 {
@@ -82,11 +85,15 @@ pub(super) fn rank_sorted(s: &[Square]) -> u64 {
         .sum()
 }
 
-/// `BINOMIALS[n][k]` = C(n, k) for the squares of the board and group sizes up to MAX_MEN.
-const BINOMIALS: [[u64; MAX_MEN + 1]; BOARD_SQUARES + 1] = {
-    let mut t = [[0u64; MAX_MEN + 1]; BOARD_SQUARES + 1];
+/// Most squares of a board.
+const MAX_SQUARES: usize = MAX_SIDE as usize * MAX_SIDE as usize;
+
+/// `BINOMIALS[n][k]` = C(n, k) for the squares of the largest board and group sizes up to
+/// MAX_MEN.
+const BINOMIALS: [[u64; MAX_MEN + 1]; MAX_SQUARES + 1] = {
+    let mut t = [[0u64; MAX_MEN + 1]; MAX_SQUARES + 1];
     let mut n = 0;
-    while n <= BOARD_SQUARES {
+    while n <= MAX_SQUARES {
         t[n][0] = 1;
         let mut k = 1;
         while k <= MAX_MEN && k <= n {

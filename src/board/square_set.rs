@@ -1,0 +1,289 @@
+//! Sets of squares as bit sets, one bit per square (bit `sq` set when `sq` is in the set).
+//! The width follows the board: `u64` for boards of up to 64 squares (8×8 among them, where
+//! the builder's block-wise work needs it), `u128` up to 128 (10×8, 11×11), [`Bits256`] up to
+//! 256 (16×16). Move generation is written once, generic over [`SquareSet`], and used at the
+//! narrowest width that holds the board.
+
+use super::square::Square;
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// A set of squares as bits.
+pub trait SquareSet:
+    Copy
+    + Default
+    + Eq
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    /// Most squares a set holds.
+    const CAPACITY: usize;
+
+    /// The set of one square.
+    fn bit(sq: Square) -> Self;
+
+    /// Whether the set is empty.
+    fn is_empty(self) -> bool;
+
+    /// The lowest square of a non-empty set.
+    fn lowest(self) -> Square;
+
+    /// The squares numbered below the lowest of a non-empty set.
+    fn below_lowest(self) -> Self;
+
+    /// The squares numbered above the highest of a non-empty set.
+    fn above_highest(self) -> Self;
+
+    /// Number of squares.
+    fn count(self) -> u32;
+
+    /// The squares 0…63, as a block word of the builder holds them (8×8 boards only).
+    fn low64(self) -> u64;
+
+    /// The set of the squares of a block word (bit `sq` of `bits`, 0…63).
+    fn from_low64(bits: u64) -> Self;
+
+    /// Whether `sq` is in the set.
+    #[inline]
+    fn contains(self, sq: Square) -> bool {
+        !(self & Self::bit(sq)).is_empty()
+    }
+}
+
+/// Calls `f(s)` for every square s of the set `bits`, lowest first.
+#[inline]
+pub fn for_each_bit<S: SquareSet>(bits: S, mut f: impl FnMut(Square)) {
+    let mut rest = bits;
+    while !rest.is_empty() {
+        let s = rest.lowest();
+        f(s);
+        rest ^= S::bit(s);
+    }
+}
+
+/// Calls `f(s)` for every square s of the set, lowest first, until it returns false;
+/// returns whether it never did.
+#[inline]
+pub fn all_bits<S: SquareSet>(bits: S, mut f: impl FnMut(Square) -> bool) -> bool {
+    let mut rest = bits;
+    while !rest.is_empty() {
+        let s = rest.lowest();
+        if !f(s) {
+            return false;
+        }
+        rest ^= S::bit(s);
+    }
+    true
+}
+
+macro_rules! native_set {
+    ($t:ty) => {
+        impl SquareSet for $t {
+            const CAPACITY: usize = <$t>::BITS as usize;
+
+            #[inline]
+            fn bit(sq: Square) -> Self {
+                1 << sq
+            }
+
+            #[inline]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+
+            #[inline]
+            fn lowest(self) -> Square {
+                self.trailing_zeros() as Square
+            }
+
+            #[inline]
+            fn below_lowest(self) -> Self {
+                (self & self.wrapping_neg()) - 1
+            }
+
+            #[inline]
+            fn above_highest(self) -> Self {
+                !(<$t>::MAX >> self.leading_zeros())
+            }
+
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+
+            #[inline]
+            fn low64(self) -> u64 {
+                self as u64
+            }
+
+            #[inline]
+            fn from_low64(bits: u64) -> Self {
+                bits as $t
+            }
+        }
+    };
+}
+
+native_set!(u64);
+native_set!(u128);
+
+/// A set of up to 256 squares, as four 64-bit words (square `s` is bit `s % 64` of word
+/// `s / 64`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Bits256([u64; 4]);
+
+macro_rules! wordwise {
+    ($op:ident, $f:ident, $assign:ident, $fa:ident, $sym:tt) => {
+        impl $op for Bits256 {
+            type Output = Bits256;
+            #[inline]
+            fn $f(self, o: Bits256) -> Bits256 {
+                Bits256(std::array::from_fn(|i| self.0[i] $sym o.0[i]))
+            }
+        }
+        impl $assign for Bits256 {
+            #[inline]
+            fn $fa(&mut self, o: Bits256) {
+                *self = *self $sym o;
+            }
+        }
+    };
+}
+
+wordwise!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+wordwise!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+wordwise!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bits256 {
+    type Output = Bits256;
+    #[inline]
+    fn not(self) -> Bits256 {
+        Bits256(self.0.map(|w| !w))
+    }
+}
+
+impl Bits256 {
+    /// The squares numbered below `sq`.
+    fn below(sq: usize) -> Bits256 {
+        Bits256(std::array::from_fn(|i| {
+            let start = i * 64;
+            if sq >= start + 64 {
+                !0
+            } else if sq <= start {
+                0
+            } else {
+                (1u64 << (sq - start)) - 1
+            }
+        }))
+    }
+}
+
+impl SquareSet for Bits256 {
+    const CAPACITY: usize = 256;
+
+    #[inline]
+    fn bit(sq: Square) -> Self {
+        let mut b = Bits256::default();
+        b.0[sq as usize / 64] = 1 << (sq % 64);
+        b
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline]
+    fn lowest(self) -> Square {
+        let i = self.0.iter().position(|&w| w != 0).unwrap_or(3);
+        (i * 64 + self.0[i].trailing_zeros() as usize) as Square
+    }
+
+    #[inline]
+    fn below_lowest(self) -> Self {
+        Bits256::below(self.lowest() as usize)
+    }
+
+    #[inline]
+    fn above_highest(self) -> Self {
+        let i = self.0.iter().rposition(|&w| w != 0).unwrap_or(0);
+        let highest = i * 64 + 63 - self.0[i].leading_zeros() as usize;
+        !Bits256::below(highest + 1)
+    }
+
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    #[inline]
+    fn low64(self) -> u64 {
+        self.0[0]
+    }
+
+    #[inline]
+    fn from_low64(bits: u64) -> Self {
+        Bits256([bits, 0, 0, 0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The set as a sorted list, by testing every square.
+    fn members<S: SquareSet>(s: S) -> Vec<Square> {
+        (0..S::CAPACITY)
+            .map(|q| q as Square)
+            .filter(|&q| s.contains(q))
+            .collect()
+    }
+
+    fn of<S: SquareSet>(squares: &[Square]) -> S {
+        squares.iter().fold(S::default(), |s, &q| s | S::bit(q))
+    }
+
+    fn check<S: SquareSet>(squares: &[Square]) {
+        let s: S = of(squares);
+        let mut seen = Vec::new();
+        for_each_bit(s, |q| seen.push(q));
+        assert_eq!(seen, members(s));
+        assert_eq!(s.count() as usize, seen.len());
+        let (lo, hi) = (seen[0], *seen.last().unwrap());
+        assert_eq!(s.lowest(), lo);
+        let below: Vec<Square> = (0..lo).collect();
+        assert_eq!(members(s.below_lowest()), below);
+        let above: Vec<Square> = (hi as usize + 1..S::CAPACITY)
+            .map(|q| q as Square)
+            .collect();
+        assert_eq!(members(s.above_highest()), above);
+        assert_eq!(members(!s).len(), S::CAPACITY - seen.len());
+    }
+
+    #[test]
+    fn every_width_agrees_with_a_list_of_squares() {
+        for squares in [&[0u8][..], &[5, 17, 40], &[63], &[1, 62]] {
+            check::<u64>(squares);
+            check::<u128>(squares);
+            check::<Bits256>(squares);
+        }
+        for squares in [&[64u8, 70][..], &[3, 127], &[100]] {
+            check::<u128>(squares);
+            check::<Bits256>(squares);
+        }
+        for squares in [&[128u8][..], &[0, 255], &[63, 64, 191, 192], &[255]] {
+            check::<Bits256>(squares);
+        }
+        assert_eq!(Bits256::from_low64(5).low64(), 5);
+        assert!(!Bits256::bit(200).contains(72));
+    }
+}
