@@ -24,27 +24,26 @@ pub(super) fn royal_pairs(
 ) -> (Vec<(Square, Square)>, Vec<PairSlot>) {
     let mut pair_slot = vec![(NO_PAIR, 0u8); n * n];
     let mut pairs = Vec::new();
-    for a in 0..n as Square {
-        for b in 0..n as Square {
-            if a == b || mutual(a, b) {
-                continue;
-            }
-            let key = |i: usize| (images[i][a as usize], images[i][b as usize]);
-            let canon = (0..images.len())
-                .map(key)
-                .min()
-                .expect("G contains the identity");
-            let mask = (0..images.len())
-                .filter(|&i| key(i) == canon)
-                .fold(0u8, |m, i| m | 1 << i);
-            let number = if canon == (a, b) {
-                pairs.push((a, b));
-                (pairs.len() - 1) as u32
-            } else {
-                pair_slot[canon.0 as usize * n + canon.1 as usize].0
-            };
-            pair_slot[a as usize * n + b as usize] = (number, mask);
+    // Squares run to n - 1, which may be 255: counted in usize, so that n = 256 is no 0.
+    for (a, b) in (0..n).flat_map(|a| (0..n).map(move |b| (a as Square, b as Square))) {
+        if a == b || mutual(a, b) {
+            continue;
         }
+        let key = |i: usize| (images[i][a as usize], images[i][b as usize]);
+        let canon = (0..images.len())
+            .map(key)
+            .min()
+            .expect("G contains the identity");
+        let mask = (0..images.len())
+            .filter(|&i| key(i) == canon)
+            .fold(0u8, |m, i| m | 1 << i);
+        let number = if canon == (a, b) {
+            pairs.push((a, b));
+            (pairs.len() - 1) as u32
+        } else {
+            pair_slot[canon.0 as usize * n + canon.1 as usize].0
+        };
+        pair_slot[a as usize * n + b as usize] = (number, mask);
     }
     (pairs, pair_slot)
 }
@@ -52,6 +51,7 @@ pub(super) fn royal_pairs(
 #[cfg(test)]
 mod tests {
     use crate::board::geometry::Geometry;
+    use crate::board::BoardSize;
     use crate::egt::index::Indexer;
     use crate::egt::material::Material;
     use crate::piece::PieceSet;
@@ -66,5 +66,24 @@ mod tests {
         let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), true);
         assert_eq!(ix.pair_count(), 462);
         assert_eq!(ix.symmetry(), 8);
+    }
+
+    /// On every board the canonical pairs' orbits cover each ordered pair of squares not
+    /// adjacent exactly once: 16×16 too, whose last square is 255.
+    #[test]
+    fn pairs_cover_every_board() {
+        let set = PieceSet::standard();
+        for (w, h) in [(8, 8), (10, 8), (3, 5), (16, 16)] {
+            let board = BoardSize::new(w, h).unwrap();
+            let ix = Indexer::new(&material("K.K", &set), &Geometry::on(&set, board), true);
+            let covered: u64 = (0..ix.size())
+                .filter_map(|i| ix.decode(i))
+                .map(|sq| ix.orbit_size(&sq))
+                .sum();
+            let n = (w * h) as u64;
+            let (w, h) = (w as u64, h as u64);
+            let adjacent = 2 * ((w - 1) * h + w * (h - 1) + 2 * (w - 1) * (h - 1));
+            assert_eq!(covered, n * (n - 1) - adjacent, "{board}");
+        }
     }
 }
