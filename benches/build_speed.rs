@@ -5,12 +5,14 @@
 //! line per endgame: wall seconds, CPU seconds, peak resident memory, and the memory the
 //! budget reckons the build needs (`TableSet::bytes_needed`, the tables and the builder's
 //! working memory: the process's own few megabytes come on top). Linux only (/proc).
-//! Options after `--`: endgame specs to measure instead of the defaults, `--threads N`.
+//! Options after `--`: endgame specs to measure instead of the defaults (`KC.KR@10x8` for one
+//! on another board), `--threads N`.
 //!
 //! Then, for the last endgame: how soon a cancelled build returns (the flag raised at 10 %,
 //! 50 % and 90 % of the build), and how soon the engine (`fairy-egt ENDGAME`, XBoard mode)
 //! exits after `quit` in the middle of its start-up build.
 
+use fairy_egt::board::BoardSize;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::table::Metric;
@@ -44,12 +46,21 @@ fn usage() -> Option<(f64, u64)> {
     Some((ticks / 100.0, hwm_kb * 1024))
 }
 
+/// The endgame and board of a spec such as `KC.KR@10x8` (8×8 without the `@`).
+fn endgame_and_board(spec: &str) -> (&str, BoardSize) {
+    match spec.split_once('@') {
+        Some((endgame, board)) => (endgame, board.parse().expect("a board such as 10x8")),
+        None => (spec, BoardSize::STANDARD),
+    }
+}
+
 fn child(spec: &str, threads: usize) {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
         .expect("one pool");
-    let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+    let (spec, board) = endgame_and_board(spec);
+    let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
     let material = Material::parse(spec, set.pieces()).expect("a valid endgame");
     let estimate = set.bytes_needed(&material);
     let start = Instant::now();
@@ -127,10 +138,10 @@ fn main() {
         .filter(|a| a.contains('.'))
         .collect();
     if specs.is_empty() {
-        specs = vec!["KQ.KR", "KBN.KN"];
+        specs = vec!["KQ.KR", "KC.KR@10x8", "KBN.KN"];
     }
     println!(
-        "{:<10} {:>8} {:>10} {:>9} {:>12} {:>12}",
+        "{:<12} {:>8} {:>10} {:>9} {:>12} {:>12}",
         "endgame", "threads", "wall s", "CPU s", "peak MB", "estimate MB"
     );
     for &spec in &specs {
@@ -150,7 +161,7 @@ fn main() {
             .map(|x| x.parse().expect("numbers"))
             .collect();
         println!(
-            "{:<10} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1}",
+            "{:<12} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1}",
             spec,
             threads,
             v[0],
