@@ -274,7 +274,7 @@ impl<S: SquareSet> RaySet<S> {
 /// The move tables of one piece type for one colour, on one board, with square sets `S`.
 #[derive(Clone, Debug)]
 pub struct PieceMoves<S> {
-    /// Squares of the board, for the `between` table's rows.
+    /// Squares of the board, for the `ray_to` table's rows.
     squares: usize,
     forward: Vec<Vec<Ray<S>>>,
     retro: Vec<Vec<Ray<S>>>,
@@ -289,8 +289,10 @@ pub struct PieceMoves<S> {
     reach: Vec<S>,
     /// Per square: the targets more than one capturing ray reaches (looked at ray by ray).
     multi: Vec<S>,
-    /// Per from·squares + target reached by one capturing ray: the squares between.
-    between: Vec<S>,
+    /// Per from·squares + target reached by one capturing ray: that ray's place among the
+    /// square's rays (`forward`), whose squares before the target are the ones between.
+    /// A byte, not the set itself, so that a 16×16 board's tables stay small.
+    ray_to: Vec<u8>,
     /// Per square: the lame leaps and hops (empty for a plain piece).
     specials: Vec<Specials<S>>,
     /// Whether every step is plain (no specials anywhere).
@@ -329,22 +331,23 @@ impl<S: SquareSet> PieceMoves<S> {
             attacker_sets: Vec::with_capacity(n),
             reach: vec![none; n],
             multi: vec![none; n],
-            between: vec![none; n * n],
+            ray_to: vec![0; n * n],
             specials: Vec::with_capacity(n),
             plain: steps.iter().all(|s| s.kind == StepKind::Plain),
         };
         for sq in board.all_squares() {
             let forward = walk_all(sq, false, |_| true, None);
-            for ray in forward.iter().filter(|r| r.mode.captures()) {
-                let mut between = none;
+            for (k, ray) in forward.iter().enumerate() {
+                if !ray.mode.captures() {
+                    continue;
+                }
                 for &t in ray.squares() {
                     let bit = S::bit(t);
                     if moves.reach[sq as usize].contains(t) {
                         moves.multi[sq as usize] |= bit;
                     }
                     moves.reach[sq as usize] |= bit;
-                    moves.between[sq as usize * n + t as usize] = between;
-                    between |= bit;
+                    moves.ray_to[sq as usize * n + t as usize] = k as u8;
                 }
             }
             let retro = walk_all(sq, true, StepMode::moves, Some(StepMode::MoveOnly));
@@ -448,7 +451,7 @@ impl<S: SquareSet> PieceMoves<S> {
             return None;
         }
         if !self.multi[from as usize].contains(target) {
-            let between = self.between[from as usize * self.squares + target as usize];
+            let between = self.between(from, target);
             return (between & occupied).is_empty().then_some(between);
         }
         let mut shadow = None::<S>;
@@ -482,6 +485,21 @@ impl<S: SquareSet> PieceMoves<S> {
                     .contains(target))
     }
 
+    /// The squares between `from` and a `target` that one capturing ray reaches: that ray's
+    /// squares on the near side of the target (its square numbers run one way).
+    #[inline]
+    fn between(&self, from: Square, target: Square) -> S {
+        let ray = &self.forward[from as usize]
+            [self.ray_to[from as usize * self.squares + target as usize] as usize];
+        let t = S::bit(target);
+        ray.mask
+            & if ray.ascending {
+                t.below_lowest()
+            } else {
+                t.above_highest()
+            }
+    }
+
     /// `attacks` by the plain leaps and rides alone.
     #[inline]
     fn attacks_plainly(&self, from: Square, target: Square, occupied: S) -> bool {
@@ -489,8 +507,7 @@ impl<S: SquareSet> PieceMoves<S> {
             return false;
         }
         if !self.multi[from as usize].contains(target) {
-            return (self.between[from as usize * self.squares + target as usize] & occupied)
-                .is_empty();
+            return (self.between(from, target) & occupied).is_empty();
         }
         self.attack_shadow(from, target, occupied).is_some()
     }
