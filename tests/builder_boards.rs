@@ -1,0 +1,78 @@
+//! Tables on boards other than 8×8: published longest mates on n×n boards, the symmetry a
+//! rectangular board allows, and full-board statistics on 10×8.
+
+use fairy_egt::board::BoardSize;
+use fairy_egt::egt::material::Material;
+use fairy_egt::egt::progress::Silent;
+use fairy_egt::egt::stats::{table_stats, TableStats};
+use fairy_egt::egt::table::Metric;
+use fairy_egt::egt::tables::TableSet;
+use fairy_egt::piece::PieceSet;
+
+fn stats(set: &mut TableSet, spec: &str) -> TableStats {
+    let m = Material::parse(spec, set.pieces()).unwrap();
+    set.build(&m, &Silent).unwrap();
+    table_stats(set.get(&m).unwrap(), set.geometry())
+}
+
+fn on(board: &str) -> TableSet {
+    TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board.parse().unwrap())
+}
+
+/// V. Kotesovec's longest mates with King and Queen (OEIS A225551) and King and Rook
+/// (A225552) against a lone King on n×n boards, n = 3…12: the longest win with White to move,
+/// DTM.
+#[test]
+fn longest_kqk_and_krk_mates_on_n_by_n_boards_are_kotesovecs() {
+    let kqk = [1, 4, 6, 7, 8, 10, 11, 12, 14, 15];
+    let krk = [3, 7, 10, 12, 14, 16, 18, 21, 23, 25];
+    for (n, (&q, &r)) in (3..=12).zip(kqk.iter().zip(&krk)) {
+        let mut set = on(&format!("{n}x{n}"));
+        let (sq, sr) = (stats(&mut set, "KQ.K"), stats(&mut set, "KR.K"));
+        assert_eq!((sq.wtm.longest_win, sr.wtm.longest_win), (q, r), "{n}x{n}");
+        // And Black to move, the longest loss is no longer than White's longest win.
+        assert!(
+            sq.btm.longest_loss <= q && sr.btm.longest_loss <= r,
+            "{n}x{n}"
+        );
+        assert_eq!((sq.symmetry, sr.symmetry), (8, 8), "{n}x{n}");
+    }
+}
+
+/// Checks the full-board convention of DESIGN.md: every placement of the men on distinct
+/// squares, two identical men once per unordered placement, both sides to move.
+fn check_counts(s: &TableStats, placements: u64) {
+    for side in [&s.wtm, &s.btm] {
+        assert_eq!(side.placements, placements, "{}", s.endgame);
+        assert_eq!(side.legal + side.illegal, side.placements);
+        assert_eq!(side.won + side.drawn + side.lost, side.legal);
+        assert_eq!(side.wins.values().sum::<u64>(), side.won);
+        assert_eq!(side.losses.values().sum::<u64>(), side.lost);
+    }
+}
+
+/// A 10×8 (Capablanca) board allows the 4 mirrors but not the diagonal ones; statistics
+/// count every placement on its 80 squares.
+#[test]
+fn tables_on_10x8_fold_fourfold_and_count_every_placement_of_the_80_squares() {
+    let mut set = on("10x8");
+    let kc = stats(&mut set, "KC.K");
+    assert_eq!(kc.symmetry, 4);
+    check_counts(&kc, 80 * 79 * 78);
+    // A Chancellor (rook + knight) mates a lone king.
+    assert!(kc.wtm.longest_win > 0);
+    assert_eq!(kc.wtm.drawn + kc.wtm.won, kc.wtm.legal);
+    let knn = stats(&mut set, "KNN.K");
+    assert_eq!(knn.symmetry, 4);
+    check_counts(&knn, 80 * 79 * 78 * 77 / 2);
+    // Two knights win only by a blunder of Black's, as on 8×8.
+    assert_eq!(knn.wtm.longest_win, 1);
+    // The same board turned: 8 files, 10 ranks.
+    let mut tall = on("8x10");
+    let kc_tall = stats(&mut tall, "KC.K");
+    assert_eq!(kc_tall.symmetry, 4);
+    check_counts(&kc_tall, 80 * 79 * 78);
+    // Turning the board a quarter turn maps one onto the other: the same counts.
+    assert_eq!((kc_tall.wtm.clone(), kc_tall.btm.clone()), (kc.wtm, kc.btm));
+    assert_eq!(BoardSize::new(10, 8).unwrap().symmetries().count(), 4);
+}
