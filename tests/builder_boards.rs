@@ -20,7 +20,7 @@ fn on(board: &str) -> TableSet {
 }
 
 /// V. Kotesovec's longest mates with King and Queen (OEIS A225551) and King and Rook
-/// (A225552) against a lone King on n×n boards, n = 3…12: the longest win with White to move,
+/// (A225552) against a lone King on n×n boards, n = 3…12 (n = 16 below): the longest win with White to move,
 /// DTM.
 #[test]
 fn longest_kqk_and_krk_mates_on_n_by_n_boards_are_kotesovecs() {
@@ -37,6 +37,19 @@ fn longest_kqk_and_krk_mates_on_n_by_n_boards_are_kotesovecs() {
         );
         assert_eq!((sq.symmetry, sr.symmetry), (8, 8), "{n}x{n}");
     }
+}
+
+/// The largest board, 16×16, whose last square is 255: the royal pairs of the index once
+/// came out empty there (a loop `0..n as Square` with n = 256), so every position was
+/// illegal. Kotesovec's n = 16 terms: KQK 21, KRK 35.
+#[test]
+fn longest_kqk_and_krk_mates_on_the_16x16_board_are_kotesovecs() {
+    let mut set = on("16x16");
+    let (sq, sr) = (stats(&mut set, "KQ.K"), stats(&mut set, "KR.K"));
+    assert_eq!((sq.wtm.longest_win, sr.wtm.longest_win), (21, 35));
+    check_counts(&sq, 256 * 255 * 254);
+    check_counts(&sr, 256 * 255 * 254);
+    assert_eq!((sq.symmetry, sr.symmetry), (8, 8));
 }
 
 /// Checks the full-board convention of DESIGN.md: every placement of the men on distinct

@@ -24,8 +24,10 @@ pub(super) fn royal_pairs(
 ) -> (Vec<(Square, Square)>, Vec<PairSlot>) {
     let mut pair_slot = vec![(NO_PAIR, 0u8); n * n];
     let mut pairs = Vec::new();
-    for a in 0..n as Square {
-        for b in 0..n as Square {
+    // The squares as a `Square` each: `0..n as Square` would be empty on a board of 256.
+    let squares = || (0..n).map(|s| s as Square);
+    for a in squares() {
+        for b in squares() {
             if a == b || mutual(a, b) {
                 continue;
             }
@@ -66,5 +68,27 @@ mod tests {
         let ix = Indexer::new(&material("K.K", &set), &Geometry::new(&set), true);
         assert_eq!(ix.pair_count(), 462);
         assert_eq!(ix.symmetry(), 8);
+    }
+
+    /// Every ordered pair of non-adjacent squares of a board folds to a canonical pair, on
+    /// the largest board (16×16, squares 0 to 255) as on the others: n·(n−1) ordered pairs
+    /// minus the adjacent ones, in orbits of at most 8.
+    #[test]
+    fn every_board_size_has_its_royal_pairs() {
+        let set = PieceSet::standard();
+        for (w, h) in [(16, 16), (15, 15), (16, 3), (3, 16), (8, 8)] {
+            let board = crate::board::BoardSize::new(w, h).unwrap();
+            let ix = Indexer::new(&material("K.K", &set), &Geometry::on(&set, board), true);
+            let (w, h) = (w as u64, h as u64);
+            // Ordered pairs of distinct squares that a king step joins.
+            let adjacent = 2 * (h * (w - 1) + w * (h - 1) + 2 * (w - 1) * (h - 1));
+            let pairs = w * h * (w * h - 1) - adjacent;
+            let g = ix.symmetry() as u64;
+            assert!(
+                ix.pair_count() as u64 >= pairs / g && (ix.pair_count() as u64) < pairs,
+                "{board}: {} pairs of {pairs}",
+                ix.pair_count()
+            );
+        }
     }
 }
