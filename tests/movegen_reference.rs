@@ -433,6 +433,11 @@ struct Placement {
     side: Color,
 }
 
+/// A board of `BOARDS`: 8×8 (the first) in about a quarter of the cases, the others evenly.
+fn any_board() -> impl Strategy<Value = usize> {
+    prop_oneof![3 => Just(0), 8 => 1..BOARDS.len()]
+}
+
 /// Every square of board `i` of `BOARDS`.
 fn all_squares(i: usize) -> Vec<u8> {
     board(i).all_squares().collect()
@@ -440,7 +445,7 @@ fn all_squares(i: usize) -> Vec<u8> {
 
 fn placement(letters: &[char]) -> impl Strategy<Value = Placement> {
     let letters = letters.to_vec();
-    (0..BOARDS.len()).prop_flat_map(move |b| {
+    any_board().prop_flat_map(move |b| {
         let letter = || proptest::sample::select(letters.clone());
         let royal_letter = || prop_oneof![3 => Just('K'), 1 => letter()];
         (
@@ -575,7 +580,7 @@ fn check(tables: &Tables, pl: &Placement) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 30_000, ..ProptestConfig::default() })]
 
     /// The hand-built set: range limits, capture-only/move-only steps, asymmetric pieces.
     #[test]
@@ -585,7 +590,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 30_000, ..ProptestConfig::default() })]
 
     /// Lame leapers, hoppers, grasshoppers and one-way pieces, read from Betza text.
     #[test]
@@ -595,7 +600,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 15_000, ..ProptestConfig::default() })]
 
     /// The shipped piece definitions, every letter.
     #[test]
@@ -609,7 +614,7 @@ proptest! {
 
 /// A board of `BOARDS`, a square of it and up to `others` other squares of it.
 fn square_among_others(others: usize) -> impl Strategy<Value = (usize, u8, Vec<u8>)> {
-    (0..BOARDS.len()).prop_flat_map(move |b| {
+    any_board().prop_flat_map(move |b| {
         (
             Just(b),
             proptest::sample::select(all_squares(b)),
@@ -803,7 +808,7 @@ fn check_bitboards_at<S: SquareSet>(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 4_500, ..ProptestConfig::default() })]
 
     /// Every letter of the hand-built and the shipped set that moves plainly (the set queries
     /// model plain leaps and rides; the shipped hoppers and lame leapers are in the special
@@ -922,7 +927,7 @@ fn check_specials_at<S: SquareSet>(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 7_500, ..ProptestConfig::default() })]
 
     /// Every letter of the special set, on random boards of 0–8 other men.
     #[test]
