@@ -1,12 +1,14 @@
 //! Tables on boards other than 8×8: published longest mates on n×n boards, the symmetry a
 //! rectangular board allows, and full-board statistics on 10×8.
 
-use fairy_egt::board::BoardSize;
+use fairy_egt::board::{BoardSize, Color, Position, Setup};
+use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::stats::{table_stats, TableStats};
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
+use fairy_egt::egt::value::Value;
 use fairy_egt::piece::PieceSet;
 
 fn stats(set: &mut TableSet, spec: &str) -> TableStats {
@@ -88,4 +90,40 @@ fn tables_on_10x8_fold_fourfold_and_count_every_placement_of_the_80_squares() {
     // Turning the board a quarter turn maps one onto the other: the same counts.
     assert_eq!((kc_tall.wtm.clone(), kc_tall.btm.clone()), (kc.wtm, kc.btm));
     assert_eq!(BoardSize::new(10, 8).unwrap().symmetries().count(), 4);
+}
+
+/// The longest win of a table on a rectangular board, played out: the perfect line from the
+/// position `extremes::longest_win` finds is 2·d − 1 moves long, every position on it is
+/// legal on that board, its FEN reads back, and it ends in checkmate (for KA.KN through the
+/// capture of the Knight, into the smaller table).
+#[test]
+fn longest_wins_on_rectangular_boards_play_out_to_mate() {
+    for (board, spec) in [("10x8", "KC.K"), ("7x5", "KR.K"), ("5x7", "KA.KN")] {
+        let mut set = on(board);
+        let m = Material::parse(spec, set.pieces()).unwrap();
+        set.build(&m, &Silent).unwrap();
+        let (start, d) = longest_win(&set, &m, Color::White).expect("a win");
+        assert_eq!(start.board(), board.parse::<BoardSize>().unwrap());
+        assert_eq!(set.probe(&start), Ok(Value::Win(d)), "{spec} on {board}");
+        let line = set.principal_line(&start, 1000).unwrap();
+        assert_eq!(line.len(), 2 * d as usize - 1, "{spec} on {board}");
+        let mut at = start;
+        for mv in line {
+            let fen = at.to_setup().to_fen();
+            let setup = Setup::from_fen(&fen, at.board()).unwrap();
+            assert_eq!(
+                Position::new(&setup, set.geometry(), m.royals()),
+                Ok(at.clone())
+            );
+            assert_eq!(at.parse_move(&mv.text(), set.geometry()), Ok(mv), "{fen}");
+            at = at.play(mv);
+        }
+        assert!(
+            at.legal_moves(set.geometry()).is_empty(),
+            "{spec} on {board}"
+        );
+        assert!(at.in_check(set.geometry()), "{spec} on {board}: mate");
+        let men = if spec == "KA.KN" { 3 } else { m.men().len() };
+        assert_eq!(at.men().len(), men, "{spec} on {board}");
+    }
 }
