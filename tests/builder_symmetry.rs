@@ -140,3 +140,22 @@ fn one_way_pieces_on_rectangular_boards_fold_by_the_mirror_they_keep() {
     assert_eq!(compare_on(board("6x5"), &pieces, Metric::Dtm, "KZ.KR"), 2);
     assert_eq!(compare_on(board("4x6"), &pieces, Metric::Dtm, "KV.KR"), 1);
 }
+
+/// The group keeps both colours' moves (Black's are White's mirrored top to bottom), and on
+/// a rectangular board only what its shape allows: a piece kept by the two diagonal mirrors
+/// and the half turn folds fourfold on a square board and twofold (the half turn) on a
+/// rectangular one; a piece only the half turn keeps folds twofold on both; one that only
+/// the a1-h8 mirror would keep for White is not kept for Black, so folds not at all.
+#[test]
+fn the_group_is_what_the_board_and_both_colours_moves_keep() {
+    let text = "K: K\n\
+                D: 1,2 2,1 -1,-2 -2,-1   # both diagonal mirrors and the half turn\n\
+                T: 1,1 -1,-1 2,1 -2,-1   # the half turn only\n\
+                S: 1,1                   # White's a1-h8 mirror, not Black's\n";
+    let pieces = parse_piece_defs(text, "test.ini").unwrap();
+    assert_eq!(compare_on(board("6x6"), &pieces, Metric::Dtm, "KD.K"), 4);
+    assert_eq!(compare_on(board("7x5"), &pieces, Metric::Dtm, "KD.K"), 2);
+    assert_eq!(compare_on(board("6x6"), &pieces, Metric::Dtm, "KT.K"), 2);
+    assert_eq!(compare_on(board("5x7"), &pieces, Metric::Dtm, "KT.KD"), 2);
+    assert_eq!(compare_on(board("6x6"), &pieces, Metric::Dtm, "KS.K"), 1);
+}
