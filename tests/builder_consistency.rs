@@ -3,7 +3,8 @@
 //! derived from its successors with the move generator of `board::Position` (itself checked
 //! against a slow reference generator): mate and stalemate at the leaves, the quickest win,
 //! the longest loss. Distances strictly decrease along the derivation, so a table that passes
-//! is the correct one, not merely a self-consistent one.
+//! is the correct one, not merely a self-consistent one. Tables on 8×8 and on other boards:
+//! 10×8 (128-bit square sets), 12×12 (256-bit), 5×5, 6×4 and 7×5 (rectangular, one-way pieces).
 
 use fairy_egt::board::BoardSize;
 use fairy_egt::board::{Color, Position, Setup};
@@ -12,6 +13,7 @@ use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
+use fairy_egt::piece::parse::parse_piece_defs;
 use fairy_egt::piece::PieceSet;
 use rayon::prelude::*;
 
@@ -64,7 +66,7 @@ fn check_placement(
     }
     let mut checked = 0;
     for stm in Color::BOTH {
-        let mut setup = Setup::empty(BoardSize::STANDARD, stm);
+        let mut setup = Setup::empty(set.geometry().board(), stm);
         for (&(color, letter), &sq) in men.iter().zip(squares) {
             setup.board[sq as usize] = Some((color, letter));
         }
@@ -88,16 +90,17 @@ fn check(set: &TableSet, spec: &str, first_squares: &[u8]) -> u64 {
     let material = Material::parse(spec, set.pieces()).unwrap();
     let men = men_of(&material);
     let rest = men.len() - 1;
+    let n = set.geometry().board().squares() as u64;
     first_squares
         .par_iter()
         .map(|&first| {
             let mut checked = 0;
-            for code in 0..64u64.pow(rest as u32) {
+            for code in 0..n.pow(rest as u32) {
                 let mut squares = vec![first];
                 let mut c = code;
                 for _ in 0..rest {
-                    squares.push((c % 64) as u8);
-                    c /= 64;
+                    squares.push((c % n) as u8);
+                    c /= n;
                 }
                 checked += check_placement(set, &material, &men, &squares);
             }
@@ -110,10 +113,46 @@ fn check(set: &TableSet, spec: &str, first_squares: &[u8]) -> u64 {
 const TRIANGLE: [u8; 10] = [0, 1, 2, 3, 9, 10, 11, 18, 19, 27];
 
 fn built(metric: Metric, spec: &str) -> TableSet {
-    let mut set = TableSet::new(PieceSet::standard(), metric);
+    built_on(BoardSize::STANDARD, PieceSet::standard(), metric, spec)
+}
+
+fn built_on(board: BoardSize, pieces: PieceSet, metric: Metric, spec: &str) -> TableSet {
+    let mut set = TableSet::new(pieces, metric).on_board(board);
     set.build(&Material::parse(spec, set.pieces()).unwrap(), &Silent)
         .unwrap();
     set
+}
+
+/// Every square of the table set's board.
+fn every_square(set: &TableSet) -> Vec<u8> {
+    set.geometry().board().all_squares().collect()
+}
+
+/// Checks `placements` random placements of the men of `spec` in each of 8 streams, both
+/// sides to move; returns the number of legal positions checked.
+fn check_random(set: &TableSet, spec: &str, placements: usize) -> u64 {
+    let material = Material::parse(spec, set.pieces()).unwrap();
+    let men = men_of(&material);
+    let n = set.geometry().board().squares() as u64;
+    (1..=8u64)
+        .into_par_iter()
+        .map(|seed| {
+            // xorshift64: a fixed, reproducible stream of placements.
+            let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state % n) as u8
+            };
+            (0..placements)
+                .map(|_| {
+                    let squares: Vec<u8> = (0..men.len()).map(|_| next()).collect();
+                    check_placement(set, &material, &men, &squares)
+                })
+                .sum::<u64>()
+        })
+        .sum()
 }
 
 #[test]
@@ -166,27 +205,64 @@ fn four_man_tables_agree_with_forward_search() {
 fn five_man_tables_agree_with_forward_search_on_random_positions() {
     for spec in ["KR.KBN", "KR.KBB", "KO.KGU"] {
         let set = built(Metric::Dtm, spec);
-        let material = Material::parse(spec, set.pieces()).unwrap();
-        let men = men_of(&material);
-        let checked: u64 = (1..=8u64)
-            .into_par_iter()
-            .map(|seed| {
-                // xorshift64: a fixed, reproducible stream of placements.
-                let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                let mut next = move || {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    (state % 64) as u8
-                };
-                (0..25_000)
-                    .map(|_| {
-                        let squares: Vec<u8> = (0..men.len()).map(|_| next()).collect();
-                        check_placement(&set, &material, &men, &squares)
-                    })
-                    .sum::<u64>()
-            })
-            .sum();
+        let checked = check_random(&set, spec, 25_000);
         assert!(checked > 200_000, "{spec}: {checked}");
     }
+}
+
+fn board(text: &str) -> BoardSize {
+    text.parse().unwrap()
+}
+
+/// The Capablanca board, 10×8, with 128-bit square sets and a 4-fold index: every position
+/// of the 3-man tables, random positions of a 4-man one with a Chancellor against a Rook.
+#[test]
+fn tables_on_10x8_agree_with_forward_search() {
+    for (metric, spec) in [(Metric::Dtm, "KC.K"), (Metric::Dtc, "KA.K")] {
+        let set = built_on(board("10x8"), PieceSet::standard(), metric, spec);
+        assert!(check(&set, spec, &every_square(&set)) > 500_000, "{spec}");
+    }
+    let set = built_on(board("10x8"), PieceSet::standard(), Metric::Dtm, "KC.KR");
+    assert_eq!(
+        set.get(&Material::parse("KC.KR", set.pieces()).unwrap())
+            .unwrap()
+            .indexer()
+            .symmetry(),
+        4
+    );
+    let checked = check_random(&set, "KC.KR", 40_000);
+    assert!(checked > 400_000, "KC.KR: {checked}");
+}
+
+/// 12×12 (256-bit square sets): every position of a 3-man table whose White royal stands in
+/// the triangle a1–f1–f6; 5×5 with five men; rectangular boards (4-fold), one of them with
+/// a one-way piece (2-fold), under DTC too.
+#[test]
+fn tables_on_other_boards_agree_with_forward_search() {
+    let set = built_on(board("12x12"), PieceSet::standard(), Metric::Dtm, "KQ.K");
+    let triangle: Vec<u8> = (0..6u8)
+        .flat_map(|r| (r..6).map(move |f| 12 * r + f))
+        .collect();
+    assert_eq!(triangle.len(), 21);
+    assert!(check(&set, "KQ.K", &triangle) > 400_000);
+
+    for spec in ["KR.KBN", "KA.KNN"] {
+        let set = built_on(board("5x5"), PieceSet::standard(), Metric::Dtm, spec);
+        let checked = check_random(&set, spec, 25_000);
+        assert!(checked > 50_000, "{spec}: {checked}");
+    }
+
+    let set = built_on(board("6x4"), PieceSet::standard(), Metric::Dtc, "KR.KN");
+    assert!(check(&set, "KR.KN", &every_square(&set)) > 200_000);
+
+    let pieces = parse_piece_defs("K: K\nJ: WfF\nR: R\nN: N\n", "test.ini").unwrap();
+    let set = built_on(board("7x5"), pieces, Metric::Dtm, "KJ.KN");
+    assert_eq!(
+        set.get(&Material::parse("KJ.KN", set.pieces()).unwrap())
+            .unwrap()
+            .indexer()
+            .symmetry(),
+        2
+    );
+    assert!(check(&set, "KJ.KN", &every_square(&set)) > 1_000_000);
 }

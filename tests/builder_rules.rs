@@ -15,7 +15,13 @@ use fairy_egt::piece::PieceSet;
 use rayon::prelude::*;
 
 fn built(spec: &str, rules: Rules) -> (TableSet, TableStats) {
-    let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm).with_rules(rules);
+    built_on(BoardSize::STANDARD, spec, rules)
+}
+
+fn built_on(board: BoardSize, spec: &str, rules: Rules) -> (TableSet, TableStats) {
+    let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm)
+        .on_board(board)
+        .with_rules(rules);
     let m = Material::parse(spec, set.pieces()).unwrap();
     set.build(&m, &Silent).unwrap();
     let stats = table_stats(set.get(&m).unwrap(), set.geometry());
@@ -87,17 +93,19 @@ fn check_all(set: &TableSet, spec: &str, rules: Rules) {
     let material = Material::parse(spec, set.pieces()).unwrap();
     let men: Vec<(Color, char)> = material.men().iter().map(|m| (m.color, m.letter)).collect();
     assert_eq!(men.len(), 3, "whole-board check is for 3 men");
-    let checked: u64 = (0..64u8)
-        .into_par_iter()
-        .map(|a| {
+    let board = set.geometry().board();
+    let squares: Vec<u8> = board.all_squares().collect();
+    let checked: u64 = squares
+        .par_iter()
+        .map(|&a| {
             let mut n = 0;
-            for b in 0..64u8 {
-                for c in 0..64u8 {
+            for &b in &squares {
+                for &c in &squares {
                     if a == b || b == c || a == c {
                         continue;
                     }
                     for stm in Color::BOTH {
-                        let mut setup = Setup::empty(BoardSize::STANDARD, stm);
+                        let mut setup = Setup::empty(board, stm);
                         for (&(color, letter), sq) in men.iter().zip([a, b, c]) {
                             setup.board[sq as usize] = Some((color, letter));
                         }
@@ -118,7 +126,10 @@ fn check_all(set: &TableSet, spec: &str, rules: Rules) {
             n
         })
         .sum();
-    assert!(checked > 100_000);
+    assert!(
+        checked as usize > squares.len().pow(3) / 2,
+        "{spec} on {board}: {checked}"
+    );
 }
 
 #[test]
@@ -260,4 +271,44 @@ fn a_mate_seeded_as_a_draw_changes_its_predecessors() {
         seeded.best_move(&before).unwrap().unwrap().mv,
         orthodox.best_move(&before).unwrap().unwrap().mv
     );
+}
+
+/// The rules on other boards (built slot by slot there): each table agrees with the forward
+/// search that applies the rule, on every placement of its 3 men.
+#[test]
+fn rules_on_other_boards_agree_with_forward_search() {
+    let board = |text: &str| text.parse::<BoardSize>().unwrap();
+    let null_black = Rules {
+        null_move: NullMove::Black,
+        ..Rules::default()
+    };
+    let stalemate_wins = Rules {
+        stalemate_wins: true,
+        ..Rules::default()
+    };
+    let bare_royal_loses = Rules {
+        bare_royal_loses: true,
+        ..Rules::default()
+    };
+    for (b, spec, rules) in [
+        ("10x8", "KR.K", null_black),
+        ("7x5", "KQ.K", stalemate_wins),
+        ("5x6", "KN.K", bare_royal_loses),
+        ("6x6", "KA.K", null_black),
+    ] {
+        let (set, _) = built_on(board(b), spec, rules);
+        check_all(&set, spec, rules);
+    }
+    // As on 8×8, stalemate-wins shortens the longest KQK win on 7×5, and a Black that may
+    // pass stops KRK's general win on 10×8.
+    let (_, orthodox) = built_on(board("7x5"), "KQ.K", Rules::default());
+    let (_, rule) = built_on(board("7x5"), "KQ.K", stalemate_wins);
+    assert!(orthodox.btm.stalemates > 0);
+    assert_eq!(
+        rule.btm.losses[&0],
+        orthodox.btm.checkmates + orthodox.btm.stalemates
+    );
+    let (_, orthodox) = built_on(board("10x8"), "KR.K", Rules::default());
+    let (_, passing) = built_on(board("10x8"), "KR.K", null_black);
+    assert!(passing.wtm.won < orthodox.wtm.won);
 }
