@@ -16,16 +16,21 @@
 //! scripts/xboard-paste.sh: the same Amazon position pasted as a FEN (Edit → Paste Position,
 //! where XBoard said "Bad FEN position in clipboard" before the engine told it the letters)
 //! and played by the engine as White with legality testing on.
+//! scripts/xboard-game.sh with `-boardWidth 10 -boardHeight 8`: a Chancellor mate on a 10×8
+//! board, for which XBoard sends `variant 10x8+0_fairy` (the engine lists every board size
+//! in its `variants` feature), with legality testing on; the PGN, log and screenshot stay in
+//! <target>/xboard-10x8/ (the screenshot is docs/xboard-10x8.png).
 //! Needs Xvfb, xboard, xdotool, xclip and ImageMagick (scripts/test.sh installs them).
 
 mod support;
 
-use fairy_egt::board::Color;
+use fairy_egt::board::{BoardSize, Color, Position, Setup};
 use fairy_egt::config::Metric;
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::tables::TableSet;
+use fairy_egt::egt::value::Value;
 use fairy_egt::piece::PieceSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,13 +118,25 @@ fn received(log: &str) -> Vec<&str> {
 /// `endgame`, into `target/NAME`, checked to have finished: the output directory, the PGN and
 /// XBoard's debug log.
 fn xboard_game(engine: &str, endgame: &str, fen: &str, name: &str) -> (PathBuf, String, String) {
+    xboard_game_with(engine, endgame, fen, name, &[])
+}
+
+/// [`xboard_game`] with more XBoard options (e.g. the board's size).
+fn xboard_game_with(
+    engine: &str,
+    endgame: &str,
+    fen: &str,
+    name: &str,
+    xboard_args: &[&str],
+) -> (PathBuf, String, String) {
     let out = target_dir().join(name);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
     let (status, stdout, stderr) = run_with_limit(
         Command::new("bash")
             .arg(script)
             .args([engine, endgame, fen])
-            .arg(&out),
+            .arg(&out)
+            .args(xboard_args),
         Duration::from_secs(200),
     );
     let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
@@ -266,4 +283,50 @@ fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
         .filter(|l| l.starts_with("GameEnds(") && !l.contains("xboard exit"))
         .collect();
     assert!(ends.is_empty(), "{ends:?}\n{log}");
+}
+
+#[test]
+fn xboard_plays_a_chancellor_mate_on_a_10x8_board() {
+    require_gui_tools();
+    let board: BoardSize = "10x8".parse().expect("10x8");
+    let fen = "9k/10/10/10/10/10/10/K3C4r w - - 0 1";
+    let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+    let material = Material::parse("KC.KR", tables.pieces()).expect("KC.KR");
+    tables
+        .build(&material, &Silent)
+        .expect("KC.KR builds on 10x8");
+    let setup = Setup::from_fen(fen, board).expect("a 10x8 FEN");
+    let start = Position::new(&setup, tables.geometry(), material.royals()).expect("legal");
+    let Ok(Value::Win(distance)) = tables.probe(&start) else {
+        panic!("{fen} is not won for White")
+    };
+    assert_eq!(distance, 12);
+
+    // The engines start on 8x8: XBoard's `variant 10x8+0_fairy` changes their board.
+    let (out, pgn, log) = xboard_game_with(
+        BIN,
+        "KC.KR",
+        fen,
+        "xboard-10x8",
+        &["-boardWidth", "10", "-boardHeight", "8"],
+    );
+    assert_no_refusal(&out, &log);
+    assert!(log.contains(">first : variant 10x8+0_fairy"), "{log}");
+    assert!(log.contains(">second: variant 10x8+0_fairy"), "{log}");
+    assert!(!log.contains("not supported"), "{log}");
+    let got = received(&log);
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("setup (") && l.contains(" 10x8+0_fairy rnabqkbcnr/")),
+        "{log}"
+    );
+    // XBoard kept the Chancellor's description (legality testing is on).
+    assert!(pgn.contains("C:RN"), "{pgn}");
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    // The first move on the tenth file, the mate in the table's distance.
+    assert!(pgn.contains("1. Cxj1+"), "{pgn}");
+    assert_eq!(white_moves(&pgn), (distance as usize, true), "{pgn}");
+    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
+    assert!(shot > 10_000, "no screenshot in {}", out.display());
 }
