@@ -19,7 +19,8 @@
 //! scripts/xboard-game.sh with `-boardWidth 10 -boardHeight 8`: a Chancellor mate on a 10×8
 //! board, for which XBoard sends `variant 10x8+0_fairy` (the engine lists every board size
 //! in its `variants` feature), with legality testing on; the PGN, log and screenshot stay in
-//! <target>/xboard-10x8/ (the screenshot is docs/xboard-10x8.png).
+//! <target>/xboard-10x8/ (the screenshot is docs/xboard-10x8.png). And the same on 10×10,
+//! where XBoard numbers the ranks from 0 (`j0` is the engine's j1).
 //! Needs Xvfb, xboard, xdotool, xclip and ImageMagick (scripts/test.sh installs them).
 
 mod support;
@@ -285,48 +286,63 @@ fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
     assert!(ends.is_empty(), "{ends:?}\n{log}");
 }
 
-#[test]
-fn xboard_plays_a_chancellor_mate_on_a_10x8_board() {
+/// A KC.KR game in real XBoard on `board` from `fen`, won by White in the table's distance
+/// (`distance`, checked), opening with `first` (SAN) into `target/NAME`: XBoard must send
+/// `variant WxH+0_fairy` to both engines (which start on 8x8) and take the engine's `setup`
+/// and Chancellor with legality testing on. Returns the output directory.
+fn chancellor_game_on(board: &str, fen: &str, distance: u16, first: &str, name: &str) -> PathBuf {
     require_gui_tools();
-    let board: BoardSize = "10x8".parse().expect("10x8");
-    let fen = "9k/10/10/10/10/10/10/K3C4r w - - 0 1";
-    let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+    let size: BoardSize = board.parse().expect("a board size");
+    let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(size);
     let material = Material::parse("KC.KR", tables.pieces()).expect("KC.KR");
-    tables
-        .build(&material, &Silent)
-        .expect("KC.KR builds on 10x8");
-    let setup = Setup::from_fen(fen, board).expect("a 10x8 FEN");
+    tables.build(&material, &Silent).expect("KC.KR builds");
+    let setup = Setup::from_fen(fen, size).expect("a FEN of the board");
     let start = Position::new(&setup, tables.geometry(), material.royals()).expect("legal");
-    let Ok(Value::Win(distance)) = tables.probe(&start) else {
-        panic!("{fen} is not won for White")
-    };
-    assert_eq!(distance, 12);
+    assert_eq!(tables.probe(&start), Ok(Value::Win(distance)), "{fen}");
 
-    // The engines start on 8x8: XBoard's `variant 10x8+0_fairy` changes their board.
+    let (w, h) = (size.files().to_string(), size.ranks().to_string());
     let (out, pgn, log) = xboard_game_with(
         BIN,
         "KC.KR",
         fen,
-        "xboard-10x8",
-        &["-boardWidth", "10", "-boardHeight", "8"],
+        name,
+        &["-boardWidth", &w, "-boardHeight", &h],
     );
     assert_no_refusal(&out, &log);
-    assert!(log.contains(">first : variant 10x8+0_fairy"), "{log}");
-    assert!(log.contains(">second: variant 10x8+0_fairy"), "{log}");
+    let variant = format!("variant {board}+0_fairy");
+    assert!(log.contains(&format!(">first : {variant}")), "{log}");
+    assert!(log.contains(&format!(">second: {variant}")), "{log}");
     assert!(!log.contains("not supported"), "{log}");
-    let got = received(&log);
+    let setup_line = format!(" {board}+0_fairy ");
     assert!(
-        got.iter()
-            .any(|l| l.starts_with("setup (") && l.contains(" 10x8+0_fairy rnabqkbcnr/")),
+        received(&log)
+            .iter()
+            .any(|l| l.starts_with("setup (") && l.contains(&setup_line)),
         "{log}"
     );
     // XBoard kept the Chancellor's description (legality testing is on).
     assert!(pgn.contains("C:RN"), "{pgn}");
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
-    // The first move on the tenth file, the mate in the table's distance.
-    assert!(pgn.contains("1. Cxj1+"), "{pgn}");
+    assert!(pgn.contains(&format!("1. {first} ")), "{pgn}");
     assert_eq!(white_moves(&pgn), (distance as usize, true), "{pgn}");
     let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
     assert!(shot > 10_000, "no screenshot in {}", out.display());
+    out
+}
+
+#[test]
+fn xboard_plays_a_chancellor_mate_on_a_10x8_board() {
+    // The first move goes to the tenth file; the screenshot is docs/xboard-10x8.png.
+    let fen = "9k/10/10/10/10/10/10/K3C4r w - - 0 1";
+    chancellor_game_on("10x8", fen, 12, "Cxj1+", "xboard-10x8");
+}
+
+#[test]
+fn xboard_plays_a_chancellor_mate_on_a_10x10_board_whose_ranks_it_counts_from_0() {
+    // XBoard writes rank 1 as 0 on 10 ranks: its `j0` is the engine's j1.
+    let fen = "9k/10/10/10/10/10/10/10/10/K3C4r w - - 0 1";
+    let out = chancellor_game_on("10x10", fen, 13, "Cxj0+", "xboard-10x10");
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).expect("the debug log");
+    assert!(log.contains("<first : move e0j0"), "{log}");
 }

@@ -40,13 +40,14 @@
 //!   board a position already loaded (`-lpf`, `-fen`) stays.
 //! - Ranks: on a board 10 ranks high XBoard numbers them from 0 (common.h's `ONE`), in moves
 //!   and edit commands; elsewhere from 1, two digits past 9 (`SendMoveToProgram`: `a10a1`).
-//!   The engine numbers from 1 on every board, so 10-rank boards are not usable in XBoard yet.
+//!   The engine numbers from 1 on every board: on 10 ranks its XBoard side shifts each rank
+//!   number of moves and edit squares by one, both ways.
 //!
 //! XBoard's own `memory N` is its hash-size setting for every engine (64 MB unless the user
 //! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
-use crate::board::{BoardSize, Color, Setup};
+use crate::board::{BoardSize, Color, Move, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
@@ -114,6 +115,9 @@ pub struct XBoard {
     edit: Option<Color>,
     /// The features were sent: thinking-style progress may follow.
     handshake_done: bool,
+    /// `Some(1)` while the board is 10 ranks high, where XBoard numbers ranks from 0: what
+    /// its rank numbers need to be the engine's.
+    rank_shift: Option<i32>,
 }
 
 impl XBoard {
@@ -124,6 +128,7 @@ impl XBoard {
             name: format!("fairy-egt {} {endgame}", env!("CARGO_PKG_VERSION")),
             edit: None,
             handshake_done: false,
+            rank_shift: None,
         }
     }
 
@@ -401,6 +406,45 @@ fn not_playable_line(reason: &dyn std::fmt::Display) -> String {
     format!("tellusererror fairy-egt cannot play this position: {reason}")
 }
 
+/// What XBoard's rank numbers need to be the engine's on `board`: XBoard numbers the ranks
+/// of a board 10 high from 0 (common.h's `ONE`), every other board from 1 like the engine.
+fn xboard_rank_shift(board: BoardSize) -> Option<i32> {
+    (board.ranks() == 10).then_some(1)
+}
+
+/// `text` with every number in it (the ranks of a move or square) changed by `by`.
+fn shift_ranks(text: &str, by: Option<i32>) -> String {
+    let Some(by) = by else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len() + 1);
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        if !digits.is_empty() {
+            match digits.parse::<i32>() {
+                Ok(n) => out.push_str(&(n + by).to_string()),
+                Err(_) => out.push_str(digits),
+            }
+            digits.clear();
+        }
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
+}
+
+/// A move as XBoard writes it on the move's board (see [`xboard_rank_shift`]).
+fn xboard_move(m: &Move) -> String {
+    shift_ranks(&m.text(), xboard_rank_shift(m.board).map(|by| -by))
+}
+
 /// The text after a square name at the start of `s`: a file letter and a rank of one or two
 /// digits (`a10` on tall boards).
 fn square_prefix(s: &str) -> Option<&str> {
@@ -477,7 +521,7 @@ fn thinking_line(t: &Thinking) -> String {
     let pv = match &t.end {
         Some(end) => format!("(game over: {end})"),
         None => {
-            let moves: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
+            let moves: Vec<String> = t.pv.iter().map(xboard_move).collect();
             moves.join(" ")
         }
     };
@@ -496,6 +540,7 @@ impl Protocol for XBoard {
         if line.is_empty() {
             return vec![];
         }
+        self.rank_shift = xboard_rank_shift(options.board);
         let (word, arg) = match line.split_once(char::is_whitespace) {
             Some((w, a)) => (w, a.trim()),
             None => (line, ""),
@@ -503,7 +548,8 @@ impl Protocol for XBoard {
         // In edit mode only `ping` (a GUI may wait for its pong at any time) and `quit` keep
         // their meaning.
         if let Some(color) = self.edit.filter(|_| word != "ping" && word != "quit") {
-            return self.edit_line(line, color, options.board);
+            let line = shift_ranks(line, self.rank_shift);
+            return self.edit_line(&line, color, options.board);
         }
         let cmd = match word {
             "xboard" | "accepted" | "rejected" | "?" | "hard" | "easy" | "random" | "computer"
@@ -543,7 +589,7 @@ impl Protocol for XBoard {
             "playother" => Command::PlayOther,
             "white" => Command::SetSideToMove(Color::White),
             "black" => Command::SetSideToMove(Color::Black),
-            "usermove" if !arg.is_empty() => Command::Move(arg.to_string()),
+            "usermove" if !arg.is_empty() => Command::Move(shift_ranks(arg, self.rank_shift)),
             "usermove" => return vec![rejected("missing move", line)],
             "ping" => Command::Sync(arg.to_string()),
             "draw" => Command::DrawOffer,
@@ -589,7 +635,9 @@ impl Protocol for XBoard {
                     )]
                 }
             },
-            _ if arg.is_empty() && looks_like_move(word) => Command::Move(word.to_string()),
+            _ if arg.is_empty() && looks_like_move(word) => {
+                Command::Move(shift_ranks(word, self.rank_shift))
+            }
             _ => return vec![rejected("unknown command", line)],
         };
         vec![Input::Engine(cmd)]
@@ -610,19 +658,22 @@ impl XBoard {
     fn lines(&self, event: &Event) -> Vec<String> {
         match event {
             Event::Thinking(t) => vec![thinking_line(t)],
-            Event::Move(m) => vec![format!("move {}", m.text())],
+            Event::Move(m) => vec![format!("move {}", xboard_move(m))],
             Event::GameEnd(end) => vec![end.to_string()],
             Event::IllegalMove { text, reason } => vec![
-                format!("Illegal move: {}", error_safe(text)),
+                format!(
+                    "Illegal move: {}",
+                    error_safe(&shift_ranks(text, self.rank_shift.map(|_| -1)))
+                ),
                 format!("# {}", error_safe(reason)),
             ],
             Event::NotPlayable(reason) => vec![not_playable_line(reason)],
             Event::Rejected { kind, detail } => vec![error_line(kind, detail)],
             Event::Synced(token) => vec![format!("pong {token}")],
-            Event::Hint(m) => vec![format!("Hint: {}", m.text())],
+            Event::Hint(m) => vec![format!("Hint: {}", xboard_move(m))],
             Event::Book(moves) => moves
                 .iter()
-                .map(|m| format!("\t{} {}", m.mv.text(), m.value))
+                .map(|m| format!("\t{} {}", xboard_move(&m.mv), m.value))
                 .chain(std::iter::once(String::new()))
                 .collect(),
             Event::AcceptDraw => vec!["offer draw".to_string()],
@@ -1056,5 +1107,59 @@ mod tests {
         for word in ["a100a1", "a1", "e2e4qq", "ping", "a0a1x1", "10a1"] {
             assert!(!looks_like_move(word), "{word}");
         }
+    }
+
+    #[test]
+    fn on_ten_ranks_xboards_ranks_count_from_zero() {
+        let mut x = xb();
+        let mut ten = options();
+        ten.board = BoardSize::new(10, 10).unwrap();
+        let read = |x: &mut XBoard, line: &str| x.read(line, &ten);
+        assert_eq!(
+            read(&mut x, "usermove a0a9"),
+            vec![Input::Engine(Command::Move("a1a10".into()))]
+        );
+        assert_eq!(
+            read(&mut x, "j9j0"),
+            vec![Input::Engine(Command::Move("j10j1".into()))]
+        );
+        read(&mut x, "edit");
+        assert_eq!(
+            read(&mut x, "Ka0"),
+            vec![Input::Engine(Command::EditPlace {
+                square: 0,
+                color: Color::White,
+                letter: 'K'
+            })]
+        );
+        assert_eq!(
+            read(&mut x, "xj9"),
+            vec![Input::Engine(Command::EditEmpty(99))]
+        );
+        read(&mut x, ".");
+        let m = Move {
+            from: 0,
+            to: 90,
+            board: ten.board,
+        };
+        assert_eq!(x.render(&Event::Move(m)), vec!["move a0a9".to_string()]);
+        assert_eq!(
+            x.render(&Event::IllegalMove {
+                text: "a1a10".into(),
+                reason: "no".into()
+            })[0],
+            "Illegal move: a0a9"
+        );
+        // Other boards, 12 ranks included, count from 1 as the engine does.
+        let twelve = Move {
+            from: 0,
+            to: 108,
+            board: BoardSize::new(12, 12).unwrap(),
+        };
+        assert_eq!(xboard_move(&twelve), "a1a10");
+        assert_eq!(
+            x.read("usermove a1a10", &options()),
+            vec![Input::Engine(Command::Move("a1a10".into()))]
+        );
     }
 }
