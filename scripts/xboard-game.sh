@@ -4,13 +4,16 @@
 # XBoard's debug log (xboard-debug.log) and a screenshot of the board and the Engine Output
 # window at the end of the game (xboard.png).
 #
-# usage: scripts/xboard-game.sh ENGINE ENDGAME FEN OUTDIR
+# usage: scripts/xboard-game.sh ENGINE ENDGAME FEN OUTDIR [XBOARD-ARG…]
 #   ENGINE   the fairy-egt binary; ENDGAME its start-up endgame (e.g. KC.KR)
 #   FEN      the start position; OUTDIR where the files go
+#   XBOARD-ARG  more XBoard options, after the others (e.g. -boardWidth 10 -boardHeight 8
+#            for a 10x8 board: XBoard then sends `variant 10x8+0_fairy`)
 # Needs Xvfb, xboard (/usr/games), xdotool and ImageMagick's import. Exits 0 once the game
 # is saved with a result, 1 if no result came within the time limit.
 set -euo pipefail
 engine=$1 endgame=$2 fen=$3 out=$4
+shift 4
 limit=${XBOARD_GAME_SECONDS:-120}
 export PATH="$PATH:/usr/games"
 mkdir -p "$out"
@@ -28,7 +31,7 @@ timeout "$limit" xboard \
     -variant fairy -testLegality true -size medium -engineOutputUp true \
     -debug -nameOfDebugFile "$out/xboard-debug.log" \
     -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true \
-    >"$out/xboard.out" 2>&1 &
+    "$@" >"$out/xboard.out" 2>&1 &
 pids+=($!)
 xboard_pid=$!
 

@@ -723,3 +723,123 @@ fn a_new_handshake_shows_the_options_set_since() {
         );
     }
 }
+
+/// A Chancellor mate on 10×8 (`fairy-egt probe KC.KR --board 10x8 --fen …`: win in 12).
+const KCKR_10X8: &str = "9k/10/10/10/10/10/10/K3C4r w - - 0 1";
+
+/// The start position of 10×8 (Capablanca's), as the `setup` reply carries it.
+const START_10X8: &str = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w - - 0 1";
+
+/// Lines said up to a pong, without build progress.
+fn said_quietly(e: &mut Engine) -> Vec<String> {
+    said(e)
+        .into_iter()
+        .filter(|l| !l.starts_with("0 0 "))
+        .collect()
+}
+
+/// Plays the 10×8 Chancellor mate's first moves on an engine whose board is 10×8.
+fn plays_the_chancellor_mate_on_10x8(e: &mut Engine) {
+    e.send("force");
+    e.send(&format!("setboard {KCKR_10X8}"));
+    assert_eq!(said_quietly(e), Vec::<String>::new());
+    // KC.KR is built on demand (the start-up endgame is KQ.KR).
+    e.send("go");
+    assert_eq!(next_move(e), (100_012, "e1j1".to_string()));
+    e.send("usermove j8i7");
+    assert_eq!(next_move(e), (100_011, "j1h1".to_string()));
+    // A position of 8 files is not of this board: said, and the engine goes on.
+    e.send("force");
+    e.send("setboard 8/8/8/8/2r5/8/2k5/K6Q w - - 0 1");
+    let lines = said_quietly(e);
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("tellusererror")
+            && lines[0].contains("8 files, expected 10"),
+        "{lines:?}"
+    );
+    e.send(&format!("setboard {KCKR_10X8}"));
+    e.send("go");
+    assert_eq!(next_move(e), (100_012, "e1j1".to_string()));
+}
+
+#[test]
+fn variant_10x8_fairy_switches_the_board() {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    e.send("variant 10x8+0_fairy");
+    let lines = said_quietly(&mut e);
+    assert!(
+        lines[0].starts_with("setup (PNBRQFEACWMOHIJGD...U..ZX....Y")
+            && lines[0].ends_with(&format!(") 10x8+0_fairy {START_10X8}")),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"piece C& RN".to_string()), "{lines:?}");
+    plays_the_chancellor_mate_on_10x8(&mut e);
+    // Back to 8×8: as before.
+    e.send("variant fairy");
+    let lines = said_quietly(&mut e);
+    assert!(lines[0].contains(") 8x8+0_fairy rnbqkbnr/"), "{lines:?}");
+    e.send("force");
+    e.send(&format!("setboard {KQKR}"));
+    e.send("go");
+    assert_eq!(next_move(&mut e), (100_035, "h1b1".to_string()));
+}
+
+#[test]
+fn variant_capablanca_switches_to_10x8_and_describes_nothing() {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    e.send("variant capablanca");
+    // XBoard's own Archbishop and Chancellor move as ours.
+    assert_eq!(said_quietly(&mut e), Vec::<String>::new());
+    plays_the_chancellor_mate_on_10x8(&mut e);
+}
+
+#[test]
+fn the_board_from_the_command_line() {
+    let mut e = Engine::start(&["--board", "10x8", "KQ.KR"]);
+    let features = e.handshake();
+    // The handshake's setup carries the 10×8 start position.
+    let early = &features[features.len() - 2];
+    assert!(
+        early.starts_with("setup (") && early.ends_with(&format!(") {START_10X8}")),
+        "{features:?}"
+    );
+    plays_the_chancellor_mate_on_10x8(&mut e);
+    // XBoard's variant command for the same board changes nothing but says the letters.
+    e.send("variant 10x8+0_fairy");
+    let lines = said_quietly(&mut e);
+    assert!(
+        lines[0].ends_with(&format!(") 10x8+0_fairy {START_10X8}")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_12x12_board_and_moves_with_two_digit_ranks() {
+    let mut e = Engine::xboard(&["KQ.KR"]);
+    e.send("variant 12x12+0_fairy");
+    let lines = said_quietly(&mut e);
+    assert!(lines[0].contains(") 12x12+0_fairy "), "{lines:?}");
+    // Mate in 1 by the rook from a10 (KR.K built on demand).
+    let fen = "12/12/R11/12/12/12/12/12/12/2K9/12/2k9 w - - 0 1";
+    e.send("force");
+    e.send(&format!("setboard {fen}"));
+    e.send("go");
+    assert_eq!(next_move(&mut e), (100_001, "a10a1".to_string()));
+    let end = e.until(|l| l.starts_with("1-0"), PATIENCE);
+    assert_eq!(end.last().map(String::as_str), Some("1-0 {White mates}"));
+    // The same move, bare (XBoard without usermove): a move, not an unknown command.
+    e.send("force");
+    e.send(&format!("setboard {fen}"));
+    e.send("a10a1");
+    e.send("go");
+    let lines = e.until(
+        |l| l.starts_with("0-1") || l.starts_with("1-0") || l.contains("rror"),
+        PATIENCE,
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("1-0 {White mates}"),
+        "{lines:?}"
+    );
+}

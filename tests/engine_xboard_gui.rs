@@ -16,16 +16,22 @@
 //! scripts/xboard-paste.sh: the same Amazon position pasted as a FEN (Edit → Paste Position,
 //! where XBoard said "Bad FEN position in clipboard" before the engine told it the letters)
 //! and played by the engine as White with legality testing on.
+//! scripts/xboard-game.sh with `-boardWidth 10 -boardHeight 8`: a Chancellor mate on a 10×8
+//! board, for which XBoard sends `variant 10x8+0_fairy` (the engine lists every board size
+//! in its `variants` feature), with legality testing on; the PGN, log and screenshot stay in
+//! <target>/xboard-10x8/ (the screenshot is docs/xboard-10x8.png). And the same on 10×10,
+//! where XBoard numbers the ranks from 0 (`j0` is the engine's j1).
 //! Needs Xvfb, xboard, xdotool, xclip and ImageMagick (scripts/test.sh installs them).
 
 mod support;
 
-use fairy_egt::board::Color;
+use fairy_egt::board::{BoardSize, Color, Position, Setup};
 use fairy_egt::config::Metric;
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::tables::TableSet;
+use fairy_egt::egt::value::Value;
 use fairy_egt::piece::PieceSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,13 +119,25 @@ fn received(log: &str) -> Vec<&str> {
 /// `endgame`, into `target/NAME`, checked to have finished: the output directory, the PGN and
 /// XBoard's debug log.
 fn xboard_game(engine: &str, endgame: &str, fen: &str, name: &str) -> (PathBuf, String, String) {
+    xboard_game_with(engine, endgame, fen, name, &[])
+}
+
+/// [`xboard_game`] with more XBoard options (e.g. the board's size).
+fn xboard_game_with(
+    engine: &str,
+    endgame: &str,
+    fen: &str,
+    name: &str,
+    xboard_args: &[&str],
+) -> (PathBuf, String, String) {
     let out = target_dir().join(name);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/xboard-game.sh");
     let (status, stdout, stderr) = run_with_limit(
         Command::new("bash")
             .arg(script)
             .args([engine, endgame, fen])
-            .arg(&out),
+            .arg(&out)
+            .args(xboard_args),
         Duration::from_secs(200),
     );
     let pgn = std::fs::read_to_string(out.join("game.pgn")).unwrap_or_default();
@@ -266,4 +284,65 @@ fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
         .filter(|l| l.starts_with("GameEnds(") && !l.contains("xboard exit"))
         .collect();
     assert!(ends.is_empty(), "{ends:?}\n{log}");
+}
+
+/// A KC.KR game in real XBoard on `board` from `fen`, won by White in the table's distance
+/// (`distance`, checked), opening with `first` (SAN) into `target/NAME`: XBoard must send
+/// `variant WxH+0_fairy` to both engines (which start on 8x8) and take the engine's `setup`
+/// and Chancellor with legality testing on. Returns the output directory.
+fn chancellor_game_on(board: &str, fen: &str, distance: u16, first: &str, name: &str) -> PathBuf {
+    require_gui_tools();
+    let size: BoardSize = board.parse().expect("a board size");
+    let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(size);
+    let material = Material::parse("KC.KR", tables.pieces()).expect("KC.KR");
+    tables.build(&material, &Silent).expect("KC.KR builds");
+    let setup = Setup::from_fen(fen, size).expect("a FEN of the board");
+    let start = Position::new(&setup, tables.geometry(), material.royals()).expect("legal");
+    assert_eq!(tables.probe(&start), Ok(Value::Win(distance)), "{fen}");
+
+    let (w, h) = (size.files().to_string(), size.ranks().to_string());
+    let (out, pgn, log) = xboard_game_with(
+        BIN,
+        "KC.KR",
+        fen,
+        name,
+        &["-boardWidth", &w, "-boardHeight", &h],
+    );
+    assert_no_refusal(&out, &log);
+    let variant = format!("variant {board}+0_fairy");
+    assert!(log.contains(&format!(">first : {variant}")), "{log}");
+    assert!(log.contains(&format!(">second: {variant}")), "{log}");
+    assert!(!log.contains("not supported"), "{log}");
+    let setup_line = format!(" {board}+0_fairy ");
+    assert!(
+        received(&log)
+            .iter()
+            .any(|l| l.starts_with("setup (") && l.contains(&setup_line)),
+        "{log}"
+    );
+    // XBoard kept the Chancellor's description (legality testing is on).
+    assert!(pgn.contains("C:RN"), "{pgn}");
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    assert!(pgn.contains(&format!("1. {first} ")), "{pgn}");
+    assert_eq!(white_moves(&pgn), (distance as usize, true), "{pgn}");
+    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
+    assert!(shot > 10_000, "no screenshot in {}", out.display());
+    out
+}
+
+#[test]
+fn xboard_plays_a_chancellor_mate_on_a_10x8_board() {
+    // The first move goes to the tenth file; the screenshot is docs/xboard-10x8.png.
+    let fen = "9k/10/10/10/10/10/10/K3C4r w - - 0 1";
+    chancellor_game_on("10x8", fen, 12, "Cxj1+", "xboard-10x8");
+}
+
+#[test]
+fn xboard_plays_a_chancellor_mate_on_a_10x10_board_whose_ranks_it_counts_from_0() {
+    // XBoard writes rank 1 as 0 on 10 ranks: its `j0` is the engine's j1.
+    let fen = "9k/10/10/10/10/10/10/10/10/K3C4r w - - 0 1";
+    let out = chancellor_game_on("10x10", fen, 13, "Cxj0+", "xboard-10x10");
+    let log = std::fs::read_to_string(out.join("xboard-debug.log")).expect("the debug log");
+    assert!(log.contains("<first : move e0j0"), "{log}");
 }

@@ -106,6 +106,9 @@ pub enum Variant {
     Normal,
     /// XBoard's catch-all 8×8 variant: fairy letters whose moves the engine describes.
     Fairy,
+    /// XBoard's 10×8 variants `capablanca` and `gothic`: their Archbishop A and Chancellor C
+    /// move as ours, XBoard knows them, and nothing is described.
+    Capablanca,
 }
 
 /// How a game ended.

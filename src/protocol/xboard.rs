@@ -18,11 +18,36 @@
 //! goes out in the handshake and in reply to `variant fairy`, followed there by a `piece`
 //! command with the Betza description of each piece XBoard would not move as ours.
 //!
+//! Boards other than 8×8, as XBoard 4.9.1's own source has them (backend.c unless named):
+//! - `SupportedVariant` decides whether an engine plays a board: when it is not the variant's
+//!   own (`NonStandardBoardSize`: 8×8 without holdings for `fairy`, 10×8 for `capablanca` and
+//!   `gothic`), it builds the name `WxH+S_variant` (S: holdings), e.g. `10x8+0_fairy`, and
+//!   needs it as a whole comma-separated item of `feature variants`. The spec's `boardsize`
+//!   item does not suffice in 4.9.1 (the exact name is looked up after it all the same), and a
+//!   name XBoard does not know shows as a button of its own in the New Variant dialog
+//!   (`EngineDefinedVariant`): so every size 3×3 … 16×16 but 8×8 is listed by name (about
+//!   2.7 KB on one line; XBoard reads lines of up to 8192 bytes, gtk/xboard.c's
+//!   `INPUT_SOURCE_BUF_SIZE`, WinBoard 4096; it allows 16 files and 17 ranks, common.h).
+//! - `InitChessProgram` then sends `variant 10x8+0_fairy` (for `-variant fairy -boardWidth 10
+//!   -boardHeight 8`), `variant capablanca` for `-variant capablanca`; an unlisted size gets
+//!   "Board size 10x8+0 not supported by …" and XBoard falls back to the list's first variant.
+//! - `HandleMachineMove` takes `setup (PIECETOCHAR) WxH+S_parent FEN` only from the first
+//!   engine before the first move, and only with legality testing off, in `fairy`, or on a
+//!   board not the variant's own: in `capablanca`/`gothic` with legality testing on it and
+//!   `piece` are ignored (their A and C, Archbishop and Chancellor, are ours; `janus` calls its
+//!   Archbishop J, our Dragon, so it is not offered). A size unlike XBoard's board makes it
+//!   switch to that board and parent variant and take the FEN as start position; on the same
+//!   board a position already loaded (`-lpf`, `-fen`) stays.
+//! - Ranks: on a board 10 ranks high XBoard numbers them from 0 (common.h's `ONE`), in moves
+//!   and edit commands; elsewhere from 1, two digits past 9 (`SendMoveToProgram`: `a10a1`).
+//!   The engine numbers from 1 on every board: on 10 ranks its XBoard side shifts each rank
+//!   number of moves and edit squares by one, both ways.
+//!
 //! XBoard's own `memory N` is its hash-size setting for every engine (64 MB unless the user
 //! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
-use crate::board::{BoardSize, Color, Setup};
+use crate::board::{BoardSize, Color, Move, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
@@ -90,6 +115,9 @@ pub struct XBoard {
     edit: Option<Color>,
     /// The features were sent: thinking-style progress may follow.
     handshake_done: bool,
+    /// `Some(1)` while the board is 10 ranks high, where XBoard numbers ranks from 0: what
+    /// its rank numbers need to be the engine's.
+    rank_shift: Option<i32>,
 }
 
 impl XBoard {
@@ -100,6 +128,7 @@ impl XBoard {
             name: format!("fairy-egt {} {endgame}", env!("CARGO_PKG_VERSION")),
             edit: None,
             handshake_done: false,
+            rank_shift: None,
         }
     }
 
@@ -114,7 +143,11 @@ impl XBoard {
             "feature ping=1 setboard=1 usermove=1 playother=1 san=0 colors=0 sigint=0 \
              sigterm=0 reuse=1 analyze=1 memory=1 smp=1 debug=1 draw=1"
                 .to_string(),
-            format!("feature myname=\"{}\" variants=\"normal,fairy\"", self.name),
+            format!(
+                "feature myname=\"{}\" variants=\"{}\"",
+                self.name,
+                variants()
+            ),
             format!(
                 "feature option=\"Metric -combo {} /// {}\"",
                 combo(Metric::Dtm),
@@ -284,16 +317,35 @@ fn setup_line(pieces: &PieceSet, board: BoardSize, size: bool) -> String {
     format!("setup ({}) {size}{start}", piece_to_char(pieces))
 }
 
+/// The `variants` feature: `normal`, `fairy`, the 10×8 variants whose Archbishop and
+/// Chancellor are our A and C, and `fairy` on every other board by its sized name
+/// (`3x3+0_fairy` … `16x16+0_fairy`), the only form XBoard 4.9 accepts (see the module doc).
+fn variants() -> String {
+    use crate::board::size::{MAX_SIDE, MIN_SIDE};
+    let sides = MIN_SIDE..=MAX_SIDE;
+    let sized = sides.clone().flat_map(|w| {
+        sides
+            .clone()
+            .filter(move |&h| (w, h) != (8, 8))
+            .map(move |h| format!("{w}x{h}+0_fairy"))
+    });
+    ["normal", "fairy", "capablanca", "gothic"]
+        .map(String::from)
+        .into_iter()
+        .chain(sized)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// The variant and board of XBoard's `variant` argument: `normal` and `fairy` (8×8),
 /// `WxH+0_fairy` (or `WxH_fairy`) for fairy pieces on another board, and the 10×8 variants
-/// whose Archbishop and Chancellor are our A and C (`capablanca`, `gothic`, `janus`).
+/// whose Archbishop and Chancellor are our A and C (`capablanca`, `gothic`; not `janus`,
+/// whose Archbishop is XBoard's J).
 fn read_variant(arg: &str) -> Option<(Variant, BoardSize)> {
     match arg {
         "normal" => return Some((Variant::Normal, BoardSize::STANDARD)),
         "fairy" => return Some((Variant::Fairy, BoardSize::STANDARD)),
-        "capablanca" | "gothic" | "janus" => {
-            return Some((Variant::Fairy, BoardSize::new(10, 8).ok()?))
-        }
+        "capablanca" | "gothic" => return Some((Variant::Capablanca, BoardSize::new(10, 8).ok()?)),
         _ => {}
     }
     let (size, parent) = arg.split_once('_')?;
@@ -354,17 +406,66 @@ fn not_playable_line(reason: &dyn std::fmt::Display) -> String {
     format!("tellusererror fairy-egt cannot play this position: {reason}")
 }
 
+/// What XBoard's rank numbers need to be the engine's on `board`: XBoard numbers the ranks
+/// of a board 10 high from 0 (common.h's `ONE`), every other board from 1 like the engine.
+fn xboard_rank_shift(board: BoardSize) -> Option<i32> {
+    (board.ranks() == 10).then_some(1)
+}
+
+/// `text` with every number in it (the ranks of a move or square) changed by `by`.
+fn shift_ranks(text: &str, by: Option<i32>) -> String {
+    let Some(by) = by else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len() + 1);
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        if !digits.is_empty() {
+            match digits.parse::<i32>() {
+                Ok(n) => out.push_str(&(n + by).to_string()),
+                Err(_) => out.push_str(digits),
+            }
+            digits.clear();
+        }
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
+}
+
+/// A move as XBoard writes it on the move's board (see [`xboard_rank_shift`]).
+fn xboard_move(m: &Move) -> String {
+    shift_ranks(&m.text(), xboard_rank_shift(m.board).map(|by| -by))
+}
+
+/// The text after a square name at the start of `s`: a file letter and a rank of one or two
+/// digits (`a10` on tall boards).
+fn square_prefix(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    let digits = b.iter().skip(1).take_while(|c| c.is_ascii_digit()).count();
+    (b.first().is_some_and(u8::is_ascii_lowercase) && (1..=2).contains(&digits))
+        .then(|| &s[1 + digits..])
+}
+
 /// Whether a word looks like a move in coordinate notation (`e2e4`, `a7a8q`) or a drop
 /// (`Q@e4`): such words are moves, legal or not, never unknown commands.
 fn looks_like_move(word: &str) -> bool {
+    let square = square_prefix;
+    let coords = square(word).and_then(square).is_some_and(|rest| {
+        rest.is_empty() || (rest.len() == 1 && rest.as_bytes()[0].is_ascii_alphabetic())
+    });
     let b = word.as_bytes();
-    let coords = (4..=5).contains(&b.len())
-        && b[0].is_ascii_lowercase()
-        && b[1].is_ascii_digit()
-        && b[2].is_ascii_lowercase()
-        && b[3].is_ascii_digit()
-        && b.get(4).is_none_or(|c| c.is_ascii_alphabetic());
-    let drop = b.len() == 4 && b[1] == b'@' && b[0].is_ascii_alphabetic();
+    let drop = b.len() >= 4
+        && b[1] == b'@'
+        && b[0].is_ascii_alphabetic()
+        && square(&word[2..]) == Some("");
     coords || drop
 }
 
@@ -420,7 +521,7 @@ fn thinking_line(t: &Thinking) -> String {
     let pv = match &t.end {
         Some(end) => format!("(game over: {end})"),
         None => {
-            let moves: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
+            let moves: Vec<String> = t.pv.iter().map(xboard_move).collect();
             moves.join(" ")
         }
     };
@@ -439,6 +540,7 @@ impl Protocol for XBoard {
         if line.is_empty() {
             return vec![];
         }
+        self.rank_shift = xboard_rank_shift(options.board);
         let (word, arg) = match line.split_once(char::is_whitespace) {
             Some((w, a)) => (w, a.trim()),
             None => (line, ""),
@@ -446,7 +548,8 @@ impl Protocol for XBoard {
         // In edit mode only `ping` (a GUI may wait for its pong at any time) and `quit` keep
         // their meaning.
         if let Some(color) = self.edit.filter(|_| word != "ping" && word != "quit") {
-            return self.edit_line(line, color, options.board);
+            let line = shift_ranks(line, self.rank_shift);
+            return self.edit_line(&line, color, options.board);
         }
         let cmd = match word {
             "xboard" | "accepted" | "rejected" | "?" | "hard" | "easy" | "random" | "computer"
@@ -486,7 +589,7 @@ impl Protocol for XBoard {
             "playother" => Command::PlayOther,
             "white" => Command::SetSideToMove(Color::White),
             "black" => Command::SetSideToMove(Color::Black),
-            "usermove" if !arg.is_empty() => Command::Move(arg.to_string()),
+            "usermove" if !arg.is_empty() => Command::Move(shift_ranks(arg, self.rank_shift)),
             "usermove" => return vec![rejected("missing move", line)],
             "ping" => Command::Sync(arg.to_string()),
             "draw" => Command::DrawOffer,
@@ -532,7 +635,9 @@ impl Protocol for XBoard {
                     )]
                 }
             },
-            _ if arg.is_empty() && looks_like_move(word) => Command::Move(word.to_string()),
+            _ if arg.is_empty() && looks_like_move(word) => {
+                Command::Move(shift_ranks(word, self.rank_shift))
+            }
             _ => return vec![rejected("unknown command", line)],
         };
         vec![Input::Engine(cmd)]
@@ -553,19 +658,22 @@ impl XBoard {
     fn lines(&self, event: &Event) -> Vec<String> {
         match event {
             Event::Thinking(t) => vec![thinking_line(t)],
-            Event::Move(m) => vec![format!("move {}", m.text())],
+            Event::Move(m) => vec![format!("move {}", xboard_move(m))],
             Event::GameEnd(end) => vec![end.to_string()],
             Event::IllegalMove { text, reason } => vec![
-                format!("Illegal move: {}", error_safe(text)),
+                format!(
+                    "Illegal move: {}",
+                    error_safe(&shift_ranks(text, self.rank_shift.map(|_| -1)))
+                ),
                 format!("# {}", error_safe(reason)),
             ],
             Event::NotPlayable(reason) => vec![not_playable_line(reason)],
             Event::Rejected { kind, detail } => vec![error_line(kind, detail)],
             Event::Synced(token) => vec![format!("pong {token}")],
-            Event::Hint(m) => vec![format!("Hint: {}", m.text())],
+            Event::Hint(m) => vec![format!("Hint: {}", xboard_move(m))],
             Event::Book(moves) => moves
                 .iter()
-                .map(|m| format!("\t{} {}", m.mv.text(), m.value))
+                .map(|m| format!("\t{} {}", xboard_move(&m.mv), m.value))
                 .chain(std::iter::once(String::new()))
                 .collect(),
             Event::AcceptDraw => vec!["offer draw".to_string()],
@@ -583,7 +691,7 @@ impl XBoard {
                     .chain(self.pieces.iter().flat_map(piece_lines))
                     .collect()
             }
-            Event::Variant(Variant::Normal, _) => vec![],
+            Event::Variant(Variant::Normal | Variant::Capablanca, _) => vec![],
             Event::AnalysisStatus {
                 centis,
                 nodes,
@@ -907,6 +1015,151 @@ mod tests {
                 "setup ({}) {START_FEN}",
                 piece_to_char(&PieceSet::standard())
             ))
+        );
+    }
+
+    #[test]
+    fn every_board_size_is_announced_by_its_sized_name() {
+        let mut x = xb();
+        let lines = x.read("protover 2", &options());
+        let list = lines
+            .iter()
+            .find_map(|l| match l {
+                Input::Reply(s) => s.split_once("variants=\"").map(|(_, v)| v.to_string()),
+                _ => None,
+            })
+            .expect("a variants feature");
+        let list = list.trim_end_matches('"');
+        let items: Vec<&str> = list.split(',').collect();
+        for want in [
+            "normal",
+            "fairy",
+            "capablanca",
+            "gothic",
+            "10x8+0_fairy",
+            "3x3+0_fairy",
+        ] {
+            assert!(items.contains(&want), "{want}: {list}");
+        }
+        for want in [
+            "16x16+0_fairy",
+            "12x12+0_fairy",
+            "8x10+0_fairy",
+            "16x3+0_fairy",
+        ] {
+            assert!(items.contains(&want), "{want}");
+        }
+        // 8×8 is plain `fairy`; XBoard 4.9 needs the exact sized name, `boardsize` does not
+        // do; Janus' J is not our Archbishop.
+        for absent in [
+            "8x8+0_fairy",
+            "boardsize",
+            "janus",
+            "17x8+0_fairy",
+            "2x8+0_fairy",
+        ] {
+            assert!(!items.contains(&absent), "{absent}");
+        }
+        assert_eq!(items.len(), 4 + 14 * 14 - 1);
+        // Under WinBoard's 4096-byte line buffer.
+        assert!(list.len() < 4000, "{}", list.len());
+        // Every announced size is read back.
+        for item in &items[4..] {
+            let (_, board) = read_variant(item).expect(item);
+            assert_eq!(format!("{board}+0_fairy"), *item);
+        }
+    }
+
+    #[test]
+    fn a_variant_on_another_board_changes_the_board() {
+        let mut x = xb();
+        let ten = BoardSize::new(10, 8).unwrap();
+        assert_eq!(
+            x.read("variant 10x8+0_fairy", &options()),
+            vec![
+                Input::Engine(Command::Board(ten)),
+                Input::Engine(Command::Variant(Variant::Fairy))
+            ]
+        );
+        assert_eq!(
+            x.read("variant capablanca", &options()),
+            vec![
+                Input::Engine(Command::Board(ten)),
+                Input::Engine(Command::Variant(Variant::Capablanca))
+            ]
+        );
+        // XBoard's own Archbishop and Chancellor are ours: nothing to describe.
+        assert!(x
+            .render(&Event::Variant(Variant::Capablanca, ten))
+            .is_empty());
+        assert!(matches!(one(&mut x, "variant janus"), Input::Reply(l) if l.starts_with("Error")));
+        let lines = x.render(&Event::Variant(Variant::Fairy, ten));
+        assert!(lines[0].contains(" 10x8+0_fairy rnabqkbcnr/"), "{lines:?}");
+    }
+
+    #[test]
+    fn moves_with_two_digit_ranks_are_moves() {
+        for word in [
+            "a10a1", "l12a1", "a1l12", "p16a16", "e2e4", "a7a8q", "Q@e4", "Q@a10",
+        ] {
+            assert!(looks_like_move(word), "{word}");
+        }
+        for word in ["a100a1", "a1", "e2e4qq", "ping", "a0a1x1", "10a1"] {
+            assert!(!looks_like_move(word), "{word}");
+        }
+    }
+
+    #[test]
+    fn on_ten_ranks_xboards_ranks_count_from_zero() {
+        let mut x = xb();
+        let mut ten = options();
+        ten.board = BoardSize::new(10, 10).unwrap();
+        let read = |x: &mut XBoard, line: &str| x.read(line, &ten);
+        assert_eq!(
+            read(&mut x, "usermove a0a9"),
+            vec![Input::Engine(Command::Move("a1a10".into()))]
+        );
+        assert_eq!(
+            read(&mut x, "j9j0"),
+            vec![Input::Engine(Command::Move("j10j1".into()))]
+        );
+        read(&mut x, "edit");
+        assert_eq!(
+            read(&mut x, "Ka0"),
+            vec![Input::Engine(Command::EditPlace {
+                square: 0,
+                color: Color::White,
+                letter: 'K'
+            })]
+        );
+        assert_eq!(
+            read(&mut x, "xj9"),
+            vec![Input::Engine(Command::EditEmpty(99))]
+        );
+        read(&mut x, ".");
+        let m = Move {
+            from: 0,
+            to: 90,
+            board: ten.board,
+        };
+        assert_eq!(x.render(&Event::Move(m)), vec!["move a0a9".to_string()]);
+        assert_eq!(
+            x.render(&Event::IllegalMove {
+                text: "a1a10".into(),
+                reason: "no".into()
+            })[0],
+            "Illegal move: a0a9"
+        );
+        // Other boards, 12 ranks included, count from 1 as the engine does.
+        let twelve = Move {
+            from: 0,
+            to: 108,
+            board: BoardSize::new(12, 12).unwrap(),
+        };
+        assert_eq!(xboard_move(&twelve), "a1a10");
+        assert_eq!(
+            x.read("usermove a1a10", &options()),
+            vec![Input::Engine(Command::Move("a1a10".into()))]
         );
     }
 }
