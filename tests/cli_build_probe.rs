@@ -34,6 +34,7 @@ fn build_json_is_one_object_with_the_published_counts() {
     assert_eq!(text.trim().lines().count(), 1, "one line: {text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["endgame"], "KQ.K");
+    assert_eq!(v["board"], "8x8");
     assert_eq!(v["metric"], "dtm");
     assert_eq!(v["symmetry"], 8);
     assert_eq!(v["threads"], 2);

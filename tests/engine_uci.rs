@@ -440,3 +440,144 @@ fn a_new_uci_shows_the_options_set_since() {
         );
     }
 }
+
+/// The Capablanca position of the board tests: White's Chancellor takes the rook on j1 and
+/// mates.
+const KCKR_10X8: &str = "9k/10/10/10/10/10/10/K3C4r w - - 0 1";
+
+/// The `go` of a won position on another board: a mate score and the move.
+fn go_mates(e: &mut Engine) -> String {
+    let (score, mv) = go(e);
+    assert!(
+        score.starts_with("mate ") && !score.starts_with("mate -"),
+        "{score}"
+    );
+    mv
+}
+
+#[test]
+fn uci_variant_chooses_a_10x8_board() {
+    let mut e = Engine::uci(&["KC.KR", "--report", "-"]);
+    e.ready();
+    e.send("setoption name UCI_Variant value capablanca");
+    let built = e.ready();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", SHORT);
+    for want in [
+        "option name UCI_Variant type combo default capablanca var chess var normal var fairy \
+         var capablanca var gothic var janus",
+        "option name Board type string default 10x8",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "{want}: {lines:?}");
+    }
+    assert!(
+        built
+            .iter()
+            .any(|l| l.starts_with("info string built KC.KR in")),
+        "{built:?}"
+    );
+    e.send(&format!("position fen {KCKR_10X8}"));
+    assert_eq!(go_mates(&mut e), "e1j1");
+    // An 8×8 FEN is refused, naming the board in force; the 10×8 one is played again after.
+    e.send("position fen 7k/8/8/8/8/8/8/K3C2r w - - 0 1");
+    e.send("go");
+    let (lines, mv) = best_move(&mut e);
+    assert_eq!(mv, "0000", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l
+            == "info string cannot play this position: position: bad FEN: FEN rank 8 has 8 \
+                files, expected 10: the board in force is 10x8 (setoption name Board value WxH, \
+                or name UCI_Variant, chooses another)"),
+        "{lines:?}"
+    );
+    // A bad value changes nothing.
+    e.send("setoption name UCI_Variant value shogi");
+    assert_eq!(
+        e.next_line(SHORT).as_deref(),
+        Some(
+            "info string option UCI_Variant: expected chess, normal or fairy (8x8), capablanca, \
+             gothic or janus (10x8), or a board WxH such as 12x12, found 'shogi'"
+        )
+    );
+    e.send("setoption name Board value 17x17");
+    assert_eq!(
+        e.next_line(SHORT).as_deref(),
+        Some(
+            "info string option Board: expected files x ranks, each 3 to 16, such as 10x8, \
+             found '17x17'"
+        )
+    );
+    e.send(&format!("position fen {KCKR_10X8}"));
+    assert_eq!(go_mates(&mut e), "e1j1");
+    // Back to chess: 8×8 FENs again.
+    e.send("setoption name UCI_Variant value chess");
+    e.ready();
+    e.send("position fen 7k/8/8/8/8/8/8/K3C2r w - - 0 1");
+    assert_eq!(go_mates(&mut e), "e1h1");
+    e.send("quit");
+    assert!(e.wait_exit(SHORT).is_some());
+}
+
+#[test]
+fn board_option_takes_any_size_and_moves_with_two_digit_ranks() {
+    let mut e = Engine::uci(&["KR.K", "--report", "-"]);
+    e.ready();
+    e.send("setoption name Board value 12x12");
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", SHORT);
+    assert!(
+        lines.iter().any(|l| l
+            == "option name UCI_Variant type combo default 12x12 var chess var normal var fairy \
+                var capablanca var gothic var janus var 12x12"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Board type string default 12x12"),
+        "{lines:?}"
+    );
+    e.ready();
+    // The rook's move to a1, then Black (bare king, lost) to move.
+    e.send("position fen 11k/12/R11/12/12/12/12/12/12/12/12/11K w - - 0 1 moves a10a1");
+    let (score, mv) = go(&mut e);
+    assert!(score.starts_with("mate -"), "{score}");
+    assert!(mv.starts_with("l12"), "{mv}");
+    // White's side of the same board, with a two-digit square in the answer.
+    e.send("position fen 11k/12/R11/12/12/12/12/12/12/12/12/11K w - - 0 1");
+    go_mates(&mut e);
+    e.send("quit");
+    assert!(e.wait_exit(SHORT).is_some());
+}
+
+#[test]
+fn board_from_the_command_line_in_uci_mode() {
+    let mut e = Engine::uci(&["KC.KR", "--board", "10x8", "--report", "-"]);
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", SHORT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Board type string default 10x8"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Variant type combo default capablanca ")),
+        "{lines:?}"
+    );
+    e.ready();
+    e.send(&format!("position fen {KCKR_10X8}"));
+    assert_eq!(go_mates(&mut e), "e1j1");
+    // The same board again changes nothing: no rebuild.
+    e.send("setoption name UCI_Variant value janus");
+    e.send("setoption name Board value 10x8");
+    let lines = e.ready();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string built")),
+        "{lines:?}"
+    );
+    e.send("quit");
+    assert!(e.wait_exit(SHORT).is_some());
+}

@@ -2,6 +2,7 @@
 
 use super::{build_tables, settings, start_threads, UserError};
 use crate::cli::Common;
+use fairy_egt::board::BoardSize;
 use fairy_egt::egt::stats::{table_stats, SideStats, TableStats};
 use std::fmt::Write as _;
 
@@ -37,9 +38,15 @@ type CountRow = (&'static str, fn(&SideStats) -> u64);
 /// The statistics as a readable table.
 pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> String {
     let mut out = String::new();
+    // The board only when it is not the usual one, so 8×8 output is as it always was.
+    let board = if s.board == BoardSize::STANDARD.to_string() {
+        String::new()
+    } else {
+        format!("  board {}", s.board)
+    };
     let _ = writeln!(
         out,
-        "{}  metric {}  symmetry {}-fold  {} threads  built in {:.2} s  table {:.1} MB",
+        "{}{board}  metric {}  symmetry {}-fold  {} threads  built in {:.2} s  table {:.1} MB",
         s.endgame,
         s.metric,
         s.symmetry,

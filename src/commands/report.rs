@@ -5,6 +5,7 @@
 
 use super::build::render;
 use fairy_egt::board::geometry::Geometry;
+use fairy_egt::board::BoardSize;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::rules::Rules;
 use fairy_egt::egt::stats::{table_stats, TableStats};
@@ -28,6 +29,9 @@ fn text(
     let mut out = String::new();
     let _ = writeln!(out, "fairy-egt {} report", env!("CARGO_PKG_VERSION"));
     let _ = writeln!(out, "endgame: {}", material.name());
+    if stats.board != BoardSize::STANDARD.to_string() {
+        let _ = writeln!(out, "board:   {}", stats.board);
+    }
     let _ = writeln!(out, "metric:  {}", table.metric());
     let _ = writeln!(out, "rules:   {}", rules.describe());
     let seeds = match &report.seed {

@@ -47,6 +47,8 @@ pub struct SideStats {
 pub struct TableStats {
     /// Canonical endgame name.
     pub endgame: String,
+    /// The board, `WxH` (`8x8`, `10x8`).
+    pub board: String,
     /// `dtm` or `dtc`.
     pub metric: &'static str,
     /// Size of the symmetry group used by the index.
@@ -187,6 +189,7 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
     let [w, b] = tallies.map(|t| side_stats(t, placements));
     TableStats {
         endgame: material.name(),
+        board: tables.board().to_string(),
         metric: table.metric().name(),
         symmetry: ix.symmetry(),
         wtm: w,

@@ -377,6 +377,26 @@ mod tests {
         assert_eq!(set.bytes_needed(&kqk), 0);
     }
 
+    /// On 10×8 the index has no blocks: a table is two bytes a slot, pairs × 80 × 80 slots
+    /// for KC.KR, with 1446 royal pairs (80·79 ordered pairs less 536 adjacent ones, in orbits
+    /// of 4: no square of an even-sided board is fixed by a mirror or the half turn). The
+    /// need is exactly the tables built and the largest builder's structures, and the build
+    /// fits a budget of just that.
+    #[test]
+    fn on_10x8_the_need_is_the_tables_built_and_the_largest_builder() {
+        let board = crate::board::BoardSize::new(10, 8).unwrap();
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+        let kckr = Material::parse("KC.KR", set.pieces()).unwrap();
+        let need = set.bytes_needed(&kckr);
+        set.set_budget(need);
+        set.build(&kckr, &Silent).unwrap();
+        let ix = set.get(&kckr).unwrap().indexer();
+        assert!(!ix.has_blocks());
+        assert_eq!((ix.symmetry(), ix.pair_count()), (4, 1446));
+        assert_eq!(ix.size(), 1446 * 80 * 80);
+        assert_eq!(need, set.bytes() + builder_bytes(ix.size(), false));
+    }
+
     #[test]
     fn a_build_drops_unused_tables_to_fit_and_only_then() {
         fn parse(spec: &str) -> Material {

@@ -5,6 +5,7 @@
 use crate::board::fen::FenError;
 use crate::board::move_text::MoveError;
 use crate::board::position::PositionError;
+use crate::board::BoardSize;
 use crate::egt::builder::BuildError;
 use crate::egt::material::{Material, MAX_MEN};
 use crate::egt::probe::ProbeError;
@@ -37,6 +38,18 @@ pub enum Unplayable {
     /// The FEN of a UCI `position` line does not read.
     #[error("position: bad FEN: {0}")]
     BadFen(FenError),
+    /// The FEN of a UCI `position` line has the ranks or files of a board other than the
+    /// one in force.
+    #[error(
+        "position: bad FEN: {error}: the board in force is {board} (setoption name Board value \
+         WxH, or name UCI_Variant, chooses another)"
+    )]
+    OtherBoard {
+        /// Why the FEN does not read on this board.
+        error: FenError,
+        /// The board in force.
+        board: BoardSize,
+    },
     /// A UCI `position` line that is neither `startpos` nor `fen FEN` (the line as read).
     #[error(
         "position: expected 'position startpos' or 'position fen FEN', then 'moves …', found \

@@ -11,10 +11,16 @@
 //! `go ponder` the `bestmove` is held until `stop` (or `ponderhit`), as UCI asks.
 //!
 //! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
-//! the start-up budget), `PieceFile`, `NullMove`, `StalemateWins`, `BareKingLoses`; a change
-//! of any but `Threads` and `TableMemory` rebuilds the tables.
+//! the start-up budget), `PieceFile`, `NullMove`, `StalemateWins`, `BareKingLoses`, and the
+//! board: `UCI_Variant` as Fairy-Stockfish names its variants (`chess`, `normal`, `fairy`:
+//! 8×8; `capablanca`, `gothic`, `janus`: 10×8; a `WxH` is read too) and `Board` (`WxH`, any
+//! size from 3x3 to 16x16). A change of any but `Threads` and `TableMemory` rebuilds the
+//! tables; a new board also sets up its start position. python-chess sets `UCI_Variant` itself
+//! before every `position` when the engine has it (`chess` for its 8×8 boards), and does
+//! not let its users set it: `Board` is the option for them.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
+use crate::board::fen::FenError;
 use crate::board::{BoardSize, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
@@ -25,6 +31,36 @@ use crate::engine::{Command, Event, Options, Thinking, Unplayable};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
+
+/// The `UCI_Variant` names read, each with its board's files and ranks: Fairy-Stockfish's
+/// names of the variants whose pieces we have (its `chess` and `normal` are orthodox chess,
+/// `fairy` its 8×8 base for fairy pieces; `capablanca`, `gothic` and `janus` are 10×8 with the
+/// Archbishop and Chancellor that are our A and C). The first of a board is the one shown.
+const VARIANTS: [(&str, u32, u32); 6] = [
+    ("chess", 8, 8),
+    ("normal", 8, 8),
+    ("fairy", 8, 8),
+    ("capablanca", 10, 8),
+    ("gothic", 10, 8),
+    ("janus", 10, 8),
+];
+
+/// The board of a `UCI_Variant` value: a name of [`VARIANTS`] (any case) or `WxH`.
+fn variant_board(value: &str) -> Option<BoardSize> {
+    let lower = value.to_ascii_lowercase();
+    match VARIANTS.iter().find(|(name, ..)| *name == lower) {
+        Some(&(_, files, ranks)) => BoardSize::new(files, ranks).ok(),
+        None => lower.parse().ok(),
+    }
+}
+
+/// The `UCI_Variant` shown for a board: the first name of [`VARIANTS`] on it, else `WxH`.
+fn variant_name(board: BoardSize) -> String {
+    VARIANTS
+        .iter()
+        .find(|&&(_, files, ranks)| BoardSize::new(files, ranks) == Ok(board))
+        .map_or_else(|| board.to_string(), |(name, ..)| name.to_string())
+}
 
 /// The UCI side of a session.
 #[derive(Default)]
@@ -91,6 +127,8 @@ impl Uci {
                 "option name BareKingLoses type check default {}",
                 options.rules.bare_royal_loses
             ),
+            Uci::variant_option(options.board),
+            format!("option name Board type string default {}", options.board),
             "uciok".to_string(),
         ]
         .into_iter()
@@ -98,8 +136,20 @@ impl Uci {
         .collect()
     }
 
-    /// `setoption name NAME value VALUE`.
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Vec<Input> {
+    /// The `UCI_Variant` combo: its default the board in force (a `WxH` the names do not
+    /// cover is a choice of its own, so that the default is one of the choices).
+    fn variant_option(board: BoardSize) -> String {
+        let shown = variant_name(board);
+        let mut vars: Vec<String> = VARIANTS.iter().map(|(n, ..)| n.to_string()).collect();
+        if !vars.contains(&shown) {
+            vars.push(shown.clone());
+        }
+        let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+        format!("option name UCI_Variant type combo default {shown}{vars}")
+    }
+
+    /// `setoption name NAME value VALUE`, with `board` the board in force.
+    fn set_option(&mut self, name: &str, value: Option<&str>, board: BoardSize) -> Vec<Input> {
         let name = name.trim();
         let value = value.unwrap_or("").trim();
         let bad = |expected: &str| {
@@ -128,6 +178,21 @@ impl Uci {
                         "megabytes from 0 (the start-up budget) to {MAX_TABLE_MEMORY}"
                     ))
                 }
+            },
+            "uci_variant" => match variant_board(value) {
+                Some(b) if b == board => return vec![],
+                Some(b) => Command::Board(b),
+                None => {
+                    return bad(
+                        "chess, normal or fairy (8x8), capablanca, gothic or janus (10x8), or \
+                         a board WxH such as 12x12",
+                    )
+                }
+            },
+            "board" => match value.parse::<BoardSize>() {
+                Ok(b) if b == board => return vec![],
+                Ok(b) => Command::Board(b),
+                Err(_) => return bad("files x ranks, each 3 to 16, such as 10x8"),
             },
             "endgame" => Command::Endgame(value.to_string()),
             "piecefile" => Command::PieceFile(value.into()),
@@ -163,9 +228,13 @@ impl Uci {
             .unwrap_or(words.len());
         let setup = match words.get(1).copied() {
             Some("startpos") if moves_at == 2 => Ok(standard_start(board)),
-            Some("fen") if moves_at > 2 => {
-                Setup::from_fen(&words[2..moves_at].join(" "), board).map_err(Unplayable::BadFen)
-            }
+            Some("fen") if moves_at > 2 => Setup::from_fen(&words[2..moves_at].join(" "), board)
+                .map_err(|e| match e {
+                    FenError::RankCount { .. } | FenError::RankFiles { .. } => {
+                        Unplayable::OtherBoard { error: e, board }
+                    }
+                    e => Unplayable::BadFen(e),
+                }),
             _ => Err(Unplayable::BadPositionLine(line.to_string())),
         };
         let moves: Vec<String> = words
@@ -325,7 +394,9 @@ impl Protocol for Uci {
                     "readyok".to_string(),
                 ))]
             }
-            UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            UciMessage::SetOption { name, value } => {
+                self.set_option(&name, value.as_deref(), options.board)
+            }
             UciMessage::UciNewGame => vec![Input::Engine(Command::Force)],
             UciMessage::Go { time_control, .. } => self.go(matches!(
                 time_control,
@@ -523,6 +594,140 @@ mod tests {
         );
     }
 
+    fn board(text: &str) -> BoardSize {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn the_board_in_force_is_shown_as_variant_and_board() {
+        let mut u = uci();
+        for (size, variant, extra) in [
+            ("8x8", "chess", ""),
+            ("10x8", "capablanca", ""),
+            ("12x12", "12x12", " var 12x12"),
+        ] {
+            let options = Options {
+                board: board(size),
+                ..options()
+            };
+            let lines = replies(&u.read("uci", &options));
+            for want in [
+                format!(
+                    "option name UCI_Variant type combo default {variant} var chess var normal \
+                     var fairy var capablanca var gothic var janus{extra}"
+                ),
+                format!("option name Board type string default {size}"),
+            ] {
+                assert!(lines.contains(&want), "{want}: {lines:?}");
+            }
+            assert_eq!(lines.last().map(String::as_str), Some("uciok"));
+        }
+    }
+
+    #[test]
+    fn variant_and_board_options_choose_the_board() {
+        let mut u = uci();
+        for (line, want) in [
+            ("setoption name UCI_Variant value capablanca", "10x8"),
+            ("setoption name UCI_Variant value Gothic", "10x8"),
+            ("setoption name uci_variant value janus", "10x8"),
+            ("setoption name UCI_Variant value 12x12", "12x12"),
+            ("setoption name Board value 10x8", "10x8"),
+            ("setoption name Board value 16x3", "16x3"),
+            ("setoption name board value 12X12", "12x12"),
+        ] {
+            assert_eq!(
+                u.read(line, &options()),
+                vec![Input::Engine(Command::Board(board(want)))],
+                "{line}"
+            );
+        }
+        // The board in force already: nothing to do (python-chess sends `chess` often).
+        for line in [
+            "setoption name UCI_Variant value chess",
+            "setoption name UCI_Variant value fairy",
+            "setoption name UCI_Variant value normal",
+            "setoption name Board value 8x8",
+        ] {
+            assert_eq!(u.read(line, &options()), vec![], "{line}");
+        }
+        let on_10x8 = Options {
+            board: board("10x8"),
+            ..options()
+        };
+        assert_eq!(
+            u.read("setoption name UCI_Variant value chess", &on_10x8),
+            vec![Input::Engine(Command::Board(BoardSize::STANDARD))]
+        );
+        assert_eq!(
+            u.read("setoption name UCI_Variant value capablanca", &on_10x8),
+            vec![]
+        );
+        // A bad value says what was expected and changes nothing.
+        assert_eq!(
+            replies(&u.read("setoption name UCI_Variant value shogi", &options())),
+            vec![
+                "info string option UCI_Variant: expected chess, normal or fairy (8x8), \
+                 capablanca, gothic or janus (10x8), or a board WxH such as 12x12, found 'shogi'"
+                    .to_string()
+            ]
+        );
+        for value in ["2x8", "17x17", "x", ""] {
+            assert_eq!(
+                replies(&u.read(&format!("setoption name Board value {value}"), &options())),
+                vec![format!(
+                    "info string option Board: expected files x ranks, each 3 to 16, such as \
+                     10x8, found '{value}'"
+                )],
+                "{value}"
+            );
+        }
+    }
+
+    #[test]
+    fn positions_are_read_on_the_board_in_force() {
+        let u = uci();
+        let v = u.position(
+            "position fen 9k/10/10/10/10/10/10/K3C4r w - - 0 1",
+            board("10x8"),
+        );
+        let [_, Input::Engine(Command::SetGame(setup, _))] = &v[..] else {
+            panic!("{v:?}")
+        };
+        assert_eq!(setup.board[4], Some((crate::board::Color::White, 'C')));
+        assert_eq!(setup.board[79], Some((crate::board::Color::Black, 'K')));
+        let v = u.position(
+            "position fen 11k/12/R11/12/12/12/12/12/12/12/12/11K w - - 0 1 moves a10a1",
+            board("12x12"),
+        );
+        let [_, Input::Engine(Command::SetGame(_, moves))] = &v[..] else {
+            panic!("{v:?}")
+        };
+        assert_eq!(moves, &["a10a1".to_string()]);
+        // An 8×8 FEN on 10×8: the reason names the board in force and how to change it.
+        let v = u.position("position fen 7k/8/8/8/8/8/8/K6R w - - 0 1", board("10x8"));
+        let [_, Input::Engine(Command::SetUnplayable(reason))] = &v[..] else {
+            panic!("{v:?}")
+        };
+        assert_eq!(
+            u.render(&Event::NotPlayable(reason.clone())),
+            vec![
+                "info string cannot play this position: position: bad FEN: FEN rank 8 has 8 \
+                 files, expected 10: the board in force is 10x8 (setoption name Board value \
+                 WxH, or name UCI_Variant, chooses another)"
+                    .to_string()
+            ]
+        );
+        let v = u.position("position fen 7k/8/8/8/8/8/8/K6R w - - 0 1", board("8x10"));
+        let [_, Input::Engine(Command::SetUnplayable(reason))] = &v[..] else {
+            panic!("{v:?}")
+        };
+        assert!(
+            matches!(reason, Unplayable::OtherBoard { .. }),
+            "{reason:?}"
+        );
+    }
+
     #[test]
     fn positions_with_fairy_letters_and_moves() {
         let u = uci();
@@ -538,6 +743,14 @@ mod tests {
         assert_eq!(moves, &["a1b3".to_string(), "c4c3".to_string()]);
         let v = u.position(
             "position fen 8/8/8/8/2r5/8/2k5/K6Z5 w - - 0 1",
+            BoardSize::STANDARD,
+        );
+        assert!(matches!(
+            &v[1],
+            Input::Engine(Command::SetUnplayable(Unplayable::OtherBoard { .. }))
+        ));
+        let v = u.position(
+            "position fen 8/8/8/8/2r5/8/2k5/K6! w - - 0 1",
             BoardSize::STANDARD,
         );
         assert!(matches!(
