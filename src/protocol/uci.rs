@@ -13,7 +13,8 @@
 //! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
 //! the start-up budget), `PieceFile`, `NullMove`, `StalemateWins`, `BareKingLoses`, and the
 //! board: `UCI_Variant` as Fairy-Stockfish names its variants (`chess`, `normal`, `fairy`:
-//! 8×8; `capablanca`, `gothic`, `janus`: 10×8; a `WxH` is read too) and `Board` (`WxH`, any
+//! 8×8; `capablanca`, `gothic`: 10×8; a `WxH` is read too; not `janus`, whose J is its
+//! Archbishop where ours is the Dragon King) and `Board` (`WxH`, any
 //! size from 3x3 to 16x16). A change of any but `Threads` and `TableMemory` rebuilds the
 //! tables; a new board also sets up its start position. python-chess sets `UCI_Variant` itself
 //! before every `position` when the engine has it (`chess` for its 8×8 boards), and does
@@ -34,15 +35,14 @@ use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
 
 /// The `UCI_Variant` names read, each with its board's files and ranks: Fairy-Stockfish's
 /// names of the variants whose pieces we have (its `chess` and `normal` are orthodox chess,
-/// `fairy` its 8×8 base for fairy pieces; `capablanca`, `gothic` and `janus` are 10×8 with the
+/// `fairy` its 8×8 base for fairy pieces; `capablanca` and `gothic` are 10×8 with the
 /// Archbishop and Chancellor that are our A and C). The first of a board is the one shown.
-const VARIANTS: [(&str, u32, u32); 6] = [
+const VARIANTS: [(&str, u32, u32); 5] = [
     ("chess", 8, 8),
     ("normal", 8, 8),
     ("fairy", 8, 8),
     ("capablanca", 10, 8),
     ("gothic", 10, 8),
-    ("janus", 10, 8),
 ];
 
 /// The board of a `UCI_Variant` value: a name of [`VARIANTS`] (any case) or `WxH`.
@@ -184,7 +184,7 @@ impl Uci {
                 Some(b) => Command::Board(b),
                 None => {
                     return bad(
-                        "chess, normal or fairy (8x8), capablanca, gothic or janus (10x8), or \
+                        "chess, normal or fairy (8x8), capablanca or gothic (10x8), or \
                          a board WxH such as 12x12",
                     )
                 }
@@ -614,7 +614,7 @@ mod tests {
             for want in [
                 format!(
                     "option name UCI_Variant type combo default {variant} var chess var normal \
-                     var fairy var capablanca var gothic var janus{extra}"
+                     var fairy var capablanca var gothic{extra}"
                 ),
                 format!("option name Board type string default {size}"),
             ] {
@@ -630,7 +630,6 @@ mod tests {
         for (line, want) in [
             ("setoption name UCI_Variant value capablanca", "10x8"),
             ("setoption name UCI_Variant value Gothic", "10x8"),
-            ("setoption name uci_variant value janus", "10x8"),
             ("setoption name UCI_Variant value 12x12", "12x12"),
             ("setoption name Board value 10x8", "10x8"),
             ("setoption name Board value 16x3", "16x3"),
@@ -668,7 +667,7 @@ mod tests {
             replies(&u.read("setoption name UCI_Variant value shogi", &options())),
             vec![
                 "info string option UCI_Variant: expected chess, normal or fairy (8x8), \
-                 capablanca, gothic or janus (10x8), or a board WxH such as 12x12, found 'shogi'"
+                 capablanca or gothic (10x8), or a board WxH such as 12x12, found 'shogi'"
                     .to_string()
             ]
         );
