@@ -82,7 +82,8 @@ pub struct Engine {
     tables: Option<TableSet>,
     /// The build that is out, if any.
     building: Option<Running>,
-    /// Once the running (stale) build is back: build the start-up endgame first.
+    /// Once the running (stale) build is back: build the start-up endgame first (unless a
+    /// playable position was set up meanwhile: its endgame comes first).
     startup_next: bool,
     /// Endgames whose build failed, and why.
     failed: HashMap<Material, BuildError>,
@@ -524,8 +525,11 @@ impl Engine {
     /// A new board from a set-up; the tables it needs are built if missing.
     fn set_board(&mut self, setup: Setup) {
         self.board = Board::from_setup(setup, &self.geometry, self.royals);
-        if let Board::Unplayable { reason, .. } = &self.board {
-            log::info!("position not playable: {reason}");
+        match &self.board {
+            Board::Unplayable { reason, .. } => log::info!("position not playable: {reason}"),
+            // The position's endgame comes before a start-up endgame still waiting for a
+            // stale build to return, as it comes before a running one (which is cancelled).
+            Board::Playable(_) => self.startup_next = false,
         }
         self.cancel_useless_build();
         self.ensure_tables();

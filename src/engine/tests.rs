@@ -725,3 +725,34 @@ fn undo_after_an_option_change_builds_the_table_it_returns_to() {
     let events = drive(&mut e);
     assert_eq!(moves_of(&events).len(), 1, "{events:?}");
 }
+
+/// A new board while the start-up build runs: the stale build comes back, and a position set
+/// up meanwhile has its endgame built first, not the start-up endgame on the new board (KQ.KR
+/// on 12×12 takes minutes; the position's KR.K a fraction of a second).
+#[test]
+fn a_position_set_up_after_a_board_change_is_built_before_the_start_up_endgame() {
+    let mut e = engine("KQ.KR");
+    let mut actions = e.take_actions();
+    let Some(Action::Build(job)) = actions.pop() else {
+        panic!("no start-up build")
+    };
+    let big = BoardSize::new(12, 12).unwrap();
+    e.command(Command::Board(big));
+    e.command(Command::Force);
+    e.command(Command::SetPosition(Box::new(
+        Setup::from_fen("12/12/R11/12/12/12/12/12/12/2K9/12/2k9 w - - 0 1", big).unwrap(),
+    )));
+    e.command(Command::Go);
+    // The stale 8×8 build returns (unfinished: it was cancelled).
+    let mut tables = job.tables;
+    let r = tables.build(&job.material, &Silent);
+    e.built(tables, r);
+    let next = e.take_actions().into_iter().find_map(|a| match a {
+        Action::Build(job) => Some(job),
+        Action::Say(_) => None,
+    });
+    let job = next.expect("a build of the position's endgame");
+    assert_eq!(job.material.name(), "KR.K");
+    let events = drive_actions(&mut e, vec![Action::Build(job)]);
+    assert_eq!(moves_of(&events), vec!["a10a1".to_string()]);
+}
