@@ -83,7 +83,7 @@ usage: fairy-egt [ENDGAME] [OPTIONS]           (engine mode: XBoard or UCI)
 
   (none)   engine mode: an XBoard/WinBoard engine on stdin/stdout (a UCI engine when the
            first line it reads is 'uci') that builds the endgame at once and plays any
-           position of it (or of another endgame of at most 5 men, built on demand)
+           position of it (or of another endgame of at most 6 men, built on demand)
            perfectly, e.g.
            xboard -fcp \"fairy-egt KQ.KR\" -fd DIR -initialMode EditPosition -variant fairy
            polyglot -noini -ec \"fairy-egt KQ.KR\"   (UCI mode wrapped for XBoard)

@@ -10,6 +10,7 @@ use fairy_egt::board::BoardSize;
 use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
+use fairy_egt::egt::stats::table_stats;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
@@ -265,4 +266,29 @@ fn tables_on_other_boards_agree_with_forward_search() {
         2
     );
     assert!(check(&set, "KJ.KN", &every_square(&set)) > 1_000_000);
+}
+
+/// Six-man tables (small boards keep them small): every value sampled agrees with one ply of
+/// forward search, and the statistics add up (won + drawn + lost = legal, each histogram
+/// sums to its total, legal + illegal = placements).
+#[test]
+fn six_man_tables_agree_with_forward_search() {
+    for (metric, spec) in [(Metric::Dtm, "KRN.KNN"), (Metric::Dtc, "KAN.KRB")] {
+        let set = built_on(board("5x5"), PieceSet::standard(), metric, spec);
+        let checked = check_random(&set, spec, 25_000);
+        assert!(checked > 40_000, "{spec}: {checked}");
+        let material = Material::parse(spec, set.pieces()).unwrap();
+        let stats = table_stats(set.get(&material).unwrap(), set.geometry());
+        for side in [&stats.wtm, &stats.btm] {
+            assert_eq!(side.won + side.drawn + side.lost, side.legal, "{spec}");
+            assert_eq!(side.wins.values().sum::<u64>(), side.won, "{spec}");
+            assert_eq!(side.losses.values().sum::<u64>(), side.lost, "{spec}");
+            assert_eq!(side.legal + side.illegal, side.placements, "{spec}");
+        }
+        assert!(
+            stats.wtm.longest_win > 20,
+            "{spec}: {}",
+            stats.wtm.longest_win
+        );
+    }
 }

@@ -159,3 +159,12 @@ fn the_group_is_what_the_board_and_both_colours_moves_keep() {
     assert_eq!(compare_on(board("5x7"), &pieces, Metric::Dtm, "KT.KD"), 2);
     assert_eq!(compare_on(board("6x6"), &pieces, Metric::Dtm, "KS.K"), 1);
 }
+
+/// Six men fold as fewer do: on 4×4 by all 8 symmetries, on 5×4 by the 4 mirrors.
+#[test]
+fn six_man_tables_fold_as_smaller_ones_do() {
+    let pieces = PieceSet::standard();
+    let board = |t: &str| t.parse::<BoardSize>().unwrap();
+    assert_eq!(compare_on(board("4x4"), &pieces, Metric::Dtm, "KRN.KBN"), 8);
+    assert_eq!(compare_on(board("5x4"), &pieces, Metric::Dtc, "KAN.KRB"), 4);
+}

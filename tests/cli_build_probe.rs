@@ -166,7 +166,7 @@ fn fails_with(args: &[&str], needle: &str) {
 #[test]
 fn bad_input_is_named_with_exit_code_2() {
     fails_with(&["build", "KQ.KS"], "unknown piece letter 'S'");
-    fails_with(&["build", "KQQQQ.K"], "6 men");
+    fails_with(&["build", "KQQQQQ.K"], "7 men");
     fails_with(&["build", "KQKR"], "expected White's men");
     fails_with(&["build", "KQ."], "Black has no men");
     fails_with(&["build", "KQ.K", "--metric", "dtz"], "dtz");

@@ -188,7 +188,7 @@ fn unusable_positions_are_explained_and_go_answers_bestmove_0000() {
     for (position, reason) in [
         ("position startpos", "pawns"),
         ("position startpos moves e2e4 e7e5", "pawns"),
-        ("position fen 8/8/8/8/8/8/8/KQRBNk2 w - - 0 1", "6 men"),
+        ("position fen 8/8/8/8/8/8/8/KQRBNAk1 w - - 0 1", "7 men"),
         (
             "position fen 8/8/8/8/2r5/8/2k5/K6Q w - - 0 1 moves h1h2 h2h3",
             "move 2 (h2h3) cannot be played",

@@ -285,7 +285,7 @@ fn setboard_edit_and_unplayable_positions() {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
             "pawns",
         ),
-        ("8/8/8/8/8/2k5/8/KQRBN3 w - - 0 1", "6 men"),
+        ("8/8/8/8/8/2k5/8/KQRBNA2 w - - 0 1", "7 men"),
         ("8/8/8/8/8/2k5/8/KS6 w - - 0 1", "'S'"),
         ("8/8/8/8/8/8/8/KQ6 w - - 0 1", "Black has no king"),
         ("8/8/8/8/8/8/1k6/KQ6 w - - 0 1", "can be captured"),

@@ -5,7 +5,7 @@ use crate::piece::{PieceId, PieceSet};
 use thiserror::Error;
 
 /// Most men an endgame may have (royals included).
-pub const MAX_MEN: usize = 5;
+pub const MAX_MEN: usize = 6;
 
 /// Squares of an endgame's men in canonical man order.
 pub type Squares = [Square; MAX_MEN];

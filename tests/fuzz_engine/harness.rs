@@ -555,8 +555,10 @@ impl Run {
     /// Runs a build (or fails it) and hands the tables back.
     fn finish(&mut self, held: Held) {
         let Held { job, fail, .. } = held;
-        let five = job.material.len() >= 5;
-        let fail = fail || (five && self.five_men_left == 0);
+        let five = job.material.len() == 5;
+        // A six-man table (a mutated FEN may make one) would take gigabytes: failed always.
+        let six = job.material.len() >= 6;
+        let fail = fail || six || (five && self.five_men_left == 0);
         let mut tables = job.tables;
         let result = if fail {
             self.counts.failed += 1;

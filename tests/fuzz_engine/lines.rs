@@ -286,9 +286,9 @@ impl Lines {
         let men: Vec<(Color, char)> = match r.weighted(&[80, 5, 5, 3, 3, 4]) {
             0 => return self.playable_fen(geometry),
             1 => {
-                // Too many men.
+                // Too many men (more than 6).
                 let mut men = vec![(Color::White, 'K'), (Color::Black, 'K')];
-                for _ in 0..r.between(4, 14) {
+                for _ in 0..r.between(5, 14) {
                     men.push((*r.pick(&Color::BOTH), *r.pick(PIECES)));
                 }
                 men
