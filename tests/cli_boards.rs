@@ -4,40 +4,14 @@
 //! winning over it, and the memory budget of a 16×16 build refused before anything is
 //! allocated.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
+
+use std::process::Output;
 use std::time::{Duration, Instant};
+use support::{run, run_in, scratch, stderr, stdout};
 
 /// The Capablanca position: White's Chancellor takes the rook on j1 and mates in 12.
 const KCKR_10X8: &str = "9k/10/10/10/10/10/10/K3C4r w - - 0 1";
-
-/// Runs the binary in `dir` (the temporary directory: no engine.ini there).
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the binary runs")
-}
-
-fn run(args: &[&str]) -> Output {
-    run_in(&std::env::temp_dir(), args)
-}
-
-/// A fresh directory of this test process for files the test writes.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fairy-egt-boards-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", stderr(o));

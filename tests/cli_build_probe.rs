@@ -1,30 +1,9 @@
 //! The command line through the binary: `build` (text, JSON), `probe` (one FEN, many FENs)
 //! and the errors: one line naming the culprit, exit code 2.
 
-use std::process::{Command, Output};
+mod support;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
-        .args(args)
-        .current_dir(std::env::temp_dir())
-        .output()
-        .expect("the binary runs")
-}
-
-/// A fresh directory of this test process for files the test writes.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("fairy-egt-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use support::{run, scratch, stderr, stdout};
 
 #[test]
 fn build_json_is_one_object_with_the_published_counts() {

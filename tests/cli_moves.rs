@@ -2,12 +2,15 @@
 //! `--fen`, a file or stdin), the royals taken from the endgame, and a bad line named on
 //! stderr by its number while the others go on (exit code 2 at the end).
 
+mod support;
+
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
+use support::{stderr, stdout};
 
 /// Runs the binary in the temporary directory (no engine.ini there), with `input` on stdin.
 fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
+    let mut child = Command::new(support::BIN)
         .args(args)
         .current_dir(std::env::temp_dir())
         .stdin(Stdio::piped())
@@ -22,14 +25,6 @@ fn run(args: &[&str], input: &str) -> Output {
         .write_all(input.as_bytes())
         .expect("the binary reads stdin");
     child.wait_with_output().expect("the binary ends")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]

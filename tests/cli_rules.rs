@@ -7,9 +7,8 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::Duration;
-use support::{target_dir, Engine, PATIENCE};
+use support::{run_in, target_dir, Engine, PATIENCE};
 
 /// A fresh, empty working directory for one test.
 fn workdir(name: &str) -> PathBuf {
@@ -17,14 +16,6 @@ fn workdir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(support::BIN)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the binary runs")
 }
 
 /// `build ARGS --json` in `dir` (no report unless ARGS ask for one): the statistics.

@@ -1,11 +1,12 @@
-//! Shared by the engine-mode tests: the engine binary run through its pipes, with a timeout on
-//! every wait, and helpers to wait for child processes.
+//! Shared by the tests that run the binary: its commands run to their end (`run`, `run_in`,
+//! with `scratch` directories and their output as text), the engine mode driven through its
+//! pipes with a timeout on every wait, and helpers to wait for child processes.
 
 #![allow(dead_code)] // each test crate uses a part
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,37 @@ pub fn target_dir() -> PathBuf {
         .nth(2)
         .expect("the binary lies in <target>/<profile>/")
         .to_path_buf()
+}
+
+/// Runs the binary with `args` (a command such as `build`) in `dir`, to its end.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+/// `run_in` the temporary directory (no engine.ini there).
+pub fn run(args: &[&str]) -> Output {
+    run_in(&std::env::temp_dir(), args)
+}
+
+/// A fresh directory of this test process for files the test writes.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fairy-egt-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A command's standard output, as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A command's standard error, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// The engine in engine mode, driven through its pipes; killed when dropped.
