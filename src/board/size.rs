@@ -118,15 +118,13 @@ impl BoardSize {
     /// Reads a square name at the start of `text`: the square and the text after it. The
     /// rank takes every digit that follows the file letter.
     pub fn parse_square_prefix(self, text: &str) -> Option<(Square, &str)> {
-        let b = text.as_bytes();
-        let file = *b.first()?;
-        let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        if !file.is_ascii_lowercase() || digits == 0 || digits > 2 || b[1] == b'0' {
+        let (file, rank, rest) = square_name_parts(text)?;
+        if rank.starts_with('0') {
             return None;
         }
-        let rank: i8 = text[1..1 + digits].parse().ok()?;
+        let rank: i8 = rank.parse().ok()?;
         let sq = self.square_at(file as i8 - b'a' as i8, rank - 1)?;
-        Some((sq, &text[1 + digits..]))
+        Some((sq, rest))
     }
 
     /// The symmetries of the board's shape: all 8 on a square board, the 4 mirrors (no
@@ -150,6 +148,18 @@ impl BoardSize {
         self.square_at(x, y)
             .expect("a symmetry of the board's shape maps it onto itself")
     }
+}
+
+/// The parts of the square name at the start of `text`, whatever the board: its file letter
+/// (lower case), its rank's digits (one or two, all that follow the letter), and the text
+/// after it.
+pub fn square_name_parts(text: &str) -> Option<(u8, &str, &str)> {
+    let b = text.as_bytes();
+    let file = *b.first().filter(|c| c.is_ascii_lowercase())?;
+    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    (1..=2)
+        .contains(&digits)
+        .then(|| (file, &text[1..1 + digits], &text[1 + digits..]))
 }
 
 impl Default for BoardSize {

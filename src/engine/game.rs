@@ -3,7 +3,7 @@
 
 use super::unplayable::Unplayable;
 use crate::board::geometry::Geometry;
-use crate::board::{BoardSize, Move, Position, Setup};
+use crate::board::{BoardSize, Color, Move, Position, Setup};
 use crate::egt::material::MAX_MEN;
 
 /// FEN of the standard chess start position (what `new` sets up on 8×8).
@@ -21,13 +21,10 @@ pub fn standard_start(board: BoardSize) -> Setup {
         (8, 8) => START_FEN,
         (10, 8) => CAPABLANCA_FEN,
         _ => {
-            let mut setup = Setup::empty(board, crate::board::Color::White);
+            let mut setup = Setup::empty(board, Color::White);
             let file = (board.files() / 2) as i8;
             let top = board.ranks() as i8 - 1;
-            for (rank, man) in [
-                (0, (crate::board::Color::White, 'K')),
-                (top, (crate::board::Color::Black, 'K')),
-            ] {
+            for (rank, man) in [(0, (Color::White, 'K')), (top, (Color::Black, 'K'))] {
                 let sq = board.square_at(file, rank).expect("on the board");
                 setup.board[sq as usize] = Some(man);
             }

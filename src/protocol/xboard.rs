@@ -47,6 +47,7 @@
 //! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
+use crate::board::size::square_name_parts;
 use crate::board::{BoardSize, Color, Move, Setup};
 use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
@@ -445,19 +446,11 @@ fn xboard_move(m: &Move) -> String {
     shift_ranks(&m.text(), xboard_rank_shift(m.board).map(|by| -by))
 }
 
-/// The text after a square name at the start of `s`: a file letter and a rank of one or two
-/// digits (`a10` on tall boards).
-fn square_prefix(s: &str) -> Option<&str> {
-    let b = s.as_bytes();
-    let digits = b.iter().skip(1).take_while(|c| c.is_ascii_digit()).count();
-    (b.first().is_some_and(u8::is_ascii_lowercase) && (1..=2).contains(&digits))
-        .then(|| &s[1 + digits..])
-}
-
 /// Whether a word looks like a move in coordinate notation (`e2e4`, `a7a8q`) or a drop
 /// (`Q@e4`): such words are moves, legal or not, never unknown commands.
 fn looks_like_move(word: &str) -> bool {
-    let square = square_prefix;
+    // Any square name, of any board (ranks from 0 on boards 10 high): the text after it.
+    let square = |s| square_name_parts(s).map(|(_, _, rest)| rest);
     let coords = square(word).and_then(square).is_some_and(|rest| {
         rest.is_empty() || (rest.len() == 1 && rest.as_bytes()[0].is_ascii_alphabetic())
     });
