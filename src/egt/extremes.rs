@@ -4,7 +4,7 @@
 use crate::board::{Color, Position, Setup};
 use crate::egt::material::Material;
 use crate::egt::tables::TableSet;
-use crate::egt::value::win_of;
+use crate::egt::value::Value;
 use rayon::prelude::*;
 
 /// A position of `material` with `side` to move that is won for `side` in the most moves of
@@ -16,7 +16,10 @@ pub fn longest_win(tables: &TableSet, material: &Material, side: Color) -> Optio
     let ix = table.indexer();
     let (index, distance) = (0..ix.size())
         .into_par_iter()
-        .filter_map(|i| win_of(table.byte(i, side)).map(|d| (i, d)))
+        .filter_map(|i| match table.value_at(i, side) {
+            Some(Value::Win(d)) => Some((i, d)),
+            _ => None,
+        })
         .reduce_with(|a, b| {
             if (b.1, std::cmp::Reverse(b.0)) > (a.1, std::cmp::Reverse(a.0)) {
                 b
@@ -38,7 +41,6 @@ mod tests {
     use super::*;
     use crate::egt::progress::Silent;
     use crate::egt::table::Metric;
-    use crate::egt::value::Value;
     use crate::piece::PieceSet;
 
     #[test]

@@ -7,7 +7,7 @@ use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Men;
 use crate::egt::table::Table;
-use crate::egt::value::{decode, Value};
+use crate::egt::value::Value;
 use crate::with_tables;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -73,8 +73,8 @@ impl Tally {
     fn new() -> Tally {
         Tally {
             legal: 0,
-            wins: vec![0; 256],
-            losses: vec![0; 256],
+            wins: Vec::new(),
+            losses: Vec::new(),
             drawn: 0,
             checkmates: 0,
             stalemates: 0,
@@ -85,11 +85,10 @@ impl Tally {
         self.drawn += o.drawn;
         self.checkmates += o.checkmates;
         self.stalemates += o.stalemates;
-        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
-            *a += b;
-        }
-        for (a, b) in self.losses.iter_mut().zip(&o.losses) {
-            *a += b;
+        for (mine, theirs) in [(&mut self.wins, &o.wins), (&mut self.losses, &o.losses)] {
+            for (d, &n) in theirs.iter().enumerate() {
+                *at_distance(mine, d as u16) += n;
+            }
         }
         self
     }
@@ -100,8 +99,8 @@ impl Tally {
     fn add(&mut self, v: Value, weight: u64, stuck: impl FnOnce() -> Option<bool>) {
         self.legal += weight;
         match v {
-            Value::Win(d) => self.wins[d as usize] += weight,
-            Value::Loss(d) => self.losses[d as usize] += weight,
+            Value::Win(d) => *at_distance(&mut self.wins, d) += weight,
+            Value::Loss(d) => *at_distance(&mut self.losses, d) += weight,
             Value::Draw => self.drawn += weight,
         }
         if matches!(v, Value::Draw | Value::Loss(0)) {
@@ -112,6 +111,15 @@ impl Tally {
             }
         }
     }
+}
+
+/// The count of distance `d` in a histogram, which grows to hold it.
+#[inline]
+fn at_distance(histogram: &mut Vec<u64>, d: u16) -> &mut u64 {
+    if histogram.len() <= d as usize {
+        histogram.resize(d as usize + 1, 0);
+    }
+    &mut histogram[d as usize]
 }
 
 /// Counts a built table.
@@ -151,7 +159,7 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
                         for c in Color::BOTH {
                             let steps = men.royal_steps_in_block(&sq, others, c);
                             for x in 0..64u8 {
-                                let Some(v) = decode(table.byte(w * 64 + x as u64, c)) else {
+                                let Some(v) = table.value_at(w * 64 + x as u64, c) else {
                                     continue;
                                 };
                                 acc[c.index()].add(v, weight, || {
@@ -172,7 +180,7 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
                     let Some(sq) = ix.decode(index) else { continue };
                     let weight = ix.orbit_size(&sq);
                     for c in Color::BOTH {
-                        let Some(v) = decode(table.byte(index, c)) else {
+                        let Some(v) = table.value_at(index, c) else {
                             continue;
                         };
                         acc[c.index()].add(v, weight, || stuck(&sq, c));

@@ -44,11 +44,15 @@ impl std::str::FromStr for Metric {
     }
 }
 
-/// One table: a byte per index slot and side to move (see `value` for the encoding).
+/// One table: a byte per index slot and side to move (see `value` for the encoding), and
+/// the exact distances the bytes do not hold.
 pub struct Table {
     pub(crate) material: Material,
     pub(crate) indexer: Indexer,
     pub(crate) data: [Vec<AtomicU8>; 2],
+    /// Per side to move, the slots whose byte is `WIN_FAR` or `LOSS_FAR`, with their
+    /// distance: `index << 16 | distance`, sorted.
+    pub(crate) far: [Vec<u64>; 2],
     pub(crate) metric: Metric,
 }
 
@@ -73,17 +77,37 @@ impl Table {
         2 * self.indexer.size()
     }
 
+    /// Positions, of both sides to move, whose distance is longer than a byte holds
+    /// ([`MAX_DIRECT`](crate::egt::value::MAX_DIRECT)).
+    pub fn far_count(&self) -> usize {
+        self.far.iter().map(Vec::len).sum()
+    }
+
     /// Raw byte of a slot.
     #[inline]
     pub(crate) fn byte(&self, index: u64, stm: Color) -> u8 {
         self.data[stm.index()][index as usize].load(Ordering::Relaxed)
     }
 
+    /// Value of slot `index` with `stm` to move; `None` if the slot is no legal position.
+    #[inline]
+    pub(crate) fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
+        decode(self.byte(index, stm), || self.far_distance(index, stm))
+    }
+
+    /// The distance of a slot whose byte is `WIN_FAR` or `LOSS_FAR`.
+    fn far_distance(&self, index: u64, stm: Color) -> u16 {
+        let far = &self.far[stm.index()];
+        let k = far
+            .binary_search_by_key(&index, |e| e >> 16)
+            .expect("a far byte has its exception");
+        far[k] as u16
+    }
+
     /// Value of a placement (canonical man order) with `stm` to move; `None` if the
     /// position is illegal (the side to move can capture the enemy royal).
     #[inline]
     pub fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
-        let index = self.indexer.index(sq)?;
-        decode(self.byte(index, stm))
+        self.value_at(self.indexer.index(sq)?, stm)
     }
 }

@@ -12,7 +12,7 @@ use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
-use crate::egt::value::Value;
+use crate::egt::value::{Value, MAX_DIRECT};
 use crate::piece::PieceSet;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -27,6 +27,8 @@ pub struct TableSet {
     rules: Rules,
     seeds: Option<(Material, Vec<Seed>)>,
     fold: bool,
+    /// Longest distance a table byte holds (see `Recipe::direct`).
+    direct: u16,
     /// Shared, so that a finished table can be read elsewhere (its statistics counted for
     /// the report) while the set is used or extended.
     tables: HashMap<Material, Arc<Table>>,
@@ -78,6 +80,7 @@ impl TableSet {
             rules: Rules::default(),
             seeds: None,
             fold: true,
+            direct: MAX_DIRECT,
             tables: HashMap::new(),
             budget: u64::MAX,
         }
@@ -128,6 +131,14 @@ impl TableSet {
     /// The same, but tables built from now on use no symmetry (for checking the folding).
     pub fn without_symmetry(mut self) -> TableSet {
         self.fold = false;
+        self
+    }
+
+    /// The same, but tables built from now on hold only distances up to `moves` in their
+    /// bytes, and every longer one as an exception, as they do beyond `MAX_DIRECT` (for
+    /// checking the exceptions on small tables: the values are the same).
+    pub fn with_direct_distances(mut self, moves: u16) -> TableSet {
+        self.direct = moves.min(MAX_DIRECT);
         self
     }
 
@@ -256,6 +267,7 @@ impl TableSet {
                     _ => &[],
                 },
                 fold: self.fold,
+                direct: self.direct,
                 cancel,
             };
             let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;

@@ -49,47 +49,67 @@ pub const UNKNOWN: u8 = 0;
 /// Table byte of a position that cannot occur (side to move can capture the enemy royal), or
 /// of an index slot that names no canonical position.
 pub const ILLEGAL: u8 = 255;
-/// Longest win a table can hold, in moves.
-pub const MAX_WIN: u16 = 127;
+/// Longest win or loss a table byte holds directly, in moves: `Win(d)` is the byte 2d,
+/// `Loss(d)` the byte 2d + 1. Longer distances are rare: their byte only says "won" or "lost,
+/// further than this" ([`WIN_FAR`], [`LOSS_FAR`]) and the table keeps their exact distance in
+/// a sorted list of exceptions (see `Table`), so a table stays at one byte per position.
+pub const MAX_DIRECT: u16 = 122;
+/// Table byte of a position won in more than [`MAX_DIRECT`] moves (distance in the table's
+/// exceptions).
+pub const WIN_FAR: u8 = 246;
+/// Table byte of a position lost in more than [`MAX_DIRECT`] moves (distance in the table's
+/// exceptions).
+pub const LOSS_FAR: u8 = 247;
+/// While building only: won at the distance the build has reached, beyond [`MAX_DIRECT`]
+/// (it becomes [`WIN_FAR`] once the next step has used it).
+pub const WIN_NEW: u8 = 248;
+/// While building only: lost at the distance the build has reached, beyond [`MAX_DIRECT`].
+pub const LOSS_NEW: u8 = 249;
+/// While building only: a provisional win (through a capture) at a distance beyond
+/// [`MAX_DIRECT`] that the build has not reached; the distance waits in the builder's list.
+pub const WIN_LATER: u8 = 250;
+/// While building only: a provisional loss beyond [`MAX_DIRECT`], as [`WIN_LATER`].
+pub const LOSS_LATER: u8 = 251;
 /// Table byte of a position not (yet) won that can never be lost: the side to move has a
 /// capture into a drawn position. The builder leaves such positions out of its search for
 /// losses; a draw once the build is done, like `UNKNOWN`.
 pub const NOT_LOST: u8 = 253;
-/// Longest loss a table can hold, in moves (the next odd byte is `NOT_LOST`).
-pub const MAX_LOSS: u16 = 125;
 
-/// Byte of `Win(d)`, 1 ≤ d ≤ MAX_WIN.
+/// Byte of `Win(d)`, 1 ≤ d ≤ MAX_DIRECT.
 #[inline]
 pub fn win_byte(d: u16) -> u8 {
-    debug_assert!((1..=MAX_WIN).contains(&d));
+    debug_assert!((1..=MAX_DIRECT).contains(&d));
     (2 * d) as u8
 }
 
-/// Byte of `Loss(d)`, d ≤ MAX_LOSS.
+/// Byte of `Loss(d)`, d ≤ MAX_DIRECT.
 #[inline]
 pub fn loss_byte(d: u16) -> u8 {
-    debug_assert!(d <= MAX_LOSS);
+    debug_assert!(d <= MAX_DIRECT);
     (2 * d + 1) as u8
 }
 
-/// Whether a byte is a win, and its distance.
+/// Whether a byte is a win held directly, and its distance.
 #[inline]
 pub fn win_of(b: u8) -> Option<u16> {
-    (b != UNKNOWN && b != ILLEGAL && b.is_multiple_of(2)).then_some(b as u16 / 2)
+    (b != UNKNOWN && b <= win_byte(MAX_DIRECT) && b.is_multiple_of(2)).then_some(b as u16 / 2)
 }
 
-/// Whether a byte is a loss, and its distance.
+/// Whether a byte is a loss held directly, and its distance.
 #[inline]
 pub fn loss_of(b: u8) -> Option<u16> {
-    (b != ILLEGAL && b != NOT_LOST && b % 2 == 1).then_some(b as u16 / 2)
+    (b <= loss_byte(MAX_DIRECT) && b % 2 == 1).then_some(b as u16 / 2)
 }
 
-/// The value a byte stands for, `None` for `ILLEGAL`.
+/// The value a byte of a built table stands for, `None` for `ILLEGAL`; `far` gives the
+/// exact distance of a [`WIN_FAR`] or [`LOSS_FAR`] byte (asked only for those).
 #[inline]
-pub fn decode(b: u8) -> Option<Value> {
+pub fn decode(b: u8, far: impl FnOnce() -> u16) -> Option<Value> {
     match b {
         ILLEGAL => None,
         UNKNOWN | NOT_LOST => Some(Value::Draw),
+        WIN_FAR => Some(Value::Win(far())),
+        LOSS_FAR => Some(Value::Loss(far())),
         _ if b.is_multiple_of(2) => Some(Value::Win(b as u16 / 2)),
         _ => Some(Value::Loss(b as u16 / 2)),
     }
@@ -101,21 +121,29 @@ mod tests {
 
     #[test]
     fn bytes_round_trip() {
-        for d in 1..=MAX_WIN {
-            assert_eq!(decode(win_byte(d)), Some(Value::Win(d)));
+        let near = || panic!("a direct byte needs no exception");
+        for d in 1..=MAX_DIRECT {
+            assert_eq!(decode(win_byte(d), near), Some(Value::Win(d)));
             assert_eq!(win_of(win_byte(d)), Some(d));
             assert_eq!(loss_of(win_byte(d)), None);
         }
-        for d in 0..=MAX_LOSS {
-            assert_eq!(decode(loss_byte(d)), Some(Value::Loss(d)));
+        for d in 0..=MAX_DIRECT {
+            assert_eq!(decode(loss_byte(d), near), Some(Value::Loss(d)));
             assert_eq!(loss_of(loss_byte(d)), Some(d));
             assert_eq!(win_of(loss_byte(d)), None);
         }
-        assert_eq!(decode(UNKNOWN), Some(Value::Draw));
-        assert_eq!(decode(NOT_LOST), Some(Value::Draw));
-        assert_eq!(loss_of(NOT_LOST), None);
-        assert_eq!(win_of(NOT_LOST), None);
-        assert_eq!(decode(ILLEGAL), None);
+        assert_eq!(decode(UNKNOWN, near), Some(Value::Draw));
+        assert_eq!(decode(NOT_LOST, near), Some(Value::Draw));
+        assert_eq!(decode(WIN_FAR, || 262), Some(Value::Win(262)));
+        assert_eq!(decode(LOSS_FAR, || 130), Some(Value::Loss(130)));
+        assert_eq!(decode(ILLEGAL, near), None);
+        // The bytes past the direct ones are no direct values.
+        for b in [
+            WIN_FAR, LOSS_FAR, WIN_NEW, LOSS_NEW, WIN_LATER, LOSS_LATER, NOT_LOST,
+        ] {
+            assert_eq!((win_of(b), loss_of(b)), (None, None), "{b}");
+        }
+        assert!(loss_byte(MAX_DIRECT) < WIN_FAR);
         assert_eq!(win_of(ILLEGAL), None);
         assert_eq!(loss_of(ILLEGAL), None);
     }

@@ -12,7 +12,7 @@ use crate::egt::index::BlockMove;
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::table::Table;
-use crate::egt::value::{decode, Value, ILLEGAL, UNKNOWN};
+use crate::egt::value::{Value, ILLEGAL, UNKNOWN};
 
 impl<S: SquareSet> Build<'_, S> {
     /// Phase 1 for block `w`: sets both sides' bytes of its 64 slots in `tables`, counting
@@ -68,13 +68,15 @@ impl<S: SquareSet> Build<'_, S> {
                 let in_check = attacked[c.index()] & 1 << x != 0;
                 let mut occ = fixed;
                 occ.by_color[self.men.color(bm).index()] |= S::bit(x);
-                let byte = self.byte_given_captures(c, in_check, captures[x as usize], || {
-                    let steps =
-                        *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
-                    steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
-                });
+                let slot = w * 64 + x as u64;
+                let byte =
+                    self.byte_given_captures(slot, c, in_check, captures[x as usize], || {
+                        let steps = *steps
+                            .get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
+                        steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
+                    });
                 bytes[c.index()][byte as usize] += 1;
-                tables[c.index()].store(w * 64 + x as u64, byte);
+                tables[c.index()].store(slot, byte);
             });
         }
         legal
@@ -145,22 +147,20 @@ impl<S: SquareSet> Build<'_, S> {
         }
         let ix = sub.indexer();
         if ix.block_man() == Some(m) {
-            let slot = |b: u64, x: Square| sub.byte(b * 64 + x as u64, stm);
+            let slot = |b: u64, x: Square| sub.value_at(b * 64 + x as u64, stm);
             match ix.block_of(&after) {
                 BlockMove::Off => for_each_bit(squares, |x| f(x, None)),
-                BlockMove::Block(b) => for_each_bit(squares, |x| f(x, decode(slot(b, x)))),
-                BlockMove::Mapped(b, g) => {
-                    for_each_bit(squares, |x| f(x, decode(slot(b, g.square(x)))))
-                }
+                BlockMove::Block(b) => for_each_bit(squares, |x| f(x, slot(b, x))),
+                BlockMove::Mapped(b, g) => for_each_bit(squares, |x| f(x, slot(b, g.square(x)))),
                 BlockMove::Folded(b, g, fold) => {
-                    for_each_bit(squares, |x| f(x, decode(slot(b, fold.square(g.square(x))))))
+                    for_each_bit(squares, |x| f(x, slot(b, fold.square(g.square(x)))))
                 }
             }
             return;
         }
         match ix.line(&after, m) {
             Some((base, stride)) => for_each_bit(squares, |x| {
-                f(x, decode(sub.byte(base + stride * x as u64, stm)))
+                f(x, sub.value_at(base + stride * x as u64, stm))
             }),
             None => for_each_bit(squares, |x| {
                 after[m] = x;

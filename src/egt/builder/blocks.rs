@@ -15,7 +15,7 @@ use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::index::{BlockMove, BlockShape, Fold};
 use crate::egt::material::Squares;
-use crate::egt::value::{win_byte, ILLEGAL};
+use crate::egt::value::ILLEGAL;
 
 impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
@@ -94,10 +94,11 @@ impl<S: SquareSet> Build<'_, S> {
     ) -> (u64, u64) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
+        let win = self.far.win_code(n);
         let mut moving = 0u64;
         // The block man's own moves first: they stay in the block, one read for all of them.
         if self.men.color(bm) == c {
-            let (mut illegal, mut won) = won_masks(opponent_table, w, n);
+            let (mut illegal, mut won) = won_masks(opponent_table, w, win);
             if let Some(f) = fold {
                 // The block man's moves may land on slots that stand for others.
                 (illegal, won) = (f.unfold(illegal), f.unfold(won));
@@ -125,14 +126,14 @@ impl<S: SquareSet> Build<'_, S> {
                 moved[i] = to;
                 let (illegal, won) = match self.ix.block_after_move(w, sq, i, &moved) {
                     BlockMove::Off => (!0, 0),
-                    BlockMove::Block(b) => won_masks(opponent_table, b, n),
+                    BlockMove::Block(b) => won_masks(opponent_table, b, win),
                     BlockMove::Mapped(b, g) => {
-                        let (illegal, won) = won_masks(opponent_table, b, n);
+                        let (illegal, won) = won_masks(opponent_table, b, win);
                         let back = g.inverse();
                         (back.bitboard(illegal), back.bitboard(won))
                     }
                     BlockMove::Folded(b, g, f) => {
-                        let (illegal, won) = won_masks(opponent_table, b, n);
+                        let (illegal, won) = won_masks(opponent_table, b, win);
                         let back = g.inverse();
                         (
                             back.bitboard(f.unfold(illegal)),
@@ -150,11 +151,12 @@ impl<S: SquareSet> Build<'_, S> {
 }
 
 /// For the slots of block `b` of a table's bytes: the illegal ones, and those won in at
-/// most n.
+/// most n, `win` being the byte of a win in n.
 #[inline]
-fn won_masks(table: &[u8], b: u64, n: u16) -> (u64, u64) {
+fn won_masks(table: &[u8], b: u64, win: u8) -> (u64, u64) {
     let bytes = Bytes64::of_word(table, b);
-    // Won in d ≤ n: an even byte 2d with 0 < 2d ≤ 2n.
-    let won = bytes.even_up_to(win_byte(n));
+    // Won in d ≤ n: a nonzero even byte up to the win in n's (the wins settled beyond the
+    // direct distances, WIN_FAR, are below WIN_NEW, the provisional ones above).
+    let won = bytes.even_up_to(win);
     (bytes.equal(ILLEGAL), won)
 }

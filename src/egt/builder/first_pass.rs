@@ -7,15 +7,13 @@
 
 use super::sides::Writer;
 use super::Build;
-use super::BuildError;
+use super::{BuildError, MAX_DISTANCE};
 use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::progress::Phase;
 use crate::egt::seed::{Seed, SeedValue};
-use crate::egt::value::{
-    loss_byte, win_byte, Value, ILLEGAL, MAX_LOSS, MAX_WIN, NOT_LOST, UNKNOWN,
-};
+use crate::egt::value::{loss_byte, Value, ILLEGAL, NOT_LOST, UNKNOWN};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -108,21 +106,28 @@ impl<S: SquareSet> Build<'_, S> {
                 continue;
             }
             legal += 1;
-            let byte = self.initial_byte(sq, occ, c, attacked[c.index()]);
+            let byte = self.initial_byte(index, sq, occ, c, attacked[c.index()]);
             bytes[c.index()][byte as usize] += 1;
             tables[c.index()].store(index, byte);
         }
         legal
     }
 
-    /// The byte phase 1 gives a legal position with `c` to move (a provisional win or a
-    /// loss, counted by the caller as waiting at its distance, NOT_LOST, or UNKNOWN).
-    fn initial_byte(&self, sq: &Squares, occ: Occupancy<S>, c: Color, in_check: bool) -> u8 {
+    /// The byte phase 1 gives slot `slot`, a legal position with `c` to move (a provisional
+    /// win or a loss, counted by the caller as waiting at its distance, NOT_LOST, or UNKNOWN).
+    fn initial_byte(
+        &self,
+        slot: u64,
+        sq: &Squares,
+        occ: Occupancy<S>,
+        c: Color,
+        in_check: bool,
+    ) -> u8 {
         let mut captures = Captures::default();
         self.men.for_each_capture(sq, occ, c, |i, j| {
             captures.add(self.capture_value(sq, i, j, c))
         });
-        self.byte_given_captures(c, in_check, captures, || {
+        self.byte_given_captures(slot, c, in_check, captures, || {
             self.men.has_quiet_move(sq, occ, c)
         })
     }
@@ -131,6 +136,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// has a legal non-capturing move.
     pub(super) fn byte_given_captures(
         &self,
+        slot: u64,
         c: Color,
         in_check: bool,
         captures: Captures,
@@ -148,11 +154,7 @@ impl<S: SquareSet> Build<'_, S> {
             worst_loss,
         } = captures;
         if let Some(d) = best_win {
-            if d > MAX_WIN {
-                self.too_long.store(true, Relaxed);
-                return UNKNOWN;
-            }
-            return win_byte(d);
+            return self.far.provisional(c, slot, Value::Win(d));
         }
         if draw {
             return NOT_LOST;
@@ -169,7 +171,7 @@ impl<S: SquareSet> Build<'_, S> {
             // Stalemate: a draw.
             None => return UNKNOWN,
         };
-        loss_byte(d)
+        self.far.provisional(c, slot, Value::Loss(d))
     }
 
     /// Fixes the seeded values (after mates are known, before the iterations).
@@ -186,14 +188,14 @@ impl<S: SquareSet> Build<'_, S> {
                 SeedValue::Undecided => (UNKNOWN, false),
                 SeedValue::Stalemate if self.rules.stalemate_wins => (loss_byte(0), true),
                 SeedValue::Stalemate => (UNKNOWN, true),
-                SeedValue::Win(d) if d > MAX_WIN => {
+                SeedValue::Win(d) if d > MAX_DISTANCE => {
                     return Err(BuildError::TooLong(self.name.clone()))
                 }
-                SeedValue::Win(d) => (win_byte(d), true),
-                SeedValue::Loss(d) if d > MAX_LOSS => {
+                SeedValue::Win(d) => (self.far.provisional(c, index, Value::Win(d)), true),
+                SeedValue::Loss(d) if d > MAX_DISTANCE => {
                     return Err(BuildError::TooLong(self.name.clone()))
                 }
-                SeedValue::Loss(d) => (loss_byte(d), true),
+                SeedValue::Loss(d) => (self.far.provisional(c, index, Value::Loss(d)), true),
             };
             tables[c.index()].store(index, byte);
             self.pending.count(c, byte, 1);

@@ -6,12 +6,13 @@
 
 use super::bitmap::for_each_bit;
 use super::bytes;
+use super::far::Kind;
 use super::sides::Word;
-use super::Build;
+use super::{Build, MAX_DISTANCE};
 use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
-use crate::egt::value::{loss_byte, win_byte, win_of, Value, ILLEGAL, MAX_LOSS, UNKNOWN};
+use crate::egt::value::{win_of, Value, ILLEGAL, UNKNOWN, WIN_FAR, WIN_NEW};
 use std::sync::atomic::Ordering::Relaxed;
 
 impl<S: SquareSet> Build<'_, S> {
@@ -22,8 +23,8 @@ impl<S: SquareSet> Build<'_, S> {
     pub(super) fn loss_step(&self, n: u16) -> [u64; 2] {
         Color::BOTH.map(|c| {
             let lost = &self.lost[c.index()];
-            let found = self.collect(c, loss_byte(n), lost);
-            self.gather(c, &self.won[c.flip().index()], win_byte(n));
+            let found = self.collect(c, n, Kind::Loss, lost);
+            self.gather(c, &self.won[c.flip().index()], self.far.win_code(n));
             let table = self.sides.writer(c);
             let opponent = self.sides.frozen(c.flip());
             let opponent_table: &[u8] = &opponent;
@@ -99,15 +100,18 @@ impl<S: SquareSet> Build<'_, S> {
         let Some(d) = d else {
             return false;
         };
-        if d > MAX_LOSS {
+        if d > MAX_DISTANCE {
             self.too_long.store(true, Relaxed);
             false
         } else if d == n {
-            word.store((p % 64) as u8, loss_byte(n));
+            word.store((p % 64) as u8, self.far.loss_code(n));
             true
         } else {
-            word.store((p % 64) as u8, loss_byte(d));
-            self.pending.add(c, p / 64, loss_byte(d));
+            let byte = self.far.provisional(c, p, Value::Loss(d));
+            word.store((p % 64) as u8, byte);
+            if self.far.is_direct(d) {
+                self.pending.add(c, p / 64, byte);
+            }
             false
         }
     }
@@ -190,11 +194,15 @@ struct OpponentWins<'t> {
 impl OpponentWins<'_> {
     /// For a slot of this table reached by a move or a pass of the opponent's opponent:
     /// `None` if the position is illegal (the move was not legal), `Some(Some(d))` if it is
-    /// won for the opponent in d ≤ n moves, `Some(None)` otherwise.
+    /// won for the opponent in d ≤ n moves, `Some(None)` otherwise. A win settled beyond the
+    /// direct distances counts as n − 1: it is shorter than n, and every candidate has a move
+    /// to a win in n, so the longest win a candidate's moves reach is never one of those.
     #[inline]
     fn at(&self, next: u64) -> Option<Option<u16>> {
         match self.table[next as usize] {
             ILLEGAL => None,
+            WIN_FAR => Some(Some(self.n - 1)),
+            WIN_NEW => Some(Some(self.n)),
             b => Some(win_of(b).filter(|&d| d <= self.n)),
         }
     }

@@ -17,6 +17,8 @@
 //!    distance from the blocks known to hold them (`pending.rs`), not by rescanning the
 //!    table.
 //!
+//! Distances beyond what a byte holds directly are kept as exceptions (`far.rs`).
+//!
 //! Each step writes only its mover's table and reads only the opponent's: `sides.rs` holds
 //! that rule, the one place where the tables' atomic bytes are read as plain bytes.
 
@@ -30,10 +32,11 @@ use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
-use crate::egt::value::{loss_byte, Value, ILLEGAL, MAX_LOSS, MAX_WIN, UNKNOWN};
+use crate::egt::value::{loss_byte, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
 use bitmap::Bitmap;
 use candidates::Candidates;
+use far::{Far, Kind};
 use frontier::Frontier;
 use pending::Pending;
 use sides::Sides;
@@ -44,6 +47,7 @@ mod block_setup;
 mod blocks;
 mod bytes;
 mod candidates;
+mod far;
 mod first_pass;
 mod frontier;
 mod gather;
@@ -57,10 +61,8 @@ use thiserror::Error;
 /// A table that cannot be built.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum BuildError {
-    /// Distances beyond what one byte per position holds.
-    #[error(
-        "{0}: a distance is longer than one byte per position holds (wins up to {MAX_WIN} moves, losses up to {MAX_LOSS})"
-    )]
+    /// Distances beyond what the tables hold (`MAX_DISTANCE` moves).
+    #[error("{0}: a distance is longer than {MAX_DISTANCE} moves")]
     TooLong(String),
     /// The build was cancelled (its cancel flag was raised) before the table was complete.
     #[error("the build was cancelled")]
@@ -84,6 +86,9 @@ pub enum BuildError {
     },
 }
 
+/// Longest distance a table holds, in moves (the exceptions keep 16 bits of distance).
+pub const MAX_DISTANCE: u16 = u16::MAX - 1;
+
 struct Build<'a, S> {
     name: String,
     metric: Metric,
@@ -101,6 +106,8 @@ struct Build<'a, S> {
     /// Per side: the positions lost in the distance reached.
     lost: [Frontier; 2],
     pending: Pending,
+    /// Distances beyond the byte's.
+    far: Far,
     too_long: AtomicBool,
     /// Seeded positions, whose values the iterations leave alone (only with seeds).
     fixed: Option<[Bitmap; 2]>,
@@ -120,6 +127,9 @@ pub struct Recipe<'r> {
     pub seeds: &'r [Seed],
     /// Whether the index folds placements by the pieces' symmetry.
     pub fold: bool,
+    /// Longest distance held by a table byte (`MAX_DIRECT`; lower in tests, which then run the
+    /// long-distance code on small tables): longer ones are kept as exceptions.
+    pub direct: u16,
     /// Raised to stop the build: it is checked between the first pass's royal pairs and
     /// between distances, and the build then returns [`BuildError::Cancelled`].
     pub cancel: &'r AtomicBool,
@@ -140,6 +150,7 @@ pub fn build_table<'t>(
         rules,
         seeds,
         fold,
+        direct,
         cancel,
     } = *recipe;
     report(Phase::Setup, 0.0);
@@ -170,7 +181,7 @@ pub fn build_table<'t>(
         .collect();
     // On one of the pool's threads, so that every step's work runs on them (each thread
     // gathers candidates into its own lane, see `candidates.rs`).
-    with_tables!(geometry, |t| {
+    let far = with_tables!(geometry, |t| {
         let build = Build {
             name: material.name(),
             metric,
@@ -183,16 +194,19 @@ pub fn build_table<'t>(
             won: [0, 1].map(|_| Frontier::new(blocks)),
             lost: [0, 1].map(|_| Frontier::new(blocks)),
             pending: Pending::new(blocks),
+            far: Far::new(direct),
             too_long: AtomicBool::new(false),
             fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
             cancel,
         };
-        rayon::scope(|_| build.run(seeds, report))
+        rayon::scope(|_| build.run(seeds, report))?;
+        Ok::<_, BuildError>(build.far.into_exceptions())
     })?;
     Ok(Table {
         material: material.clone(),
         indexer,
         data,
+        far,
         metric,
     })
 }
@@ -214,16 +228,16 @@ impl<'a, S: SquareSet> Build<'a, S> {
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
         let mut lost: u64 = Color::BOTH
-            .map(|c| self.collect(c, loss_byte(0), &self.lost[c.index()]))
+            .map(|c| self.collect(c, 0, Kind::Loss, &self.lost[c.index()]))
             .iter()
             .sum();
         let mut decided = lost;
         let mut n: u16 = 1;
         loop {
-            if lost == 0 && !self.pending.any_beyond(loss_byte(n - 1)) {
+            if lost == 0 && !self.waiting_beyond(n - 1) {
                 break;
             }
-            if n > MAX_WIN.min(MAX_LOSS) {
+            if n > MAX_DISTANCE {
                 return Err(BuildError::TooLong(self.name.clone()));
             }
             report(
@@ -245,6 +259,10 @@ impl<'a, S: SquareSet> Build<'a, S> {
                 return Err(BuildError::TooLong(self.name.clone()));
             }
             n += 1;
+        }
+        for c in Color::BOTH {
+            self.settle_far(c, &self.won[c.index()], Kind::Win, n - 1);
+            self.settle_far(c, &self.lost[c.index()], Kind::Loss, n - 1);
         }
         log::debug!(
             "{}: captures and mates {:.3} s, wins {:.3} s, losses {:.3} s, {} distances",
@@ -300,9 +318,22 @@ impl<'a, S: SquareSet> Build<'a, S> {
         self.rules.null_move.allows(c) && !in_check()
     }
 
-    /// Adds to the frontier `into` the provisional values of side `c` that have the byte
-    /// `byte` of the distance reached; returns how many there are.
-    fn collect(&self, c: Color, byte: u8, into: &Frontier) -> u64 {
+    /// Whether a provisional value waits at a distance beyond `n`, for either side.
+    fn waiting_beyond(&self, n: u16) -> bool {
+        (self.far.is_direct(n) && self.pending.any_beyond(loss_byte(n)))
+            || self.far.waiting_beyond(n)
+    }
+
+    /// Adds to the frontier `into` the provisional values of side `c` of `kind` at distance
+    /// n, the distance reached; returns how many there are.
+    fn collect(&self, c: Color, n: u16, kind: Kind, into: &Frontier) -> u64 {
+        if !self.far.is_direct(n) {
+            return self.collect_far(c, n, kind, into);
+        }
+        let byte = match kind {
+            Kind::Win => self.far.win_code(n),
+            Kind::Loss => self.far.loss_code(n),
+        };
         if !self.pending.any(c, byte) {
             return 0;
         }

@@ -138,7 +138,7 @@ fn smallest_above(table: &[u8], w: u64, floor: u8) -> u8 {
 mod tests {
     use super::super::bitmap::for_each_bit;
     use super::*;
-    use crate::egt::value::{loss_byte, win_byte, UNKNOWN};
+    use crate::egt::value::{loss_byte, win_byte, MAX_DIRECT, UNKNOWN};
     use std::sync::Mutex;
 
     /// Taking the bytes in the iterations' order (loss 0, then win n and loss n for n = 1, 2,
@@ -164,7 +164,7 @@ mod tests {
             (200, NOT_LOST),
             (201, win_byte(1)),
             (300, loss_byte(4)),
-            (310, win_byte(127)),
+            (310, win_byte(MAX_DIRECT)),
         ];
         for (slot, byte) in written {
             table[slot] = byte;
@@ -173,8 +173,7 @@ mod tests {
         pending.index_blocks(Color::White, &table);
         let late = (260, loss_byte(6));
         let mut order = vec![loss_byte(0)];
-        order.extend((1..=127).flat_map(|n| [win_byte(n), loss_byte(n.min(125))]));
-        order.dedup();
+        order.extend((1..=MAX_DIRECT).flat_map(|n| [win_byte(n), loss_byte(n)]));
         let found = Mutex::new(Vec::new());
         for byte in order {
             if byte == loss_byte(3) {

@@ -131,6 +131,12 @@ pub(super) struct Writer<'t> {
 }
 
 impl Writer<'_> {
+    /// The byte of slot `index`, which no other thread writes meanwhile.
+    #[inline]
+    pub(super) fn load(&self, index: u64) -> u8 {
+        self.bytes[index as usize].load(Relaxed)
+    }
+
     /// Sets slot `index` to `byte`.
     #[inline]
     pub(super) fn store(&self, index: u64, byte: u8) {

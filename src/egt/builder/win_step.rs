@@ -3,20 +3,26 @@
 //! is won in n. The positions won in n are the frontier of the loss half.
 
 use super::bitmap::for_each_bit;
+use super::far::Kind;
 use super::frontier::Frontier;
 use super::Build;
 use crate::board::{Color, SquareSet};
-use crate::egt::value::{loss_byte, win_byte, NOT_LOST, UNKNOWN};
+use crate::egt::value::{NOT_LOST, UNKNOWN};
 
 impl<S: SquareSet> Build<'_, S> {
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
     /// moves is won in n.
     pub(super) fn win_step(&self, n: u16) -> [u64; 2] {
+        // The loss step of n − 1 has un-moved from the wins of n − 1.
+        for c in Color::BOTH {
+            self.settle_far(c, &self.won[c.index()], Kind::Win, n - 1);
+        }
         self.won.iter().for_each(Frontier::clear);
+        let win = self.far.win_code(n);
         let counts = Color::BOTH.map(|c| {
             let won = &self.won[c.index()];
-            let found = self.collect(c, win_byte(n), won);
-            self.gather(c, &self.lost[c.flip().index()], loss_byte(n - 1));
+            let found = self.collect(c, n, Kind::Win, won);
+            self.gather(c, &self.lost[c.flip().index()], self.far.loss_code(n - 1));
             let passes = self.rules.null_move.allows(c);
             let table = self.sides.writer(c);
             found
@@ -30,8 +36,9 @@ impl<S: SquareSet> Build<'_, S> {
                         // SAFETY: check_words gives word w to this closure only.
                         let mut word = unsafe { table.word(w) };
                         let bytes = word.bytes();
-                        // Undecided, or won in more than n (ILLEGAL and NOT_LOST are odd).
-                        let longer = bytes.even() & !bytes.at_most(win_byte(n));
+                        // Undecided, or won in more than n: a provisional win (ILLEGAL and
+                        // NOT_LOST are odd).
+                        let longer = bytes.even() & !bytes.at_most(win);
                         let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
                         let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
                         if passes {
@@ -46,11 +53,14 @@ impl<S: SquareSet> Build<'_, S> {
                                 }
                             });
                         }
-                        for_each_bit(improves, |b| word.store(b, win_byte(n)));
+                        for_each_bit(improves, |b| word.store(b, win));
                         improves
                     },
                 )
         });
+        for c in Color::BOTH {
+            self.settle_far(c, &self.lost[c.index()], Kind::Loss, n - 1);
+        }
         self.lost.iter().for_each(Frontier::clear);
         counts
     }

@@ -1,0 +1,193 @@
+//! Distances beyond what a byte holds directly (`value::MAX_DIRECT` moves), which the longest
+//! 6-man mates (KRN.KNN: 262) and some fairy 5-man ones need, at one byte per position still.
+//!
+//! Below the limit a distance is its byte. Beyond it the byte only tells the kind, and the
+//! distance is kept aside, in a list, for the few positions that have one:
+//! - the step at distance n > limit writes `WIN_NEW` / `LOSS_NEW`, so that the next step finds
+//!   its frontier by byte, as below the limit; once that step has un-moved from it, the
+//!   frontier is *settled*: each slot becomes `WIN_FAR` / `LOSS_FAR` and its distance joins
+//!   the table's exceptions;
+//! - a provisional value beyond the limit (a capture into a long win, a seed, a loss whose
+//!   capture reaches a longer win) is written `WIN_LATER` / `LOSS_LATER`, its distance waiting
+//!   here, and joins the frontier when the iterations reach it, if nothing better came first.
+//!
+//! The steps' byte tests then hold unchanged: `WIN_FAR` and `WIN_NEW` sit above the direct
+//! wins and below `WIN_LATER`, so "won in at most n" stays "an even byte up to the win byte of
+//! n", and "won in more than n" "an even byte above it".
+
+use super::bitmap::for_each_bit;
+use super::frontier::Frontier;
+use super::Build;
+use crate::board::{Color, SquareSet};
+use crate::egt::value::{
+    loss_byte, win_byte, Value, LOSS_FAR, LOSS_LATER, LOSS_NEW, MAX_DIRECT, WIN_FAR, WIN_LATER,
+    WIN_NEW,
+};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// Win or loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Win,
+    Loss,
+}
+
+/// Provisional values beyond the direct distances, by distance: side, slot, kind.
+type Waiting = BTreeMap<u16, Vec<(Color, u64, Kind)>>;
+
+/// The long distances of a build: the provisional ones waiting for their distance, and the
+/// settled ones, the table's exceptions.
+pub(super) struct Far {
+    /// Distances up to this are held by the byte (`MAX_DIRECT`; lower in tests, to run the
+    /// long-distance code on small tables).
+    direct: u16,
+    /// Provisional values beyond `direct`.
+    waiting: Mutex<Waiting>,
+    /// Per side: the settled slots beyond `direct`, `slot << 16 | distance`.
+    settled: [Mutex<Vec<u64>>; 2],
+}
+
+impl Far {
+    /// Nothing long yet; distances up to `direct` (at most `MAX_DIRECT`) held by the byte.
+    pub(super) fn new(direct: u16) -> Far {
+        assert!(direct <= MAX_DIRECT, "a byte holds at most MAX_DIRECT");
+        Far {
+            direct,
+            waiting: Mutex::new(BTreeMap::new()),
+            settled: [0, 1].map(|_| Mutex::new(Vec::new())),
+        }
+    }
+
+    /// Whether distance `n` is held by the byte.
+    #[inline]
+    pub(super) fn is_direct(&self, n: u16) -> bool {
+        n <= self.direct
+    }
+
+    /// The byte of the positions won at distance n, the distance the build has reached.
+    #[inline]
+    pub(super) fn win_code(&self, n: u16) -> u8 {
+        if self.is_direct(n) {
+            win_byte(n)
+        } else {
+            WIN_NEW
+        }
+    }
+
+    /// The byte of the positions lost at distance n, the distance the build has reached.
+    #[inline]
+    pub(super) fn loss_code(&self, n: u16) -> u8 {
+        if self.is_direct(n) {
+            loss_byte(n)
+        } else {
+            LOSS_NEW
+        }
+    }
+
+    /// The byte of a provisional value `v` (a win or a loss at a distance not reached yet) of
+    /// slot `slot` of side `c`; beyond the direct distances its distance waits here.
+    pub(super) fn provisional(&self, c: Color, slot: u64, v: Value) -> u8 {
+        let (d, kind) = match v {
+            Value::Win(d) => (d, Kind::Win),
+            Value::Loss(d) => (d, Kind::Loss),
+            Value::Draw => unreachable!("draws are not provisional"),
+        };
+        if self.is_direct(d) {
+            return match kind {
+                Kind::Win => win_byte(d),
+                Kind::Loss => loss_byte(d),
+            };
+        }
+        let mut waiting = self.waiting.lock().expect("no panic holds it");
+        waiting.entry(d).or_default().push((c, slot, kind));
+        match kind {
+            Kind::Win => WIN_LATER,
+            Kind::Loss => LOSS_LATER,
+        }
+    }
+
+    /// Whether a provisional value waits at a distance beyond `n`.
+    pub(super) fn waiting_beyond(&self, n: u16) -> bool {
+        let waiting = self.waiting.lock().expect("no panic holds it");
+        waiting.range(n + 1..).next().is_some()
+    }
+
+    /// Takes the slots of side `c` whose provisional value of `kind` waits at distance `n`.
+    fn take(&self, c: Color, n: u16, kind: Kind) -> Vec<u64> {
+        let mut waiting = self.waiting.lock().expect("no panic holds it");
+        let Some(at_n) = waiting.get_mut(&n) else {
+            return Vec::new();
+        };
+        let (due, rest): (Vec<_>, Vec<_>) =
+            at_n.drain(..).partition(|&(s, _, k)| (s, k) == (c, kind));
+        *at_n = rest;
+        if at_n.is_empty() {
+            waiting.remove(&n);
+        }
+        due.into_iter().map(|(_, slot, _)| slot).collect()
+    }
+
+    /// The settled exceptions of each side, sorted by slot.
+    pub(super) fn into_exceptions(self) -> [Vec<u64>; 2] {
+        self.settled.map(|side| {
+            let mut list = side.into_inner().expect("no panic holds it");
+            list.sort_unstable();
+            list
+        })
+    }
+}
+
+impl<S: SquareSet> Build<'_, S> {
+    /// Adds to the frontier `into` the provisional values of side `c` of `kind` at distance n
+    /// beyond the direct ones: those still provisional become `WIN_NEW` / `LOSS_NEW` (a
+    /// provisional win may have been bettered since). Returns how many joined.
+    pub(super) fn collect_far(&self, c: Color, n: u16, kind: Kind, into: &Frontier) -> u64 {
+        let (later, now) = match kind {
+            Kind::Win => (WIN_LATER, WIN_NEW),
+            Kind::Loss => (LOSS_LATER, LOSS_NEW),
+        };
+        let slots = self.far.take(c, n, kind);
+        if slots.is_empty() {
+            return 0;
+        }
+        let table = self.sides.writer(c);
+        let mut joined = 0;
+        for slot in slots {
+            if table.load(slot) == later {
+                table.store(slot, now);
+                into.mark(slot / 64, 1);
+                joined += 1;
+            }
+        }
+        joined
+    }
+
+    /// Settles the frontier `frontier` of side `c`, of `kind` at distance n beyond the direct
+    /// ones, once the step after it has un-moved from it: its bytes become `WIN_FAR` /
+    /// `LOSS_FAR`, its distances join the exceptions.
+    pub(super) fn settle_far(&self, c: Color, frontier: &Frontier, kind: Kind, n: u16) {
+        if self.far.is_direct(n) {
+            return;
+        }
+        let (now, far) = match kind {
+            Kind::Win => (WIN_NEW, WIN_FAR),
+            Kind::Loss => (LOSS_NEW, LOSS_FAR),
+        };
+        let found = Mutex::new(Vec::new());
+        frontier.for_each(&self.sides.frozen(c), now, |w, slots| {
+            let mut mine = Vec::with_capacity(slots.count_ones() as usize);
+            for_each_bit(slots, |b| mine.push(w * 64 + b as u64));
+            found.lock().expect("no panic holds it").extend(mine);
+        });
+        let found = found.into_inner().expect("no panic holds it");
+        let table = self.sides.writer(c);
+        let mut settled = self.far.settled[c.index()]
+            .lock()
+            .expect("no panic holds it");
+        for slot in found {
+            table.store(slot, far);
+            settled.push(slot << 16 | n as u64);
+        }
+    }
+}
