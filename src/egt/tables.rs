@@ -272,9 +272,10 @@ impl TableSet {
             };
             let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
             log::debug!(
-                "{} built in {:.3} s",
+                "{} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
                 m.name(),
-                start.elapsed().as_secs_f64()
+                start.elapsed().as_secs_f64(),
+                table.far_count()
             );
             self.tables.insert(m, Arc::new(table));
             done += w;

@@ -12,8 +12,8 @@ use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 use std::time::Instant;
 
-/// Longest line shown, in plies (longer than any line a one-byte table holds, captures
-/// included).
+/// Longest line shown, in plies (the longest known pawnless mate, KRN.KNN's 262 moves, is
+/// 523 plies).
 const PV_LIMIT: usize = 600;
 
 /// The value and perfect line of a position whose tables are built; `started` is when the
