@@ -108,6 +108,10 @@ const ITERATIONS_PER_CAPTURES: f64 = 6.0;
 /// Least share of the legal positions decided at one distance that counts as a peak: the
 /// first distances' counts go up and down at a tiny scale.
 const PEAK_AT_LEAST: f64 = 0.002;
+/// The decided counts tell the iterations' course only after this many times the captures
+/// pass's time in them: the first distances may have a hump of their own (KQ.KRN decides
+/// many positions at distance 2, its main peak is at 12).
+const TRUST_AFTER: f64 = 3.0;
 /// After the peak, the iterations are expected to take this many times the time they took up
 /// to it (measured 1.5–2.3).
 const AFTER_PEAK: f64 = 2.5;
@@ -121,9 +125,10 @@ const TAIL_RATIO: f64 = 0.85;
 ///
 /// The setup and the captures pass are [`CAPTURES_SHARE`] of the table, in proportion to its
 /// royal pairs. The iterations' length is not known ahead (it depends on how many positions
-/// are won or lost and at which distances), so it is estimated from the positions decided at
-/// each distance: while they grow, as [`ITERATIONS_PER_CAPTURES`] times the captures pass
-/// (and at least the time spent again); once they shrink, as [`AFTER_PEAK`] times the time to
+/// are won or lost and at which distances), so it is estimated first as
+/// [`ITERATIONS_PER_CAPTURES`] times the captures pass, then (after [`TRUST_AFTER`] times it)
+/// from the positions decided at each distance: while they grow, as that or at least the
+/// time spent again; once they shrink, as [`AFTER_PEAK`] times the time to
 /// the peak; below half the peak, as the geometric tail of the distances' times. A table whose
 /// counts rise again (KBB.KN) ends later than foretold. The fraction never goes back, and is 1
 /// only when the table is done.
@@ -183,7 +188,7 @@ impl TableClock {
                 self.peak = (new, Some(now));
             }
             let (peak, peaked) = (self.peak.0, self.peak.1.unwrap_or(now));
-            if peak >= PEAK_AT_LEAST {
+            if peak >= PEAK_AT_LEAST && spent >= captures.mul_f64(TRUST_AFTER) {
                 left = if new < peak / 2.0 && !self.last_step.is_zero() {
                     // The tail: each distance takes about `ratio` of the previous one's time.
                     let ratio =
@@ -294,18 +299,18 @@ mod tests {
 
     #[test]
     fn a_table_clock_splits_captures_and_iterations_and_never_goes_back() {
-        // Captures from 0.1 to 1.1 s (reported out of order by the threads), then
+        // Captures from 0.1 to 0.5 s (reported out of order by the threads), then
         // iterations whose decided counts rise, peak at distance 4 and fall.
         let mut reports = vec![
             (0.0, Phase::Setup, 0.0),
             (0.1, Phase::Captures, 0.0),
-            (0.6, Phase::Captures, 0.25),
-            (0.61, Phase::Captures, 0.2),
-            (1.0, Phase::Captures, 0.5),
+            (0.3, Phase::Captures, 0.25),
+            (0.31, Phase::Captures, 0.2),
+            (0.45, Phase::Captures, 0.5),
         ];
         // Each distance takes 0.05 s and 4 s per share of the positions it decides.
         let decided = [0.0, 0.01, 0.05, 0.15, 0.35, 0.5, 0.56, 0.58, 0.585, 0.586];
-        let mut t = 1.1;
+        let mut t = 0.5;
         for (n, d) in decided.iter().enumerate() {
             reports.push((t, Phase::Iteration(n as u16 + 1), 0.5 + 0.5 * d));
             t += 0.05 + 4.0 * (decided.get(n + 1).unwrap_or(d) - d);
@@ -319,10 +324,12 @@ mod tests {
         assert!(f.windows(2).all(|w| w[0] <= w[1]), "went back: {f:?}");
         assert!(f[..f.len() - 1].iter().all(|&x| x < 1.0), "{f:?}");
         assert_eq!(f.last(), Some(&1.0));
-        // Before the peak, the iterations are foretold as 6 × the captures pass (1 s); in the
-        // tail, the end is near.
+        // Until 3 × the captures pass (0.4 s) is spent in them, the iterations are foretold to
+        // take 6 × the captures pass; in the tail, the end is near.
         let times: Vec<f64> = reports.iter().map(|r| r.0).collect();
-        assert!(f[8] < 0.4, "{f:?} at {times:?}");
+        let spent = times[8] - times[5];
+        let foretold = CAPTURES_SHARE + (1.0 - CAPTURES_SHARE) * spent / (6.0 * 0.4);
+        assert!((f[8] - foretold).abs() < 1e-9, "{f:?} at {times:?}");
         assert!(f[f.len() - 2] > 0.85, "{f:?} at {times:?}");
     }
 }
