@@ -134,7 +134,9 @@ const TAIL_RATIO: f64 = 0.85;
 /// only when the table is done.
 #[derive(Debug, Default)]
 pub struct TableClock {
-    /// When the captures pass's first report came.
+    /// When the setup began.
+    setup_from: Option<Instant>,
+    /// When the captures pass's first report came (it reports every 16 royal pairs).
     captures_from: Option<Instant>,
     /// When the first iteration came (the captures pass ended).
     iterations_from: Option<Instant>,
@@ -157,7 +159,10 @@ impl TableClock {
     /// The fraction of the table's time done at a report of the builder, `now`.
     pub fn fraction(&mut self, phase: Phase, builder_fraction: f64, now: Instant) -> f64 {
         let fraction = match phase {
-            Phase::Setup => 0.0,
+            Phase::Setup => {
+                self.setup_from.get_or_insert(now);
+                0.0
+            }
             Phase::Captures => {
                 self.captures_from.get_or_insert(now);
                 CAPTURES_SHARE * (2.0 * builder_fraction).min(1.0)
@@ -175,7 +180,8 @@ impl TableClock {
     /// Share of the iterations' time done, below 1.
     fn iterations_done(&mut self, decided: f64, now: Instant) -> f64 {
         let start = *self.iterations_from.get_or_insert(now);
-        let captures = start - self.captures_from.unwrap_or(start);
+        // A table of few royal pairs has no captures report: its setup counts instead.
+        let captures = start - self.captures_from.or(self.setup_from).unwrap_or(start);
         let spent = now - start;
         let foretold = captures
             .mul_f64(ITERATIONS_PER_CAPTURES)
@@ -331,5 +337,16 @@ mod tests {
         let foretold = CAPTURES_SHARE + (1.0 - CAPTURES_SHARE) * spent / (6.0 * 0.4);
         assert!((f[8] - foretold).abs() < 1e-9, "{f:?} at {times:?}");
         assert!(f[f.len() - 2] > 0.85, "{f:?} at {times:?}");
+    }
+
+    #[test]
+    fn without_a_captures_report_the_setup_times_the_iterations() {
+        let f = clock_run(&[
+            (0.0, Phase::Setup, 0.0),
+            (0.5, Phase::Iteration(1), 0.5),
+            (1.0, Phase::Iteration(2), 0.6),
+        ]);
+        let foretold = CAPTURES_SHARE + (1.0 - CAPTURES_SHARE) * 0.5 / (6.0 * 0.5);
+        assert!((f[2] - foretold).abs() < 1e-9, "{f:?}");
     }
 }
