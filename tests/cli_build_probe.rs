@@ -72,6 +72,25 @@ fn build_text_shows_the_statistics_table() {
 }
 
 #[test]
+fn build_progress_into_a_pipe_is_plain_lines_without_a_bar() {
+    let o = run(&["build", "KQ.KR"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    // stderr is a pipe here: no carriage returns, escapes or bar, only whole lines.
+    assert!(!err.contains(['\r', '\x1b']), "{err:?}");
+    assert!(!err.contains("[#") && !err.contains("[."), "{err:?}");
+    assert!(
+        err.lines().any(|l| l.starts_with("building KQ.KR: ")),
+        "{err:?}"
+    );
+    assert!(
+        stdout(&o).starts_with("KQ.KR  metric dtm"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn probe_kqkr_is_a_win_in_35_with_the_line_to_mate() {
     let o = run(&["probe", "KQ.KR", "--fen", "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1"]);
     assert!(o.status.success(), "{}", stderr(&o));

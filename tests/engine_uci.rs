@@ -77,6 +77,17 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
             >= 2,
         "{progress:?}"
     );
+    // … with the share and, after the first second, the time left.
+    e.until(
+        |l| {
+            l.strip_prefix("info string building KQ.KNR: ")
+                .and_then(|rest| rest.split_once("%, about "))
+                .is_some_and(|(share, rest)| {
+                    share.parse::<u32>().is_ok() && rest.contains(" left, ")
+                })
+        },
+        Duration::from_secs(10),
+    );
     // Unknown lines are ignored; a second `uci` is answered at once; isready waits.
     e.send("frobnicate the engine");
     e.send("uci");

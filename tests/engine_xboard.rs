@@ -74,6 +74,17 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
         progress.len()
     );
     assert!(progress.iter().all(|l| l.contains('%') && l.ends_with(')')));
+    // After the first second, the share is followed by the time left:
+    // `0 0 250 0 (building KQ.KNR: 9%, about 24 s left, KQ.KNR captures and mates, 2.5 s)`.
+    let left = |l: &str| {
+        let pv = l.split_once("(building KQ.KNR: ").map_or("", |(_, pv)| pv);
+        pv.split_once("%, about ")
+            .is_some_and(|(share, rest)| share.parse::<u32>().is_ok() && rest.contains(" left, "))
+    };
+    assert!(
+        progress.iter().any(|l| left(l)),
+        "no time left: {progress:?}"
+    );
     // A build is not a command: ping is answered at once. (XBoard drops thinking output
     // while a ping is unanswered, and it pings right after the handshake.)
     e.send("ping 5");

@@ -173,13 +173,23 @@ fn xboard_receives_the_start_up_progress_after_its_ping_is_answered() {
         .iter()
         .position(|l| *l == "pong 1")
         .unwrap_or_else(|| panic!("XBoard got no pong 1:\n{log}"));
-    let progress_after_pong = got[pong..]
+    let progress_after_pong: Vec<&str> = got[pong..]
         .iter()
+        .copied()
         .filter(|l| l.starts_with("0 0 ") && l.contains("(building KBN.KN: "))
-        .count();
+        .collect();
     assert!(
-        progress_after_pong >= 2,
-        "{progress_after_pong} progress lines reached XBoard after its ping was answered:\n{log}"
+        progress_after_pong.len() >= 2,
+        "{} progress lines reached XBoard after its ping was answered:\n{log}",
+        progress_after_pong.len()
+    );
+    // The percent comes first and the time left next, where the Engine Output column shows
+    // them: `(building KBN.KN: 29%, about 9 s left, KBN.KN dis…`.
+    assert!(
+        progress_after_pong
+            .iter()
+            .any(|l| l.contains("%, about ") && l.contains(" left, ")),
+        "no time left reached XBoard:\n{log}"
     );
     assert!(
         !got[..pong].iter().any(|l| l.contains("ready: built")),

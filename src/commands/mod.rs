@@ -11,7 +11,7 @@ use fairy_egt::board::{Position, Setup};
 use fairy_egt::config::{load_config, EngineConfig};
 use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::material::Material;
-use fairy_egt::egt::progress::{BuildEvent, Progress};
+use fairy_egt::egt::progress::{BuildEvent, Phase, Progress, Rough};
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::engine::game::check;
 use fairy_egt::files::{load_seeds, pieces_of};
@@ -127,12 +127,16 @@ pub fn build_tables(s: &Settings) -> Result<(TableSet, Duration), UserError> {
     Ok((tables, start.elapsed()))
 }
 
-/// Shows build progress on stderr: one line rewritten in place on a terminal, else a line
-/// at most every second.
+/// Shows build progress on stderr: on a terminal, a bar redrawn in place
+/// (`[##########..............] 42%  about 12 s left  KBN.KN distance 14`); else a plain
+/// line at most every second, so that pipes and logs get no control characters.
 pub struct StderrProgress {
     last: Mutex<Option<Instant>>,
     terminal: bool,
 }
+
+/// Width of the bar, in characters between the brackets.
+const BAR: usize = 24;
 
 impl StderrProgress {
     /// A progress display for this process's stderr.
@@ -143,7 +147,7 @@ impl StderrProgress {
         }
     }
 
-    /// Ends the in-place line.
+    /// Ends the bar's line.
     pub fn finish(&self) {
         if self.terminal {
             eprintln!();
@@ -157,6 +161,25 @@ impl Default for StderrProgress {
     }
 }
 
+/// The progress bar of an event, on one line.
+fn bar(event: &BuildEvent) -> String {
+    let filled = ((event.fraction * BAR as f64) as usize).min(BAR);
+    let mut line = format!(
+        "[{}{}] {:3.0}%",
+        "#".repeat(filled),
+        ".".repeat(BAR - filled),
+        event.fraction * 100.0
+    );
+    if event.phase == Phase::Done && event.table == event.target {
+        line += &format!("  built in {:.1} s", event.elapsed.as_secs_f64());
+        return line;
+    }
+    if let Some(left) = event.remaining {
+        line += &format!("  about {} left", Rough(left));
+    }
+    line + &format!("  {} {}", event.table, event.phase)
+}
+
 impl Progress for StderrProgress {
     fn report(&self, event: &BuildEvent) {
         let Ok(mut last) = self.last.lock() else {
@@ -167,13 +190,14 @@ impl Progress for StderrProgress {
         } else {
             Duration::from_secs(1)
         };
-        if last.is_some_and(|t| t.elapsed() < gap) {
+        let end = event.phase == Phase::Done && event.table == event.target;
+        if last.is_some_and(|t| t.elapsed() < gap) && !(end && self.terminal) {
             return;
         }
         *last = Some(Instant::now());
         let mut err = std::io::stderr().lock();
         let _ = if self.terminal {
-            write!(err, "\r\x1b[K{event}")
+            write!(err, "\r\x1b[K{}", bar(event))
         } else {
             writeln!(err, "{event}")
         };
@@ -196,4 +220,35 @@ pub fn built_position(
         ));
     }
     Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_shows_the_share_the_time_left_and_the_end() {
+        let mut event = BuildEvent {
+            table: "KBN.KN".to_string(),
+            target: "KBN.KN".to_string(),
+            phase: Phase::Iteration(14),
+            fraction: 0.42,
+            elapsed: Duration::from_secs_f64(8.4),
+            remaining: Some(Duration::from_secs_f64(11.6)),
+        };
+        assert_eq!(
+            bar(&event),
+            "[##########..............]  42%  about 12 s left  KBN.KN distance 14"
+        );
+        event.remaining = None;
+        assert_eq!(
+            bar(&event),
+            "[##########..............]  42%  KBN.KN distance 14"
+        );
+        (event.phase, event.fraction) = (Phase::Done, 1.0);
+        assert_eq!(
+            bar(&event),
+            "[########################] 100%  built in 8.4 s"
+        );
+    }
 }

@@ -8,7 +8,7 @@ use crate::egt::builder::{build_table, BuildError, Recipe};
 use crate::egt::index::Indexer;
 use crate::egt::material::{material_of, Material, MAX_MEN};
 use crate::egt::probe::{best_of, ProbeError, ScoredMove};
-use crate::egt::progress::{BuildEvent, Progress};
+use crate::egt::progress::{time_left, BuildEvent, Progress, TableClock};
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
@@ -16,7 +16,7 @@ use crate::egt::value::{Value, MAX_DIRECT};
 use crate::piece::PieceSet;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Tables of one piece set and metric, built on request.
@@ -244,18 +244,28 @@ impl TableSet {
             self.tables.retain(|m, _| uses(m));
         }
         let todo = self.missing(material);
-        let weight = |m: &Material| 64f64.powi(m.len() as i32 - 2);
-        let total: f64 = todo.iter().map(weight).sum();
+        // Each table's share of the whole is its share of the positions: its build time
+        // grows with them (TableClock makes each table's own fraction track time).
+        let weight = |m: &Material| Indexer::new(m, &self.geometry, self.fold).size() as f64;
+        let weights: Vec<f64> = todo.iter().map(weight).collect();
+        let total: f64 = weights.iter().sum::<f64>().max(1.0);
         let mut done = 0.0;
-        for m in todo {
-            let w = weight(&m);
+        for (m, w) in todo.into_iter().zip(weights) {
+            let clock = Mutex::new(TableClock::new());
             let report = |phase, fraction: f64| {
+                // Reported under the lock, so that the reports of the threads keep their order.
+                let Ok(mut clock) = clock.lock() else {
+                    return;
+                };
+                let elapsed = start.elapsed();
+                let fraction = (done + w * clock.fraction(phase, fraction, Instant::now())) / total;
                 progress.report(&BuildEvent {
                     table: m.name(),
                     target: material.name(),
                     phase,
-                    fraction: (done + w * fraction) / total,
-                    elapsed: start.elapsed(),
+                    fraction,
+                    elapsed,
+                    remaining: time_left(fraction, elapsed),
                 })
             };
             let recipe = Recipe {
@@ -509,6 +519,39 @@ mod tests {
         fresh.build(&kqkr, &Silent).unwrap();
         let stats = |s: &TableSet| table_stats(s.get(&kqkr).unwrap(), s.geometry());
         assert_eq!(stats(&set), stats(&fresh));
+    }
+
+    #[test]
+    fn the_progress_of_a_real_build_goes_up_to_one_with_a_time_left() {
+        use crate::egt::progress::{time_left, BuildEvent, Phase};
+        use std::sync::Mutex;
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kqkr = Material::parse("KQ.KR", set.pieces()).unwrap();
+        let events = Mutex::new(Vec::new());
+        let collect = |e: &BuildEvent| events.lock().unwrap().push(e.clone());
+        set.build(&kqkr, &collect).unwrap();
+        let events = events.into_inner().unwrap();
+        let fractions: Vec<f64> = events.iter().map(|e| e.fraction).collect();
+        assert!(
+            fractions.windows(2).all(|w| w[0] <= w[1]),
+            "went back: {fractions:?}"
+        );
+        let last = events.last().unwrap();
+        assert_eq!(
+            (last.table.as_str(), last.phase, last.fraction),
+            ("KQ.KR", Phase::Done, 1.0)
+        );
+        // Weighted by size, the three-man tables are a sliver of KQ.KR's build.
+        let small = events.iter().rev().find(|e| e.table != "KQ.KR").unwrap();
+        assert!(small.fraction < 0.05, "{small}");
+        // The captures pass and the iterations each take a real share.
+        let captured = (events.iter())
+            .find(|e| e.table == "KQ.KR" && e.phase == Phase::Iteration(1))
+            .unwrap();
+        assert!((0.1..0.3).contains(&captured.fraction), "{captured}");
+        assert!(events
+            .iter()
+            .all(|e| e.remaining == time_left(e.fraction, e.elapsed)));
     }
 
     #[test]
