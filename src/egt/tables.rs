@@ -12,9 +12,11 @@ use crate::egt::progress::{BuildEvent, Progress};
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
+use crate::egt::table_file::{self, LoadError, TableKey};
 use crate::egt::value::Value;
 use crate::piece::PieceSet;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,6 +34,11 @@ pub struct TableSet {
     tables: HashMap<Material, Arc<Table>>,
     /// Most bytes the tables may take, those held and a build's together.
     budget: u64,
+    /// The table directory: tables are loaded from it instead of built, and saved to it
+    /// once built (see `table_file`).
+    dir: Option<PathBuf>,
+    /// The held tables that the table directory holds (loaded from it, or saved to it).
+    saved: HashSet<Material>,
 }
 
 /// The most candidate bitmaps a build keeps: one per thread up to two (`builder/candidates.rs`).
@@ -80,6 +87,8 @@ impl TableSet {
             fold: true,
             tables: HashMap::new(),
             budget: u64::MAX,
+            dir: None,
+            saved: HashSet::new(),
         }
     }
 
@@ -97,6 +106,87 @@ impl TableSet {
     /// Without a budget there is no limit.
     pub fn set_budget(&mut self, bytes: u64) {
         self.budget = bytes;
+    }
+
+    /// Loads tables from `dir` and saves the tables built to it from now on (`None`: none
+    /// is loaded or saved). The held tables a build uses are saved there when it starts.
+    pub fn set_table_dir(&mut self, dir: Option<PathBuf>) {
+        if dir != self.dir {
+            self.dir = dir;
+            self.saved.clear();
+        }
+    }
+
+    /// The table directory, if any.
+    pub fn table_dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The key of `material`'s table under these settings: what its file must match.
+    pub fn key(&self, material: &Material) -> TableKey {
+        TableKey::new(
+            material,
+            &self.geometry,
+            self.metric,
+            self.rules,
+            self.seeds_of(material),
+            self.fold,
+        )
+    }
+
+    /// The seeds of `material`: those of the seeded endgame, none for the others.
+    fn seeds_of(&self, material: &Material) -> &[Seed] {
+        match &self.seeds {
+            Some((seeded, seeds)) if seeded == material => seeds,
+            _ => &[],
+        }
+    }
+
+    /// `material`'s table from the table directory, if it holds a good one. A file that is
+    /// there but stale, truncated, corrupted or unreadable is reported (once: the table is
+    /// then built and the file replaced).
+    fn load(&self, material: &Material, key: &TableKey) -> Option<Table> {
+        let path = self.dir.as_ref()?.join(key.file_name());
+        let started = Instant::now();
+        let indexer = Indexer::new(material, &self.geometry, self.fold);
+        match table_file::read(&path, key, material, indexer, self.metric) {
+            Ok(table) => {
+                log::info!(
+                    "{material} loaded from {} in {:.3} s",
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                );
+                Some(table)
+            }
+            Err(LoadError::Missing(_)) => None,
+            Err(e) => {
+                log::warn!("{e}; building the table again");
+                None
+            }
+        }
+    }
+
+    /// Saves a table to the table directory, if there is one and it does not hold it yet.
+    /// A failed save is reported, and the table stays in memory only.
+    fn save(&mut self, material: &Material) {
+        let (Some(dir), Some(table)) = (&self.dir, self.tables.get(material)) else {
+            return;
+        };
+        if self.saved.contains(material) {
+            return;
+        }
+        let started = Instant::now();
+        match table_file::write(table, &self.key(material), dir) {
+            Ok(path) => {
+                log::info!(
+                    "{material} saved to {} in {:.3} s",
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                );
+                self.saved.insert(material.clone());
+            }
+            Err(e) => log::warn!("{e}; the table stays in memory only"),
+        }
     }
 
     /// The same set (still empty), building its tables under `rules`.
@@ -231,6 +321,13 @@ impl TableSet {
         }
         if self.bytes().saturating_add(need) > self.budget {
             self.tables.retain(|m, _| uses(m));
+            let tables = &self.tables;
+            self.saved.retain(|m| tables.contains_key(m));
+        }
+        // Tables built before the table directory was set.
+        let held: Vec<Material> = self.tables.keys().filter(|m| uses(m)).cloned().collect();
+        for m in held {
+            self.save(&m);
         }
         let todo = self.missing(material);
         let weight = |m: &Material| 64f64.powi(m.len() as i32 - 2);
@@ -251,20 +348,24 @@ impl TableSet {
                 geometry: &self.geometry,
                 metric: self.metric,
                 rules: self.rules,
-                seeds: match &self.seeds {
-                    Some((seeded, seeds)) if *seeded == m => seeds,
-                    _ => &[],
-                },
+                seeds: self.seeds_of(&m),
                 fold: self.fold,
                 cancel,
             };
-            let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
-            log::debug!(
-                "{} built in {:.3} s",
-                m.name(),
-                start.elapsed().as_secs_f64()
-            );
-            self.tables.insert(m, Arc::new(table));
+            let key = self.key(&m);
+            if let Some(table) = self.load(&m, &key) {
+                self.tables.insert(m.clone(), Arc::new(table));
+                self.saved.insert(m);
+            } else {
+                let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
+                log::debug!(
+                    "{} built in {:.3} s",
+                    m.name(),
+                    start.elapsed().as_secs_f64()
+                );
+                self.tables.insert(m.clone(), Arc::new(table));
+                self.save(&m);
+            }
             done += w;
         }
         Ok(())
