@@ -405,3 +405,227 @@ impl Reader<'_> {
         Ok(bytes.into_iter().map(AtomicU8::new).collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::egt::progress::{BuildEvent, Phase};
+    use crate::egt::tables::TableSet;
+    use crate::piece::{PieceSet, Step, StepMode};
+    use std::sync::atomic::AtomicUsize;
+
+    /// A fresh directory of this test.
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!(
+            "fairy-egt-table-file-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    /// A set of these pieces, saving to and loading from `dir`.
+    fn set(pieces: PieceSet, dir: &Path) -> TableSet {
+        let mut set = TableSet::new(pieces, Metric::Dtm);
+        set.set_table_dir(Some(dir.to_path_buf()));
+        set
+    }
+
+    /// Builds `spec` in `set`; returns how many tables were built (the others were loaded).
+    fn build(set: &mut TableSet, spec: &str) -> usize {
+        let m = Material::parse(spec, set.pieces()).unwrap();
+        let built = AtomicUsize::new(0);
+        let count = |e: &BuildEvent| {
+            if e.phase == Phase::Setup {
+                built.fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        set.build(&m, &count).unwrap();
+        built.into_inner()
+    }
+
+    fn bytes(set: &TableSet, spec: &str) -> Vec<Vec<u8>> {
+        let m = Material::parse(spec, set.pieces()).unwrap();
+        let t = set.get(&m).unwrap();
+        (t.data.iter())
+            .map(|side| side.iter().map(|b| b.load(Ordering::Relaxed)).collect())
+            .collect()
+    }
+
+    /// The standard pieces with the Rook replaced by a Rook of range 7.
+    fn short_rooks() -> PieceSet {
+        let mut pieces = PieceSet::standard();
+        let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .map(|(dx, dy)| Step::plain(dx, dy, 7, StepMode::Both))
+            .to_vec();
+        pieces.insert(PieceType::new('R', steps));
+        pieces
+    }
+
+    #[test]
+    fn a_loaded_table_equals_the_built_one_byte_for_byte() {
+        let d = dir("equal");
+        let mut first = set(PieceSet::standard(), &d);
+        assert_eq!(build(&mut first, "KR.KN"), 4, "K.K, K.KN, KR.K, KR.KN");
+        let mut second = set(PieceSet::standard(), &d);
+        assert_eq!(build(&mut second, "KR.KN"), 0, "everything is loaded");
+        for spec in ["KR.KN", "KR.K", "K.KN", "K.K"] {
+            assert!(bytes(&first, spec) == bytes(&second, spec), "{spec}");
+        }
+        // Saved atomically: only the tables' files are left.
+        let mut names: Vec<String> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "K.K.8x8.dtm.egt",
+                "K.KN.8x8.dtm.egt",
+                "KR.K.8x8.dtm.egt",
+                "KR.KN.8x8.dtm.egt"
+            ]
+        );
+        // A table built before the directory is set is saved when a build uses it.
+        let d2 = dir("later");
+        let mut late = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        build(&mut late, "KR.K");
+        late.set_table_dir(Some(d2.clone()));
+        build(&mut late, "KR.KN");
+        assert!(d2.join("KR.K.8x8.dtm.egt").exists());
+        let _ = std::fs::remove_dir_all(&d);
+        let _ = std::fs::remove_dir_all(&d2);
+    }
+
+    /// The load error of the KR.K file in `d` for the standard pieces.
+    fn load_error(d: &Path, pieces: PieceSet) -> LoadError {
+        let s = set(pieces, d);
+        let m = Material::parse("KR.K", s.pieces()).unwrap();
+        let key = s.key(&m);
+        let indexer = Indexer::new(&m, s.geometry(), true);
+        match read(&d.join(key.file_name()), &key, &m, indexer, Metric::Dtm) {
+            Ok(_) => panic!("the file was loaded"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn a_damaged_or_stale_file_is_refused_and_rebuilt() {
+        let d = dir("damaged");
+        let path = d.join("KR.K.8x8.dtm.egt");
+        build(&mut set(PieceSet::standard(), &d), "KR.K");
+        let good = std::fs::read(&path).unwrap();
+        let fresh = bytes(&built_alone(), "KR.K");
+
+        // A flipped byte in the middle.
+        let mut flipped = good.clone();
+        flipped[good.len() / 2] ^= 0x10;
+        std::fs::write(&path, &flipped).unwrap();
+        let e = load_error(&d, PieceSet::standard());
+        assert!(matches!(e, LoadError::Corrupted { .. }), "{e}");
+        assert!(e.to_string().contains("checksum"), "{e}");
+        // Rebuilt, and the file fixed.
+        let mut s = set(PieceSet::standard(), &d);
+        assert_eq!(build(&mut s, "KR.K"), 1);
+        assert!(bytes(&s, "KR.K") == fresh);
+        assert!(std::fs::read(&path).unwrap() == good);
+
+        // Truncated, and too long.
+        std::fs::write(&path, &good[..good.len() - 100]).unwrap();
+        let e = load_error(&d, PieceSet::standard());
+        assert!(matches!(e, LoadError::Truncated { .. }), "{e}");
+        let mut long = good.clone();
+        long.push(0);
+        std::fs::write(&path, &long).unwrap();
+        let e = load_error(&d, PieceSet::standard());
+        assert!(e.to_string().contains("1 bytes after the checksum"), "{e}");
+        std::fs::write(&path, b"FAIRY").unwrap();
+        assert!(matches!(
+            load_error(&d, PieceSet::standard()),
+            LoadError::Truncated { .. }
+        ));
+        std::fs::write(&path, b"not a table at all").unwrap();
+        let e = load_error(&d, PieceSet::standard());
+        assert!(e.to_string().contains("not a table file"), "{e}");
+        std::fs::write(&path, &good).unwrap();
+
+        // A changed definition of a piece of the table: stale, rebuilt, replaced.
+        let e = load_error(&d, short_rooks());
+        assert!(matches!(e, LoadError::Stale { .. }), "{e}");
+        assert!(e.to_string().contains("piece R: "), "{e}");
+        let mut s = set(short_rooks(), &d);
+        assert_eq!(build(&mut s, "KR.K"), 1);
+        assert_eq!(build(&mut set(short_rooks(), &d), "KR.K"), 0);
+        // A changed piece the table does not use: still loaded (K.K, saved with KR.K).
+        assert_eq!(build(&mut set(short_rooks(), &d), "KN.K"), 1);
+        assert_eq!(build(&mut set(PieceSet::standard(), &d), "KN.K"), 0);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// KR.K built without a table directory.
+    fn built_alone() -> TableSet {
+        let mut s = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        build(&mut s, "KR.K");
+        s
+    }
+
+    #[test]
+    fn other_settings_are_other_files_or_stale() {
+        let pieces = PieceSet::standard();
+        let s = TableSet::new(pieces.clone(), Metric::Dtm);
+        let m = Material::parse("KQ.KR", &pieces).unwrap();
+        let plain = s.key(&m);
+        assert_eq!(plain.file_name(), "KQ.KR.8x8.dtm.egt");
+        let rules = Rules {
+            stalemate_wins: true,
+            ..Rules::default()
+        };
+        let other = TableSet::new(pieces.clone(), Metric::Dtm).with_rules(rules);
+        assert!(other.key(&m).file_name().starts_with("KQ.KR.8x8.dtm."));
+        assert_ne!(other.key(&m).file_name(), plain.file_name());
+        assert!(other.key(&m).text().contains("rules stalemate wins"));
+        let unfolded = TableSet::new(pieces.clone(), Metric::Dtm).without_symmetry();
+        assert_ne!(unfolded.key(&m), plain);
+        let dtc = TableSet::new(pieces.clone(), Metric::Dtc);
+        assert_eq!(dtc.key(&m).file_name(), "KQ.KR.8x8.dtc.egt");
+        let board = crate::board::BoardSize::new(10, 8).unwrap();
+        let wide = TableSet::new(pieces.clone(), Metric::Dtm).on_board(board);
+        assert_eq!(wide.key(&m).file_name(), "KQ.KR.10x8.dtm.egt");
+        // Seeds count for their endgame only.
+        let seed = Seed {
+            squares: [0, 2, 9, 20, 30, 40],
+            side: crate::board::Color::Black,
+            value: crate::egt::seed::SeedValue::Draw,
+        };
+        let seeded = TableSet::new(pieces.clone(), Metric::Dtm).with_seeds(m.clone(), vec![seed]);
+        assert!(seeded.key(&m).text().contains("seeds 1 positions, xxh3 "));
+        assert_ne!(seeded.key(&m).file_name(), plain.file_name());
+        let kqk = Material::parse("KQ.K", &pieces).unwrap();
+        assert_eq!(seeded.key(&kqk), s.key(&kqk));
+        assert!(plain.text().starts_with(&format!(
+            "fairy-egt table, format {FORMAT_VERSION}\nmaterial KQ.KR\n"
+        )));
+    }
+
+    #[test]
+    fn a_failed_save_leaves_the_table_in_memory() {
+        // A directory that cannot be made: its parent is a file (a read-only directory
+        // would not do: the tests may run as root).
+        let d = dir("unsaved");
+        std::fs::create_dir_all(&d).unwrap();
+        let file = d.join("file");
+        std::fs::write(&file, b"x").unwrap();
+        let mut s = set(PieceSet::standard(), &file.join("tables"));
+        assert_eq!(build(&mut s, "KR.K"), 2);
+        let m = Material::parse("KR.K", s.pieces()).unwrap();
+        assert!(s.get(&m).is_some());
+        let t = s.get(&m).unwrap();
+        let e = write(t, &s.key(&m), &file.join("tables")).unwrap_err();
+        assert!(e.starts_with("cannot save "), "{e}");
+        assert!(e.contains("KR.K.8x8.dtm.egt"), "{e}");
+        // Built again, not saved: silent.
+        assert_eq!(build(&mut s, "KR.K"), 0);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
