@@ -529,6 +529,7 @@ mod tests {
             "option name Endgame type string default KR.K",
             "option name Metric type combo default dtc var dtm var dtc",
             "option name PieceFile type string default p.ini",
+            "option name TablePath type string default <empty>",
             "option name TableMemory type spin default 0 min 0 max 16000000",
             "option name NullMove type combo default black var none var black var white var both",
             "option name StalemateWins type check default true",
@@ -571,6 +572,15 @@ mod tests {
                 "setoption name PieceFile value x.ini",
                 Command::PieceFile("x.ini".into()),
             ),
+            (
+                "setoption name TablePath value /var/tables/fairy egt",
+                Command::TableDir(Some("/var/tables/fairy egt".into())),
+            ),
+            (
+                "setoption name TablePath value <empty>",
+                Command::TableDir(None),
+            ),
+            ("setoption name TablePath value", Command::TableDir(None)),
         ] {
             assert_eq!(
                 u.read(line, &options()),

@@ -741,6 +741,26 @@ mod tests {
     }
 
     #[test]
+    fn egtpath_of_our_format_sets_the_table_directory() {
+        let mut x = xb();
+        let features = x.read("protover 2", &options());
+        assert!(features.contains(&Input::Reply("feature egt=\"fairy-egt\"".into())));
+        assert_eq!(
+            one(&mut x, "egtpath fairy-egt /home/me/my tables"),
+            Input::Engine(Command::TableDir(Some("/home/me/my tables".into())))
+        );
+        assert!(x.read("egtpath syzygy /syzygy", &options()).is_empty());
+        assert!(x.read("egtpath", &options()).is_empty());
+        let Input::Reply(e) = one(&mut x, "egtpath fairy-egt") else {
+            panic!("no error")
+        };
+        assert_eq!(
+            e,
+            "Error (bad argument): egtpath fairy-egt: expected a directory"
+        );
+    }
+
+    #[test]
     fn error_text_never_names_a_feature() {
         for text in [
             "draw",
