@@ -17,6 +17,10 @@
 //! u64                        xxh3-64 of every byte before it
 //! ```
 //!
+//! The sections are written in `write_to` and read back in `read`, in the same order: a new
+//! part of [`Table`] is one more section in each (a `Writer`/`Reader` method for its kind of
+//! data), `SECTIONS` one more, and [`FORMAT_VERSION`] raised.
+//!
 //! A file is written under a temporary name in the same directory, synced and then renamed
 //! onto its name, so a save cut short (a kill, a full disk) never leaves a half file under
 //! the table's name. A truncated or corrupted file (the checksum, a section length, trailing

@@ -34,10 +34,15 @@ pub struct TableSet {
     tables: HashMap<Material, Arc<Table>>,
     /// Most bytes the tables may take, those held and a build's together.
     budget: u64,
-    /// The table directory: tables are loaded from it instead of built, and saved to it
-    /// once built (see `table_file`).
-    dir: Option<PathBuf>,
-    /// The held tables that the table directory holds (loaded from it, or saved to it).
+    /// The table directory, if any (boxed: the set travels in messages between threads).
+    dir: Option<Box<TableDir>>,
+}
+
+/// A table directory: tables are loaded from it instead of built, and saved to it once built
+/// (see `table_file`).
+struct TableDir {
+    path: PathBuf,
+    /// The held tables that the directory holds (loaded from it, or saved to it).
     saved: HashSet<Material>,
 }
 
@@ -88,7 +93,6 @@ impl TableSet {
             tables: HashMap::new(),
             budget: u64::MAX,
             dir: None,
-            saved: HashSet::new(),
         }
     }
 
@@ -111,15 +115,19 @@ impl TableSet {
     /// Loads tables from `dir` and saves the tables built to it from now on (`None`: none
     /// is loaded or saved). The held tables a build uses are saved there when it starts.
     pub fn set_table_dir(&mut self, dir: Option<PathBuf>) {
-        if dir != self.dir {
-            self.dir = dir;
-            self.saved.clear();
+        if dir.as_deref() != self.table_dir() {
+            self.dir = dir.map(|path| {
+                Box::new(TableDir {
+                    path,
+                    saved: HashSet::new(),
+                })
+            });
         }
     }
 
     /// The table directory, if any.
     pub fn table_dir(&self) -> Option<&Path> {
-        self.dir.as_deref()
+        self.dir.as_ref().map(|d| d.path.as_path())
     }
 
     /// The key of `material`'s table under these settings: what its file must match.
@@ -146,7 +154,7 @@ impl TableSet {
     /// there but stale, truncated, corrupted or unreadable is reported (once: the table is
     /// then built and the file replaced).
     fn load(&self, material: &Material, key: &TableKey) -> Option<Table> {
-        let path = self.dir.as_ref()?.join(key.file_name());
+        let path = self.table_dir()?.join(key.file_name());
         let started = Instant::now();
         let indexer = Indexer::new(material, &self.geometry, self.fold);
         match table_file::read(&path, key, material, indexer, self.metric) {
@@ -169,21 +177,22 @@ impl TableSet {
     /// Saves a table to the table directory, if there is one and it does not hold it yet.
     /// A failed save is reported, and the table stays in memory only.
     fn save(&mut self, material: &Material) {
-        let (Some(dir), Some(table)) = (&self.dir, self.tables.get(material)) else {
+        let key = self.key(material);
+        let (Some(dir), Some(table)) = (&mut self.dir, self.tables.get(material)) else {
             return;
         };
-        if self.saved.contains(material) {
+        if dir.saved.contains(material) {
             return;
         }
         let started = Instant::now();
-        match table_file::write(table, &self.key(material), dir) {
+        match table_file::write(table, &key, &dir.path) {
             Ok(path) => {
                 log::info!(
                     "{material} saved to {} in {:.3} s",
                     path.display(),
                     started.elapsed().as_secs_f64()
                 );
-                self.saved.insert(material.clone());
+                dir.saved.insert(material.clone());
             }
             Err(e) => log::warn!("{e}; the table stays in memory only"),
         }
@@ -322,7 +331,9 @@ impl TableSet {
         if self.bytes().saturating_add(need) > self.budget {
             self.tables.retain(|m, _| uses(m));
             let tables = &self.tables;
-            self.saved.retain(|m| tables.contains_key(m));
+            if let Some(dir) = &mut self.dir {
+                dir.saved.retain(|m| tables.contains_key(m));
+            }
         }
         // Tables built before the table directory was set.
         let held: Vec<Material> = self.tables.keys().filter(|m| uses(m)).cloned().collect();
@@ -355,7 +366,9 @@ impl TableSet {
             let key = self.key(&m);
             if let Some(table) = self.load(&m, &key) {
                 self.tables.insert(m.clone(), Arc::new(table));
-                self.saved.insert(m);
+                if let Some(dir) = &mut self.dir {
+                    dir.saved.insert(m);
+                }
             } else {
                 let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
                 log::debug!(
