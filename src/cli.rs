@@ -413,6 +413,15 @@ mod tests {
         assert_eq!(common.endgame.as_deref(), Some("KR.K"));
         assert_eq!(common.report, Some(Some(PathBuf::from("r.txt"))));
         assert!(common.stalemate_wins && common.bare_king_loses);
+        assert_eq!(common.tables, None);
+        let Command::Engine { common } = parse(&["KR.K", "--tables", "my tables"]).unwrap() else {
+            panic!("not engine mode")
+        };
+        assert_eq!(common.tables, Some(Some(PathBuf::from("my tables"))));
+        let Command::Play { common, .. } = parse(&["play", "--tables", "-"]).unwrap() else {
+            panic!("not play")
+        };
+        assert_eq!(common.tables, Some(None));
         assert!(parse(&["--null-move=sometimes"])
             .unwrap_err()
             .to_string()

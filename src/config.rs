@@ -527,6 +527,15 @@ mod tests {
         expect_error("seed =", 1, "expected a file name, or - for none");
         expect_error("report=", 1, "or - for none");
         assert_eq!(ok("seed = -").seed, None);
+        let t = parse_config("tables = egt", Path::new("/etc/egt/engine.ini")).unwrap();
+        assert_eq!(t.tables, Some(PathBuf::from("/etc/egt/egt")));
+        assert_eq!(d.tables, None);
+        assert_eq!(ok("tables = -").tables, None);
+        expect_error(
+            "tables =",
+            1,
+            "expected a directory, or - for none for 'tables'",
+        );
     }
 
     #[test]
