@@ -23,7 +23,8 @@
 //!
 //! A file is written under a temporary name in the same directory, synced and then renamed
 //! onto its name, so a save cut short (a kill, a full disk) never leaves a half file under
-//! the table's name. A truncated or corrupted file (the checksum, a section length, trailing
+//! the table's name (its temporary file, left behind by a kill, is removed by a later save of
+//! the same table once it is an hour old). A truncated or corrupted file (the checksum, a section length, trailing
 //! bytes) is refused with the reason.
 
 use crate::board::geometry::Geometry;
@@ -195,6 +196,7 @@ pub enum LoadError {
 pub fn write(table: &Table, key: &TableKey, dir: &Path) -> Result<PathBuf, String> {
     let path = dir.join(key.file_name());
     let temp = dir.join(format!(".{}.{}.tmp", key.file_name(), std::process::id()));
+    remove_leftovers(dir, key.file_name());
     let result = std::fs::create_dir_all(dir)
         .and_then(|()| write_to(table, key, &temp))
         .and_then(|()| std::fs::rename(&temp, &path));
@@ -203,6 +205,36 @@ pub fn write(table: &Table, key: &TableKey, dir: &Path) -> Result<PathBuf, Strin
         Err(e) => {
             let _ = std::fs::remove_file(&temp);
             Err(format!("cannot save {}: {e}", path.display()))
+        }
+    }
+}
+
+/// How old a temporary file of another process must be to be taken for the leftover of a
+/// save that was killed (a save in progress rewrites its file all the time).
+const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the temporary files of saves of `name` that were cut short (killed): those
+/// untouched for [`LEFTOVER_AGE`].
+fn remove_leftovers(dir: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let old = (entry.metadata().ok())
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= LEFTOVER_AGE);
+        if file.starts_with(&prefix) && file.ends_with(".tmp") && old {
+            match std::fs::remove_file(entry.path()) {
+                Ok(()) => log::info!(
+                    "removed {}, left by a save cut short",
+                    entry.path().display()
+                ),
+                Err(e) => log::warn!("cannot remove {}: {e}", entry.path().display()),
+            }
         }
     }
 }
@@ -476,6 +508,26 @@ mod tests {
         for spec in ["KR.KN", "KR.K", "K.KN", "K.K"] {
             assert!(bytes(&first, spec) == bytes(&second, spec), "{spec}");
         }
+        // The leftover of a save killed an hour ago is removed by the next save of its table.
+        let leftover = d.join(".KR.K.8x8.dtm.egt.1.tmp");
+        let recent = d.join(".KR.K.8x8.dtm.egt.2.tmp");
+        for f in [&leftover, &recent] {
+            std::fs::write(f, b"half a table").unwrap();
+        }
+        let hour_ago = std::time::SystemTime::now() - LEFTOVER_AGE;
+        File::options()
+            .write(true)
+            .open(&leftover)
+            .unwrap()
+            .set_modified(hour_ago)
+            .unwrap();
+        let mut again = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        build(&mut again, "KR.K");
+        again.set_table_dir(Some(d.clone()));
+        build(&mut again, "KR.K");
+        assert!(!leftover.exists(), "the leftover is still there");
+        assert!(recent.exists(), "a save in progress lost its file");
+        std::fs::remove_file(&recent).unwrap();
         // Saved atomically: only the tables' files are left.
         let mut names: Vec<String> = std::fs::read_dir(&d)
             .unwrap()
