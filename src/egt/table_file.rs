@@ -13,7 +13,10 @@
 //! "FAIRYEGT"                 8 bytes, the magic
 //! u32 K, K bytes             the key text (UTF-8, one `name value` a line)
 //! u32 S                      the number of sections (2 in format 1)
-//! S × (u64 L, L bytes)       the sections: White-to-move bytes, Black-to-move bytes
+//! S × section               White-to-move bytes, Black-to-move bytes, each:
+//!   u64 L                    its length
+//!   u8 0, L bytes            stored as they are (sections under 1 MiB), or
+//!   u8 1, u64 B, blocks      zstd by blocks of B bytes (16 MiB): each u64 N, an N-byte frame
 //! u64                        xxh3-64 of every byte before it
 //! ```
 //!
@@ -24,8 +27,9 @@
 //! A file is written under a temporary name in the same directory, synced and then renamed
 //! onto its name, so a save cut short (a kill, a full disk) never leaves a half file under
 //! the table's name (its temporary file, left behind by a kill, is removed by a later save of
-//! the same table once it is an hour old). A truncated or corrupted file (the checksum, a section length, trailing
-//! bytes) is refused with the reason.
+//! the same table once it is an hour old). A truncated or corrupted file (the checksum, a
+//! section's length or encoding, a block that does not decompress, trailing bytes) is refused
+//! with the reason.
 
 use crate::board::geometry::Geometry;
 use crate::egt::index::Indexer;
@@ -34,6 +38,7 @@ use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
 use crate::piece::PieceType;
+use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufWriter, ErrorKind, Read, Write};
@@ -54,6 +59,25 @@ const SECTIONS: u32 = 2;
 
 /// The longest key text a file may announce (a key of six piece types is about 2 kB).
 const MAX_KEY_BYTES: u32 = 1 << 20;
+
+/// Sections from this size on are compressed (1 MiB: smaller ones gain nothing worth the
+/// bother). Measured on KBN.KN, 2 threads: 5.9 times smaller (41 MB for 242), loaded in
+/// 0.19 s against 0.15 s raw, from a warm file cache; from a disk, or for a 6-man table of
+/// gigabytes, reading a sixth of the bytes more than pays for the decompression.
+pub const COMPRESS_FROM: u64 = 1 << 20;
+
+/// The encoding byte of a section stored as it is.
+const RAW: u8 = 0;
+
+/// The encoding byte of a section compressed by zstd in blocks: the block size (u64), then
+/// each block as its length (u64) and its zstd frame.
+const ZSTD: u8 = 1;
+
+/// The zstd level: the fastest (KBN.KN: 5.9 times smaller; level 3 gains 3 % more).
+const ZSTD_LEVEL: i32 = 1;
+
+/// Bytes of a compressed block, before compression (blocks are compressed in parallel).
+const BLOCK: usize = 16 << 20;
 
 /// Bytes written or read at a time.
 const CHUNK: usize = 1 << 20;
@@ -194,11 +218,38 @@ pub enum LoadError {
 /// temporary file in `dir`, synced, then renamed. Returns the file's path, or a message
 /// naming the file and the system's error (nothing is left behind then).
 pub fn write(table: &Table, key: &TableKey, dir: &Path) -> Result<PathBuf, String> {
+    write_packed(table, key, dir, Packing::DEFAULT)
+}
+
+/// Which sections are compressed, and in blocks of what size.
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    /// Sections of at least this many bytes are compressed.
+    from: u64,
+    /// Bytes of a block before compression.
+    block: usize,
+}
+
+impl Packing {
+    /// Sections from [`COMPRESS_FROM`] bytes on, in blocks of [`BLOCK`].
+    const DEFAULT: Packing = Packing {
+        from: COMPRESS_FROM,
+        block: BLOCK,
+    };
+}
+
+/// [`write`], with sections compressed as `packing` says.
+fn write_packed(
+    table: &Table,
+    key: &TableKey,
+    dir: &Path,
+    packing: Packing,
+) -> Result<PathBuf, String> {
     let path = dir.join(key.file_name());
     let temp = dir.join(format!(".{}.{}.tmp", key.file_name(), std::process::id()));
     remove_leftovers(dir, key.file_name());
     let result = std::fs::create_dir_all(dir)
-        .and_then(|()| write_to(table, key, &temp))
+        .and_then(|()| write_to(table, key, &temp, packing))
         .and_then(|()| std::fs::rename(&temp, &path));
     match result {
         Ok(()) => Ok(path),
@@ -251,21 +302,43 @@ impl Writer {
         self.out.write_all(bytes)
     }
 
-    /// A section of bytes: its length, then the bytes.
-    fn bytes_section(&mut self, bytes: &[AtomicU8]) -> std::io::Result<()> {
-        self.put(&(bytes.len() as u64).to_le_bytes())?;
-        let mut buf = Vec::with_capacity(CHUNK);
-        for chunk in bytes.chunks(CHUNK) {
-            buf.clear();
-            buf.extend(chunk.iter().map(|b| b.load(Ordering::Relaxed)));
-            self.put(&buf)?;
+    /// A section of bytes: its length and encoding, then the bytes, stored as they are or,
+    /// from `compress_from` bytes on, compressed by blocks.
+    fn bytes_section(&mut self, bytes: &[AtomicU8], packing: Packing) -> std::io::Result<()> {
+        let len = bytes.len() as u64;
+        self.put(&len.to_le_bytes())?;
+        let plain = |chunk: &[AtomicU8]| -> Vec<u8> {
+            chunk.iter().map(|b| b.load(Ordering::Relaxed)).collect()
+        };
+        if len < packing.from {
+            self.put(&[RAW])?;
+            for chunk in bytes.chunks(CHUNK) {
+                self.put(&plain(chunk))?;
+            }
+            return Ok(());
+        }
+        self.put(&[ZSTD])?;
+        self.put(&(packing.block as u64).to_le_bytes())?;
+        // A few blocks at a time, compressed in parallel.
+        let batch = 2 * rayon::current_num_threads();
+        let blocks: Vec<&[AtomicU8]> = bytes.chunks(packing.block).collect();
+        for group in blocks.chunks(batch) {
+            let packed: Vec<std::io::Result<Vec<u8>>> = group
+                .par_iter()
+                .map(|b| zstd::bulk::compress(&plain(b), ZSTD_LEVEL))
+                .collect();
+            for p in packed {
+                let p = p?;
+                self.put(&(p.len() as u64).to_le_bytes())?;
+                self.put(&p)?;
+            }
         }
         Ok(())
     }
 }
 
 /// Writes the whole file at `path` and syncs it.
-fn write_to(table: &Table, key: &TableKey, path: &Path) -> std::io::Result<()> {
+fn write_to(table: &Table, key: &TableKey, path: &Path, packing: Packing) -> std::io::Result<()> {
     let mut w = Writer {
         out: BufWriter::with_capacity(CHUNK, File::create(path)?),
         hash: Xxh3::new(),
@@ -275,7 +348,7 @@ fn write_to(table: &Table, key: &TableKey, path: &Path) -> std::io::Result<()> {
     w.put(key.text.as_bytes())?;
     w.put(&SECTIONS.to_le_bytes())?;
     for side in &table.data {
-        w.bytes_section(side)?;
+        w.bytes_section(side, packing)?;
     }
     let sum = w.hash.digest();
     w.out.write_all(&sum.to_le_bytes())?;
@@ -424,19 +497,53 @@ impl Reader<'_> {
         Ok(u64::from_le_bytes(b))
     }
 
+    /// The `len` bytes of a compressed section: its blocks are read (and hashed), then
+    /// decompressed in parallel.
+    fn compressed(&mut self, len: u64, what: &str) -> Result<Vec<u8>, LoadError> {
+        let block = self.u64(&format!("the block size of {what}"))?;
+        if !(1..=1 << 32).contains(&block) {
+            return Err(self.corrupted(&format!("{what}: blocks of {block} bytes")));
+        }
+        let count = len.div_ceil(block);
+        let mut packed = Vec::new();
+        for _ in 0..count {
+            let n = self.u64(&format!("a block's length in {what}"))?;
+            if n > self.left {
+                return Err(self.truncated(what));
+            }
+            let mut block = vec![0u8; n as usize];
+            self.take(&mut block, what)?;
+            packed.push(block);
+        }
+        let mut bytes = vec![0u8; len as usize];
+        let fits = (bytes.par_chunks_mut(block as usize).zip(packed.par_iter()))
+            .all(|(out, p)| zstd::bulk::decompress_to_buffer(p, out).is_ok_and(|n| n == out.len()));
+        if !fits {
+            return Err(self.corrupted(&format!("{what}: a block does not decompress")));
+        }
+        Ok(bytes)
+    }
+
     /// A section of bytes that must be `len` long.
     fn bytes_section(&mut self, len: u64, what: &str) -> Result<Vec<AtomicU8>, LoadError> {
         let found = self.u64(&format!("the length of {what}"))?;
         if found != len {
             return Err(self.corrupted(&format!("{what}: {found} bytes, expected {len}")));
         }
-        if len > self.left {
-            return Err(self.truncated(what));
-        }
-        let mut bytes = vec![0u8; len as usize];
-        for chunk in bytes.chunks_mut(CHUNK) {
-            self.take(chunk, what)?;
-        }
+        let mut encoding = [0];
+        self.take(&mut encoding, &format!("the encoding of {what}"))?;
+        let bytes = match encoding[0] {
+            RAW if len > self.left => return Err(self.truncated(what)),
+            RAW => {
+                let mut bytes = vec![0u8; len as usize];
+                for chunk in bytes.chunks_mut(CHUNK) {
+                    self.take(chunk, what)?;
+                }
+                bytes
+            }
+            ZSTD => self.compressed(len, what)?,
+            e => return Err(self.corrupted(&format!("{what}: unknown encoding {e}"))),
+        };
         // Collected in place: an AtomicU8 is a u8 in memory.
         Ok(bytes.into_iter().map(AtomicU8::new).collect())
     }
@@ -552,6 +659,44 @@ mod tests {
         assert!(d2.join("KR.K.8x8.dtm.egt").exists());
         let _ = std::fs::remove_dir_all(&d);
         let _ = std::fs::remove_dir_all(&d2);
+    }
+
+    #[test]
+    fn a_compressed_table_loads_the_same_and_damage_is_found() {
+        let d = dir("compressed");
+        let mut s = set(PieceSet::standard(), &d);
+        build(&mut s, "KR.KN");
+        let m = Material::parse("KR.KN", s.pieces()).unwrap();
+        let key = s.key(&m);
+        let raw_len = s.get(&m).unwrap().bytes();
+        // Blocks of 100 kB: each side of KR.KN is 19 of them, the last shorter.
+        let packing = Packing {
+            from: 0,
+            block: 100_000,
+        };
+        let path = write_packed(s.get(&m).unwrap(), &key, &d, packing).unwrap();
+        let packed = std::fs::read(&path).unwrap();
+        assert!(
+            packed.len() * 4 < raw_len as usize,
+            "{} of {raw_len}",
+            packed.len()
+        );
+        let load = || {
+            let indexer = Indexer::new(&m, s.geometry(), true);
+            read(&path, &key, &m, indexer, Metric::Dtm)
+        };
+        let table = load().unwrap();
+        let loaded: Vec<Vec<u8>> = (table.data.iter())
+            .map(|side| side.iter().map(|b| b.load(Ordering::Relaxed)).collect())
+            .collect();
+        assert!(loaded == bytes(&s, "KR.KN"));
+        let mut flipped = packed.clone();
+        flipped[packed.len() / 2] ^= 4;
+        std::fs::write(&path, &flipped).unwrap();
+        assert!(matches!(load(), Err(LoadError::Corrupted { .. })));
+        std::fs::write(&path, &packed[..packed.len() - 9]).unwrap();
+        assert!(matches!(load(), Err(LoadError::Truncated { .. })));
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     /// The load error of the KR.K file in `d` for the standard pieces.
