@@ -9,10 +9,13 @@
 //! on another board), `--threads N`.
 //!
 //! Then, for the last endgame: how soon a cancelled build returns (the flag raised at 10 %,
-//! 50 % and 90 % of the build), and how soon the engine (`fairy-egt ENDGAME`, XBoard mode)
-//! exits after `quit` in the middle of its start-up build.
+//! 50 % and 90 % of the build), how soon the engine (`fairy-egt ENDGAME`, XBoard mode)
+//! exits after `quit` in the middle of its start-up build, and saved tables: the size of
+//! its file, how long saving and loading it (and its sub-tables) take, and how soon a second
+//! engine start with the table directory answers `go` with a move (a warm file cache).
 
-use fairy_egt::board::BoardSize;
+use fairy_egt::board::{BoardSize, Color};
+use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::table::Metric;
@@ -119,6 +122,75 @@ fn quit_latency(spec: &str, share: u32) -> Duration {
     quit.elapsed()
 }
 
+/// Saves the tables of `spec` to a fresh table directory, loads them into a new set, then
+/// starts the engine on that directory and times `go` in the longest win: prints the file
+/// size, the save, load and second-start times.
+fn saved_tables(spec: &str) {
+    let (endgame, board) = endgame_and_board(spec);
+    let dir = std::env::temp_dir().join(format!("fairy-egt-bench-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let new_set = || {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+        set.set_table_dir(Some(dir.clone()));
+        set
+    };
+    let mut built = new_set();
+    let material = Material::parse(endgame, built.pieces()).expect("a valid endgame");
+    built.build(&material, &Silent).expect("the build succeeds");
+    let file = dir.join(built.key(&material).file_name());
+    let size = std::fs::metadata(&file).expect("the table is saved").len();
+    // Saved again alone, to time the save.
+    let mut only = new_set();
+    only.set_table_dir(None);
+    only.build(&material, &Silent).expect("the build succeeds");
+    std::fs::remove_file(&file).expect("the file is there");
+    only.set_table_dir(Some(dir.clone()));
+    let started = Instant::now();
+    only.build(&material, &Silent)
+        .expect("nothing to build: it saves");
+    let saved = started.elapsed();
+    let started = Instant::now();
+    new_set()
+        .build(&material, &Silent)
+        .expect("the load succeeds");
+    let loaded = started.elapsed();
+    println!(
+        "{spec}: saved table {:.1} MB, saved with its sub-tables in {:.3} s, loaded with them in {:.3} s",
+        size as f64 / 1e6,
+        saved.as_secs_f64(),
+        loaded.as_secs_f64()
+    );
+    let Some((pos, _)) = longest_win(&built, &material, Color::White) else {
+        return;
+    };
+    let fen = pos.to_setup().to_fen();
+    let started = Instant::now();
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
+        .args([endgame, "--report", "-", "--board", &board.to_string()])
+        .arg("--tables")
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = engine.stdin.take().expect("piped");
+    writeln!(stdin, "xboard\nprotover 2\nforce\nsetboard {fen}\ngo").expect("the engine reads");
+    let answered = BufReader::new(engine.stdout.take().expect("piped"))
+        .lines()
+        .map_while(Result::ok)
+        .any(|l| l.starts_with("move "));
+    let took = started.elapsed();
+    writeln!(stdin, "quit").expect("the engine reads");
+    engine.wait().expect("the engine exits");
+    assert!(answered, "the engine moved");
+    println!(
+        "{spec}: second engine start on the saved tables, from start to its move: {:.3} s",
+        took.as_secs_f64()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -184,4 +256,5 @@ fn main() {
             quit_latency(last, share).as_secs_f64() * 1000.0
         );
     }
+    saved_tables(last);
 }

@@ -70,6 +70,9 @@ pub struct Common {
     pub seed: Option<Option<PathBuf>>,
     /// `--report FILE`: `Some(None)` for `--report -` (no report), overriding `engine.ini`.
     pub report: Option<Option<PathBuf>>,
+    /// `--tables DIR`: the table directory, `Some(None)` for `--tables -` (none), overriding
+    /// `engine.ini`.
+    pub tables: Option<Option<PathBuf>>,
 }
 
 /// The usage text.
@@ -121,6 +124,10 @@ options:
                      c1d1c6b5 draw) before the build of ENDGAME; - for none
   --report FILE      write the statistics of every build to FILE (default rep2.txt in the
                      working directory, or engine.ini's report); - for none
+  --tables DIR       the table directory: every table built is saved there, and loaded
+                     from there when a later run needs it (a stale, truncated or corrupted
+                     file is reported and rebuilt); - for none (default: engine.ini's
+                     tables, else none)
   --board WxH        the board, files x ranks, each 3 to 16 (default 8x8; 10x8 for
                      Capablanca material)
   --threads N        worker threads, 0 = all cores (default), at most 256
@@ -181,6 +188,7 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
             Short('b') | Long("bare-king-loses") => common.bare_king_loses = true,
             Short('f') | Long("seed") => common.seed = Some(path_or_none(parser.value()?)),
             Long("report") => common.report = Some(path_or_none(parser.value()?)),
+            Long("tables") => common.tables = Some(path_or_none(parser.value()?)),
             Long("fen") => fen = Some(parser.value()?.string()?),
             Long("fens") => fens = Some(parser.value()?.into()),
             Long("config") => common.config = Some(parser.value()?.into()),
@@ -405,6 +413,15 @@ mod tests {
         assert_eq!(common.endgame.as_deref(), Some("KR.K"));
         assert_eq!(common.report, Some(Some(PathBuf::from("r.txt"))));
         assert!(common.stalemate_wins && common.bare_king_loses);
+        assert_eq!(common.tables, None);
+        let Command::Engine { common } = parse(&["KR.K", "--tables", "my tables"]).unwrap() else {
+            panic!("not engine mode")
+        };
+        assert_eq!(common.tables, Some(Some(PathBuf::from("my tables"))));
+        let Command::Play { common, .. } = parse(&["play", "--tables", "-"]).unwrap() else {
+            panic!("not play")
+        };
+        assert_eq!(common.tables, Some(None));
         assert!(parse(&["--null-move=sometimes"])
             .unwrap_err()
             .to_string()

@@ -4,7 +4,7 @@
 //! line; blank lines are ignored; an `[engine]` section header may stand before the keys.
 //! Keys are case-insensitive and `_` may be written for `-`. Unknown keys, bad values, keys
 //! given twice and other sections are errors naming the file, the line and what was expected.
-//! Relative paths (`pieces`, `seed`, `report`, given or default) are taken relative to the
+//! Relative paths (`pieces`, `seed`, `report`, `tables`, given or default) are taken relative to the
 //! directory of the ini file. The shipped `engine.ini` documents every key.
 
 use crate::board::BoardSize;
@@ -50,6 +50,9 @@ pub struct EngineConfig {
     pub memory: u64,
     /// The board, files x ranks (`board`, default 8x8).
     pub board: BoardSize,
+    /// The table directory: tables are loaded from it instead of built, and saved to it once
+    /// built (`tables`, default none).
+    pub tables: Option<PathBuf>,
 }
 
 impl Default for EngineConfig {
@@ -67,6 +70,7 @@ impl Default for EngineConfig {
             report: Some(PathBuf::from("rep2.txt")),
             memory: 0,
             board: BoardSize::STANDARD,
+            tables: None,
         }
     }
 }
@@ -105,7 +109,7 @@ impl ConfigError {
 }
 
 /// The keys, in the order the shipped `engine.ini` documents them.
-const KEYS: [&str; 11] = [
+const KEYS: [&str; 12] = [
     "endgame",
     "board",
     "metric",
@@ -117,6 +121,7 @@ const KEYS: [&str; 11] = [
     "bare-king-loses",
     "seed",
     "report",
+    "tables",
 ];
 
 /// Reads and parses a configuration file.
@@ -290,6 +295,13 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
                     path => Some(PathBuf::from(path)),
                 };
             }
+            "tables" => {
+                config.tables = match value {
+                    "" => return Err(bad("a directory, or - for none")),
+                    "-" => None,
+                    path => Some(PathBuf::from(path)),
+                };
+            }
             _ => {}
         }
     }
@@ -298,6 +310,7 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
     config.pieces = resolve(base, &config.pieces);
     config.seed = config.seed.map(|p| resolve(base, &p));
     config.report = config.report.map(|p| resolve(base, &p));
+    config.tables = config.tables.map(|p| resolve(base, &p));
     Ok(config)
 }
 
@@ -514,6 +527,15 @@ mod tests {
         expect_error("seed =", 1, "expected a file name, or - for none");
         expect_error("report=", 1, "or - for none");
         assert_eq!(ok("seed = -").seed, None);
+        let t = parse_config("tables = egt", Path::new("/etc/egt/engine.ini")).unwrap();
+        assert_eq!(t.tables, Some(PathBuf::from("/etc/egt/egt")));
+        assert_eq!(d.tables, None);
+        assert_eq!(ok("tables = -").tables, None);
+        expect_error(
+            "tables =",
+            1,
+            "expected a directory, or - for none for 'tables'",
+        );
     }
 
     #[test]
@@ -538,7 +560,7 @@ mod tests {
             "expected a key (endgame, board, metric,",
         );
         expect_error("threads = 1\ncolour = white", 2, "found 'colour'");
-        expect_error("= 3", 1, "expected a key (endgame, board, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report), found nothing");
+        expect_error("= 3", 1, "expected a key (endgame, board, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report, tables), found nothing");
         expect_error(
             "\n\nthreads 4",
             3,

@@ -29,6 +29,8 @@ pub struct Options {
     pub rules: Rules,
     /// The board.
     pub board: BoardSize,
+    /// The table directory tables are loaded from and saved to (`None`: none).
+    pub tables: Option<PathBuf>,
 }
 
 /// The piece-definition file, and whether the user named it: a named file must exist, while
@@ -88,6 +90,7 @@ impl Settings {
                     bare_royal_loses: config.bare_king_loses,
                 },
                 board: config.board,
+                tables: config.tables.clone(),
             },
             pieces,
             material,
@@ -132,13 +135,14 @@ pub struct Report {
     pub seed: Option<(Material, PathBuf, usize)>,
 }
 
-/// An empty table set for the settings: their pieces, metric, rules and memory budget, their
-/// seeds for their endgame, folded by symmetry unless asked not to.
+/// An empty table set for the settings: their pieces, metric, rules, memory budget and table
+/// directory, their seeds for their endgame, folded by symmetry unless asked not to.
 pub fn new_tables(s: &Settings) -> TableSet {
     let mut tables = TableSet::new(s.pieces.clone(), s.options.metric)
         .on_board(s.options.board)
         .with_rules(s.options.rules);
     tables.set_budget(s.budget());
+    tables.set_table_dir(s.options.tables.clone());
     if let Some(seeds) = &s.seeds {
         tables = tables.with_seeds(s.material.clone(), seeds.clone());
     }

@@ -1,6 +1,7 @@
 //! A real client nobody here wrote: python-chess (`chess.engine.popen_xboard`, and
 //! `popen_uci` for the UCI mode) plays KQ vs KR with the engine on both sides, from the issue's
-//! position to mate in 35, checking every score (tests/python/kqkr_game.py). Needs
+//! position to mate in 35, checking every score (tests/python/kqkr_game.py), and sets the
+//! table directory over either protocol (tests/python/saved_tables.py). Needs
 //! python-chess: `FAIRY_EGT_PYTHON`, else target/pyenv/bin/python, as scripts/test.sh sets up.
 
 mod support;
@@ -33,4 +34,40 @@ fn python_chess_plays_kq_kr_to_mate_in_35() {
 #[test]
 fn python_chess_plays_kq_kr_to_mate_in_35_over_uci() {
     plays_kq_kr_to_mate_in_35("uci");
+}
+
+/// python-chess sets the table directory over `protocol` (tests/python/saved_tables.py): the
+/// engine plays and saves KR.KN and its sub-tables there.
+fn saves_tables_where_python_chess_says(protocol: &str) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/saved_tables.py");
+    let dir = std::env::temp_dir().join(format!(
+        "fairy-egt-python-tables-{protocol}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (status, out, err) = run_with_limit(
+        Command::new(python("chess.engine"))
+            .arg(script)
+            .arg(protocol)
+            .arg(&dir)
+            .args([BIN, "KR.KN", "--report", "-"]),
+        Duration::from_secs(120),
+    );
+    assert!(
+        status.is_some_and(|s| s.success())
+            && out.lines().nth(1)
+                == Some("K.K.8x8.dtm.egt K.KN.8x8.dtm.egt KR.K.8x8.dtm.egt KR.KN.8x8.dtm.egt"),
+        "python-chess {protocol} failed ({status:?}):\n{out}\n{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn python_chess_sets_the_table_directory_over_xboard() {
+    saves_tables_where_python_chess_says("xboard");
+}
+
+#[test]
+fn python_chess_sets_the_table_directory_over_uci() {
+    saves_tables_where_python_chess_says("uci");
 }

@@ -356,3 +356,44 @@ fn xboard_plays_a_chancellor_mate_on_a_10x10_board_whose_ranks_it_counts_from_0(
     let log = std::fs::read_to_string(out.join("xboard-debug.log")).expect("the debug log");
     assert!(log.contains("<first : move e0j0"), "{log}");
 }
+
+#[test]
+fn xboard_sends_the_table_directory_of_egt_formats_and_the_engines_save_there() {
+    require_gui_tools();
+    let out = target_dir().join("xboard-saved-tables");
+    let tables = out.join("tables");
+    let _ = std::fs::remove_dir_all(&tables);
+    let formats = format!("fairy-egt:{}", tables.display());
+    // White mates in 4 (`fairy-egt probe KY.KO`), as above; two engines save the same tables
+    // to the same directory at once.
+    let fen = "6o1/8/8/3k4/8/8/8/Y3K3 w - - 0 1";
+    let (out, pgn, log) = xboard_game_with(
+        BIN,
+        "KY.KO",
+        fen,
+        "xboard-saved-tables",
+        &["-egtFormats", &formats],
+    );
+    assert_no_refusal(&out, &log);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    let sent = format!("egtpath fairy-egt {}", tables.display());
+    assert!(
+        log.lines()
+            .any(|l| l.contains(">first : ") && l.ends_with(&sent)),
+        "{log}"
+    );
+    let mut files: Vec<String> = std::fs::read_dir(&tables)
+        .expect("the table directory")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "K.K.8x8.dtm.egt",
+            "K.KO.8x8.dtm.egt",
+            "KY.K.8x8.dtm.egt",
+            "KY.KO.8x8.dtm.egt"
+        ]
+    );
+}

@@ -365,6 +365,7 @@ fn config_line(rng: &mut Rng) -> String {
         "bare-king-loses",
         "seed",
         "report",
+        "tables",
         "hash",
         "",
     ]);
@@ -408,6 +409,7 @@ fn check_config(text: &str) -> Result<bool, String> {
                 Some(&config.pieces),
                 config.seed.as_ref(),
                 config.report.as_ref(),
+                config.tables.as_ref(),
             ]
             .into_iter()
             .flatten()

@@ -55,6 +55,9 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     if let Some(report) = &common.report {
         config.report = report.clone();
     }
+    if let Some(tables) = &common.tables {
+        config.tables = tables.clone();
+    }
     if let Some(m) = common.metric {
         config.metric = m;
     }

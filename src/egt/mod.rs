@@ -10,6 +10,7 @@
 //! index                                      material
 //! table, men                                 index, material, value
 //! probe, seed, stats                         material, value, table, men
+//! table_file                                 index, material, rules, seed, table
 //! builder                                    all of the above but probe and stats
 //! tables                                     all of the above but stats
 //! extremes                                   tables
@@ -27,5 +28,6 @@ pub mod rules;
 pub mod seed;
 pub mod stats;
 pub mod table;
+pub mod table_file;
 pub mod tables;
 pub mod value;

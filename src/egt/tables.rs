@@ -12,9 +12,11 @@ use crate::egt::progress::{time_left, BuildEvent, Progress, TableClock};
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
+use crate::egt::table_file::{self, LoadError, TableKey};
 use crate::egt::value::{Value, MAX_DIRECT};
 use crate::piece::PieceSet;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -34,6 +36,16 @@ pub struct TableSet {
     tables: HashMap<Material, Arc<Table>>,
     /// Most bytes the tables may take, those held and a build's together.
     budget: u64,
+    /// The table directory, if any (boxed: the set travels in messages between threads).
+    dir: Option<Box<TableDir>>,
+}
+
+/// A table directory: tables are loaded from it instead of built, and saved to it once built
+/// (see `table_file`).
+struct TableDir {
+    path: PathBuf,
+    /// The held tables that the directory holds (loaded from it, or saved to it).
+    saved: HashSet<Material>,
 }
 
 /// The most candidate bitmaps a build keeps: one per thread up to two (`builder/candidates.rs`).
@@ -83,6 +95,7 @@ impl TableSet {
             direct: MAX_DIRECT,
             tables: HashMap::new(),
             budget: u64::MAX,
+            dir: None,
         }
     }
 
@@ -100,6 +113,92 @@ impl TableSet {
     /// Without a budget there is no limit.
     pub fn set_budget(&mut self, bytes: u64) {
         self.budget = bytes;
+    }
+
+    /// Loads tables from `dir` and saves the tables built to it from now on (`None`: none
+    /// is loaded or saved). The held tables a build uses are saved there when it starts.
+    pub fn set_table_dir(&mut self, dir: Option<PathBuf>) {
+        if dir.as_deref() != self.table_dir() {
+            self.dir = dir.map(|path| {
+                Box::new(TableDir {
+                    path,
+                    saved: HashSet::new(),
+                })
+            });
+        }
+    }
+
+    /// The table directory, if any.
+    pub fn table_dir(&self) -> Option<&Path> {
+        self.dir.as_ref().map(|d| d.path.as_path())
+    }
+
+    /// The key of `material`'s table under these settings: what its file must match.
+    pub fn key(&self, material: &Material) -> TableKey {
+        TableKey::new(
+            material,
+            &self.geometry,
+            self.metric,
+            self.rules,
+            self.seeds_of(material),
+            self.fold,
+        )
+    }
+
+    /// The seeds of `material`: those of the seeded endgame, none for the others.
+    fn seeds_of(&self, material: &Material) -> &[Seed] {
+        match &self.seeds {
+            Some((seeded, seeds)) if seeded == material => seeds,
+            _ => &[],
+        }
+    }
+
+    /// `material`'s table from the table directory, if it holds a good one. A file that is
+    /// there but stale, truncated, corrupted or unreadable is reported (once: the table is
+    /// then built and the file replaced).
+    fn load(&self, material: &Material, key: &TableKey) -> Option<Table> {
+        let path = self.table_dir()?.join(key.file_name());
+        let started = Instant::now();
+        let indexer = Indexer::new(material, &self.geometry, self.fold);
+        match table_file::read(&path, key, material, indexer, self.metric) {
+            Ok(table) => {
+                log::info!(
+                    "{material} loaded from {} in {:.3} s",
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                );
+                Some(table)
+            }
+            Err(LoadError::Missing(_)) => None,
+            Err(e) => {
+                log::warn!("{e}; building the table again");
+                None
+            }
+        }
+    }
+
+    /// Saves a table to the table directory, if there is one and it does not hold it yet.
+    /// A failed save is reported, and the table stays in memory only.
+    fn save(&mut self, material: &Material) {
+        let key = self.key(material);
+        let (Some(dir), Some(table)) = (&mut self.dir, self.tables.get(material)) else {
+            return;
+        };
+        if dir.saved.contains(material) {
+            return;
+        }
+        let started = Instant::now();
+        match table_file::write(table, &key, &dir.path) {
+            Ok(path) => {
+                log::info!(
+                    "{material} saved to {} in {:.3} s",
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                );
+                dir.saved.insert(material.clone());
+            }
+            Err(e) => log::warn!("{e}; the table stays in memory only"),
+        }
     }
 
     /// The same set (still empty), building its tables under `rules`.
@@ -242,6 +341,15 @@ impl TableSet {
         }
         if self.bytes().saturating_add(need) > self.budget {
             self.tables.retain(|m, _| uses(m));
+            let tables = &self.tables;
+            if let Some(dir) = &mut self.dir {
+                dir.saved.retain(|m| tables.contains_key(m));
+            }
+        }
+        // Tables built before the table directory was set.
+        let held: Vec<Material> = self.tables.keys().filter(|m| uses(m)).cloned().collect();
+        for m in held {
+            self.save(&m);
         }
         let todo = self.missing(material);
         // Each table's share of the whole is its share of the positions: its build time
@@ -272,22 +380,28 @@ impl TableSet {
                 geometry: &self.geometry,
                 metric: self.metric,
                 rules: self.rules,
-                seeds: match &self.seeds {
-                    Some((seeded, seeds)) if *seeded == m => seeds,
-                    _ => &[],
-                },
+                seeds: self.seeds_of(&m),
                 fold: self.fold,
                 direct: self.direct,
                 cancel,
             };
-            let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
-            log::debug!(
-                "{} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
-                m.name(),
-                start.elapsed().as_secs_f64(),
-                table.far_count()
-            );
-            self.tables.insert(m, Arc::new(table));
+            let key = self.key(&m);
+            if let Some(table) = self.load(&m, &key) {
+                self.tables.insert(m.clone(), Arc::new(table));
+                if let Some(dir) = &mut self.dir {
+                    dir.saved.insert(m);
+                }
+            } else {
+                let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
+                log::debug!(
+                    "{} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
+                    m.name(),
+                    start.elapsed().as_secs_f64(),
+                    table.far_count()
+                );
+                self.tables.insert(m.clone(), Arc::new(table));
+                self.save(&m);
+            }
             done += w;
         }
         Ok(())

@@ -90,6 +90,9 @@ pub enum Command {
     /// Read the piece definitions from this file: a change rebuilds the tables; an unreadable
     /// or malformed file is refused and changes nothing.
     PieceFile(PathBuf),
+    /// The table directory (`None`: none): tables are loaded from it and saved to it from now
+    /// on. A running build is restarted, so that what the directory holds is loaded.
+    TableDir(Option<PathBuf>),
     /// Who may pass: a change rebuilds the tables.
     NullMove(NullMove),
     /// Whether a stalemated side has lost: a change rebuilds the tables.

@@ -413,6 +413,22 @@ impl Engine {
                 }
             }
             Command::Threads(n) => self.settings.options.threads = n,
+            Command::TableDir(dir) => {
+                if dir != self.settings.options.tables {
+                    self.settings.options.tables = dir;
+                    // Restarted when it is back (`built`), loading what the directory has.
+                    if let Some(running) = self.building.as_ref().filter(|r| !r.stale) {
+                        log::info!(
+                            "restarting the build of {} with the new table directory",
+                            running.material
+                        );
+                        running.cancel.store(true, Ordering::Relaxed);
+                    }
+                    if let Some(tables) = &mut self.tables {
+                        tables.set_table_dir(self.settings.options.tables.clone());
+                    }
+                }
+            }
             Command::TableMemory(mb) => {
                 self.memory = (mb > 0).then_some(mb);
                 // A build refused for want of memory may fit now.
@@ -746,6 +762,7 @@ impl Engine {
             Some(mb) => mb.saturating_mul(MB),
             None => self.settings.budget(),
         });
+        tables.set_table_dir(self.settings.options.tables.clone());
         let tables = self.tables.take().expect("checked above");
         let cancel = Arc::new(AtomicBool::new(false));
         self.building = Some(Running {

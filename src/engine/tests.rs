@@ -204,6 +204,30 @@ fn a_position_of_other_material_cancels_the_running_build() {
 }
 
 #[test]
+fn a_new_table_directory_restarts_the_build_with_it() {
+    let mut e = engine("KQ.KR");
+    let Some(Action::Build(job)) = e.take_actions().pop() else {
+        panic!("no start-up build")
+    };
+    assert_eq!(job.tables.table_dir(), None);
+    let dir = std::env::temp_dir().join("fairy-egt-engine-test-tables-never-built");
+    e.command(Command::TableDir(Some(dir.clone())));
+    assert!(job.cancel.load(Ordering::Relaxed), "it would not load");
+    let mut t = job.tables;
+    let r = t.build_cancellable(&job.material, &Silent, &job.cancel);
+    e.built(t, r);
+    let actions = e.take_actions();
+    let [Action::Build(next)] = &actions[..] else {
+        panic!("no new build")
+    };
+    assert_eq!(next.material.name(), "KQ.KR");
+    assert_eq!(next.tables.table_dir(), Some(dir.as_path()));
+    // The same directory again changes nothing.
+    e.command(Command::TableDir(Some(dir)));
+    assert!(!next.cancel.load(Ordering::Relaxed));
+}
+
+#[test]
 fn an_option_change_cancels_the_build_and_drops_its_tables() {
     let mut e = engine("KQ.KR");
     let Some(Action::Build(job)) = e.take_actions().pop() else {

@@ -11,11 +11,12 @@
 //! `go ponder` the `bestmove` is held until `stop` (or `ponderhit`), as UCI asks.
 //!
 //! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
-//! the start-up budget), `PieceFile`, `NullMove`, `StalemateWins`, `BareKingLoses`, and the
+//! the start-up budget), `PieceFile`, `TablePath` (the table directory; empty for none),
+//! `NullMove`, `StalemateWins`, `BareKingLoses`, and the
 //! board: `UCI_Variant` as Fairy-Stockfish names its variants (`chess`, `normal`, `fairy`:
 //! 8×8; `capablanca`, `gothic`: 10×8; a `WxH` is read too; not `janus`, whose J is its
 //! Archbishop where ours is the Dragon King) and `Board` (`WxH`, any
-//! size from 3x3 to 16x16). A change of any but `Threads` and `TableMemory` rebuilds the
+//! size from 3x3 to 16x16). A change of any but `Threads`, `TableMemory` and `TablePath` rebuilds the
 //! tables; a new board also sets up its start position. python-chess sets `UCI_Variant` itself
 //! before every `position` when the engine has it (`chess` for its 8×8 boards), and does
 //! not let its users set it: `Board` is the option for them.
@@ -116,6 +117,12 @@ impl Uci {
                 string_default(&options.piece_file.path.display().to_string())
             ),
             format!(
+                "option name TablePath type string default {}",
+                string_default(
+                    &(options.tables.as_ref()).map_or(String::new(), |d| d.display().to_string())
+                )
+            ),
+            format!(
                 "option name NullMove type combo default {}{null_moves}",
                 options.rules.null_move
             ),
@@ -196,6 +203,10 @@ impl Uci {
             },
             "endgame" => Command::Endgame(value.to_string()),
             "piecefile" => Command::PieceFile(value.into()),
+            "tablepath" => match value {
+                "" | "<empty>" => Command::TableDir(None),
+                dir => Command::TableDir(Some(dir.into())),
+            },
             "nullmove" => match value.parse::<NullMove>() {
                 Ok(n) => Command::NullMove(n),
                 Err(_) => return bad("none, black, white or both"),
@@ -470,6 +481,7 @@ mod tests {
     /// The options of a KQ.KR engine with 2 threads.
     fn options() -> Options {
         Options {
+            tables: None,
             endgame: "KQ.KR".to_string(),
             metric: Metric::Dtm,
             threads: 2,
@@ -496,6 +508,7 @@ mod tests {
     fn identification_lists_the_options() {
         let mut u = uci();
         let options = Options {
+            tables: None,
             endgame: "KR.K".to_string(),
             metric: Metric::Dtc,
             threads: 0,
@@ -516,6 +529,7 @@ mod tests {
             "option name Endgame type string default KR.K",
             "option name Metric type combo default dtc var dtm var dtc",
             "option name PieceFile type string default p.ini",
+            "option name TablePath type string default <empty>",
             "option name TableMemory type spin default 0 min 0 max 16000000",
             "option name NullMove type combo default black var none var black var white var both",
             "option name StalemateWins type check default true",
@@ -558,6 +572,15 @@ mod tests {
                 "setoption name PieceFile value x.ini",
                 Command::PieceFile("x.ini".into()),
             ),
+            (
+                "setoption name TablePath value /var/tables/fairy egt",
+                Command::TableDir(Some("/var/tables/fairy egt".into())),
+            ),
+            (
+                "setoption name TablePath value <empty>",
+                Command::TableDir(None),
+            ),
+            ("setoption name TablePath value", Command::TableDir(None)),
         ] {
             assert_eq!(
                 u.read(line, &options()),
@@ -607,6 +630,7 @@ mod tests {
             ("12x12", "12x12", " var 12x12"),
         ] {
             let options = Options {
+                tables: None,
                 board: board(size),
                 ..options()
             };
@@ -651,6 +675,7 @@ mod tests {
             assert_eq!(u.read(line, &options()), vec![], "{line}");
         }
         let on_10x8 = Options {
+            tables: None,
             board: board("10x8"),
             ..options()
         };

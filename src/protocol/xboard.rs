@@ -58,6 +58,7 @@ use crate::engine::{Command, Event, Options, Thinking, Variant};
 use crate::piece::betza::try_betza;
 use crate::piece::{PieceSet, PieceType};
 use crate::symmetry::Sym;
+use std::path::PathBuf;
 
 /// Where each letter goes among XBoard 4.9's piece types, by the type's place in XBoard's
 /// internal order (common.h's `ChessSquare`, White's half: `WhitePawn` = 0 … `WhiteKing` =
@@ -105,6 +106,9 @@ const ORTHODOX_LETTERS: &str = "PNBRQK";
 /// they need no `piece` command.
 const BUILT_IN_PIECES: &str = "NBRQK";
 
+/// The name of our table format in `feature egt` and `egtpath` (XBoard's `-egtFormats`).
+pub const EGT_FORMAT: &str = "fairy-egt";
+
 /// Words that make XBoard switch a feature off when an `Error` line contains them.
 const ERROR_TRIGGERS: [&str; 5] = ["draw", "analyze", "protover", "time", "otim"];
 
@@ -144,6 +148,8 @@ impl XBoard {
             "feature ping=1 setboard=1 usermove=1 playother=1 san=0 colors=0 sigint=0 \
              sigterm=0 reuse=1 analyze=1 memory=1 smp=1 debug=1 draw=1"
                 .to_string(),
+            // XBoard sends `egtpath fairy-egt DIR` for `-egtFormats "fairy-egt:DIR"`, before `new`.
+            format!("feature egt=\"{EGT_FORMAT}\""),
             format!(
                 "feature myname=\"{}\" variants=\"{}\"",
                 self.name,
@@ -546,7 +552,21 @@ impl Protocol for XBoard {
         }
         let cmd = match word {
             "xboard" | "accepted" | "rejected" | "?" | "hard" | "easy" | "random" | "computer"
-            | "name" | "rating" | "ics" | "egtpath" | "nps" => return vec![],
+            | "name" | "rating" | "ics" | "nps" => return vec![],
+            "egtpath" => match arg.split_once(char::is_whitespace) {
+                Some((EGT_FORMAT, dir)) => Command::TableDir(Some(PathBuf::from(dir.trim()))),
+                None if arg == EGT_FORMAT => {
+                    return vec![rejected(
+                        "bad argument",
+                        &format!("{line}: expected a directory"),
+                    )]
+                }
+                // Another engine's tables (XBoard sends a path for each format both name).
+                _ => {
+                    log::info!("{line}: not a format of ours ({EGT_FORMAT})");
+                    return vec![];
+                }
+            },
             "protover" => {
                 if arg.parse::<u32>().is_ok_and(|v| v >= 2) {
                     self.handshake_done = true;
@@ -718,6 +738,26 @@ mod tests {
         let mut v = x.read(line, &options());
         assert_eq!(v.len(), 1, "{line}: {v:?}");
         v.remove(0)
+    }
+
+    #[test]
+    fn egtpath_of_our_format_sets_the_table_directory() {
+        let mut x = xb();
+        let features = x.read("protover 2", &options());
+        assert!(features.contains(&Input::Reply("feature egt=\"fairy-egt\"".into())));
+        assert_eq!(
+            one(&mut x, "egtpath fairy-egt /home/me/my tables"),
+            Input::Engine(Command::TableDir(Some("/home/me/my tables".into())))
+        );
+        assert!(x.read("egtpath syzygy /syzygy", &options()).is_empty());
+        assert!(x.read("egtpath", &options()).is_empty());
+        let Input::Reply(e) = one(&mut x, "egtpath fairy-egt") else {
+            panic!("no error")
+        };
+        assert_eq!(
+            e,
+            "Error (bad argument): egtpath fairy-egt: expected a directory"
+        );
     }
 
     #[test]

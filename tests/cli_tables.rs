@@ -1,0 +1,251 @@
+//! Saved tables through the binary: the commands, XBoard and UCI save every table built to the
+//! table directory and load it on the next start; a damaged or stale file is reported and
+//! rebuilt; a directory that cannot be written is reported and the command goes on.
+
+mod support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use support::{scratch, stderr, stdout, BIN};
+
+/// KR.KN, White to move: a 4-man endgame with sub-tables, quick to build.
+const KRKN: &str = "8/8/8/3n4/8/2k5/8/K6R w - - 0 1";
+
+/// Runs the binary in `dir` with `args`, `input` on stdin, logging at info level (loads and
+/// saves are info lines; problems are warnings, shown at the default level too).
+fn run(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().expect("the binary ends")
+}
+
+/// `build KR.KN --json` with the table directory `tables`, in `dir`.
+fn build(dir: &Path, tables: &Path) -> Output {
+    let out = run(
+        dir,
+        &[
+            "build",
+            "KR.KN",
+            "--json",
+            "--report",
+            "-",
+            "--tables",
+            tables.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+/// The statistics of a `build --json` without its time.
+fn stats(out: &Output) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(&stdout(out)).unwrap();
+    v.as_object_mut().unwrap().remove("seconds");
+    v
+}
+
+/// The names of the files in `dir`, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// How many lines of `text` contain `what`.
+fn count(text: &str, what: &str) -> usize {
+    text.lines().filter(|l| l.contains(what)).count()
+}
+
+#[test]
+fn build_saves_and_the_next_build_loads_the_same_table() {
+    let dir = scratch("tables-build");
+    let tables = dir.join("tables");
+    let first = build(&dir, &tables);
+    assert_eq!(
+        count(&stderr(&first), " saved to "),
+        4,
+        "{}",
+        stderr(&first)
+    );
+    assert_eq!(
+        files(&tables),
+        [
+            "K.K.8x8.dtm.egt",
+            "K.KN.8x8.dtm.egt",
+            "KR.K.8x8.dtm.egt",
+            "KR.KN.8x8.dtm.egt"
+        ]
+    );
+    let second = build(&dir, &tables);
+    let log = stderr(&second);
+    assert_eq!(count(&log, " loaded from "), 4, "{log}");
+    assert_eq!(count(&log, " saved to "), 0, "{log}");
+    assert_eq!(stats(&first), stats(&second));
+    // probe and play load too.
+    let probe = run(
+        &dir,
+        &[
+            "probe",
+            "KR.KN",
+            "--fen",
+            KRKN,
+            "--tables",
+            tables.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(probe.status.success(), "{}", stderr(&probe));
+    assert_eq!(count(&stderr(&probe), " loaded from "), 4);
+    // engine.ini's `tables`, relative to the ini file.
+    std::fs::write(dir.join("engine.ini"), "tables = tables\nreport = -\n").unwrap();
+    let play = run(&dir, &["play", "KR.KN"], "");
+    assert!(play.status.success(), "{}", stderr(&play));
+    assert_eq!(count(&stderr(&play), " loaded from "), 4);
+}
+
+#[test]
+fn damaged_and_stale_files_are_reported_once_and_rebuilt() {
+    let dir = scratch("tables-damaged");
+    let tables = dir.join("tables");
+    let fresh = stats(&build(&dir, &tables));
+    let krkn = tables.join("KR.KN.8x8.dtm.egt");
+    let good = std::fs::read(&krkn).unwrap();
+
+    // A flipped byte: corrupted, reported once, rebuilt, the file fixed.
+    let mut flipped = good.clone();
+    flipped[good.len() / 3] ^= 1;
+    std::fs::write(&krkn, &flipped).unwrap();
+    let out = build(&dir, &tables);
+    let log = stderr(&out);
+    assert_eq!(count(&log, "corrupted"), 1, "{log}");
+    assert_eq!(count(&log, "KR.KN saved to"), 1, "{log}");
+    assert_eq!(stats(&out), fresh);
+    assert!(std::fs::read(&krkn).unwrap() == good);
+
+    // Truncated: the same.
+    std::fs::write(&krkn, &good[..good.len() / 2]).unwrap();
+    let out = build(&dir, &tables);
+    assert_eq!(count(&stderr(&out), "truncated"), 1, "{}", stderr(&out));
+    assert_eq!(stats(&out), fresh);
+    assert!(std::fs::read(&krkn).unwrap() == good);
+
+    // A piece file whose Knight moves otherwise: the tables with a Knight are stale.
+    std::fs::write(
+        dir.join("piecedef.ini"),
+        "K: 1,0,* 1,1,*\nR: 1,0,s*\nN: 1,2,* 2,2,*\n",
+    )
+    .unwrap();
+    let out = build(&dir, &tables);
+    let log = stderr(&out);
+    assert_eq!(count(&log, "stale"), 2, "K.KN and KR.KN: {log}");
+    assert!(log.contains("piece N: "), "{log}");
+    assert_eq!(count(&log, " loaded from "), 2, "K.K and KR.K: {log}");
+    assert_ne!(stats(&out), fresh);
+    // Replaced: the next run loads them all, silently.
+    let again = build(&dir, &tables);
+    assert_eq!(count(&stderr(&again), " loaded from "), 4);
+    assert_eq!(count(&stderr(&again), "WARN"), 0, "{}", stderr(&again));
+    // A changed piece that KR.KN does not use: still loaded.
+    std::fs::write(
+        dir.join("piecedef.ini"),
+        "K: 1,0,* 1,1,*\nR: 1,0,s*\nN: 1,2,* 2,2,*\nQ: 1,1,s*\n",
+    )
+    .unwrap();
+    let out = build(&dir, &tables);
+    assert_eq!(count(&stderr(&out), " loaded from "), 4, "{}", stderr(&out));
+    // No temporary file was left by any save.
+    assert!(files(&tables).iter().all(|f| f.ends_with(".egt")));
+}
+
+#[test]
+fn a_directory_that_cannot_be_written_is_reported_and_the_command_goes_on() {
+    let dir = scratch("tables-unwritable");
+    // Its parent is a file (a read-only directory would not stop root).
+    std::fs::write(dir.join("file"), "x").unwrap();
+    let tables = dir.join("file").join("tables");
+    let out = build(&dir, &tables);
+    let log = stderr(&out);
+    assert!(log.contains("cannot save"), "{log}");
+    assert!(log.contains("the table stays in memory only"), "{log}");
+    assert_eq!(stats(&out)["endgame"], "KR.KN");
+}
+
+/// A dialogue that sets the table directory in `xboard` or `uci` and plays KRKN.
+fn engine_input(uci: bool, tables: &Path) -> String {
+    if uci {
+        format!(
+            "uci\nsetoption name TablePath value {}\nposition fen {KRKN}\ngo\nisready\n",
+            tables.display()
+        )
+    } else {
+        format!(
+            "xboard\nprotover 2\negtpath fairy-egt {}\nsetboard {KRKN}\ngo\nping 1\n",
+            tables.display()
+        )
+    }
+}
+
+#[test]
+fn xboard_and_uci_save_and_load_through_their_commands() {
+    for uci in [false, true] {
+        let dir = scratch(if uci { "tables-uci" } else { "tables-xboard" });
+        let tables: PathBuf = dir.join("my tables");
+        let first = run(
+            &dir,
+            &["KR.KN", "--report", "-"],
+            &engine_input(uci, &tables),
+        );
+        assert!(first.status.success(), "{}", stderr(&first));
+        let answer = if uci { "bestmove " } else { "move " };
+        let moved = |o: &Output| {
+            stdout(o)
+                .lines()
+                .find(|l| l.starts_with(answer))
+                .map(str::to_string)
+        };
+        assert!(moved(&first).is_some(), "{}", stdout(&first));
+        assert_eq!(files(&tables).len(), 4, "{}", stderr(&first));
+        let second = run(
+            &dir,
+            &["KR.KN", "--report", "-"],
+            &engine_input(uci, &tables),
+        );
+        let log = stderr(&second);
+        // The smallest tables may be built (and saved again) before the directory is told.
+        assert!(log.contains("KR.KN loaded from "), "{log}");
+        assert_eq!(
+            count(&log, " loaded from ") + count(&log, " saved to "),
+            4,
+            "{log}"
+        );
+        assert_eq!(moved(&first), moved(&second));
+    }
+}
+
+#[test]
+fn xboard_is_told_the_format_and_uci_the_option() {
+    let dir = scratch("tables-features");
+    let out = run(&dir, &["KR.K"], "xboard\nprotover 2\nquit\n");
+    assert!(stdout(&out).contains("feature egt=\"fairy-egt\""));
+    let out = run(&dir, &["KR.K", "--tables", "t"], "uci\nquit\n");
+    assert!(
+        stdout(&out).contains("option name TablePath type string default t"),
+        "{}",
+        stdout(&out)
+    );
+}
