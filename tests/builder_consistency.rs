@@ -7,83 +7,18 @@
 //! 10×8 (128-bit square sets), 12×12 (256-bit), 5×5, 6×4 and 7×5 (rectangular, one-way pieces).
 
 use fairy_egt::board::BoardSize;
-use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::stats::table_stats;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
-use fairy_egt::egt::value::Value;
 use fairy_egt::piece::parse::parse_piece_defs;
 use fairy_egt::piece::PieceSet;
 use rayon::prelude::*;
 
-/// The value of `pos` for the side to move, from its successors' stored values.
-fn derived(set: &TableSet, pos: &Position) -> Value {
-    let g = set.geometry();
-    let moves = pos.legal_moves(g);
-    if moves.is_empty() {
-        return if pos.in_check(g) {
-            Value::Loss(0)
-        } else {
-            Value::Draw
-        };
-    }
-    let mut best_win: Option<u16> = None;
-    let mut draw = false;
-    let mut longest_loss: u16 = 0;
-    for mv in moves {
-        let after = set.probe(&pos.play(mv)).unwrap();
-        let conversion = set.metric() == Metric::Dtc && pos.captured(mv).is_some();
-        match after {
-            Value::Loss(d) => {
-                let win = if conversion { 1 } else { d + 1 };
-                best_win = Some(best_win.map_or(win, |b| b.min(win)));
-            }
-            Value::Draw => draw = true,
-            Value::Win(d) => longest_loss = longest_loss.max(if conversion { 0 } else { d }),
-        }
-    }
-    match (best_win, draw) {
-        (Some(d), _) => Value::Win(d),
-        (None, true) => Value::Draw,
-        (None, false) => Value::Loss(longest_loss),
-    }
-}
-
-/// Checks the placement of the men `men` (canonical order) on `squares`, both sides to move;
-/// returns the number of legal positions checked.
-fn check_placement(
-    set: &TableSet,
-    material: &Material,
-    men: &[(Color, char)],
-    squares: &[u8],
-) -> u64 {
-    let mut sorted = squares.to_vec();
-    sorted.sort();
-    sorted.dedup();
-    if sorted.len() != squares.len() {
-        return 0;
-    }
-    let mut checked = 0;
-    for stm in Color::BOTH {
-        let mut setup = Setup::empty(set.geometry().board(), stm);
-        for (&(color, letter), &sq) in men.iter().zip(squares) {
-            setup.board[sq as usize] = Some((color, letter));
-        }
-        let Ok(pos) = Position::new(&setup, set.geometry(), material.royals()) else {
-            continue;
-        };
-        let stored = set.probe(&pos).unwrap();
-        assert_eq!(stored, derived(set, &pos), "{}", setup.to_fen());
-        checked += 1;
-    }
-    checked
-}
-
-fn men_of(material: &Material) -> Vec<(Color, char)> {
-    material.men().iter().map(|m| (m.color, m.letter)).collect()
-}
+#[path = "support/one_ply.rs"]
+mod one_ply;
+use one_ply::{check_placement, check_random, men_of};
 
 /// Checks every placement of the men of `spec` whose first man (White's royal) stands on one
 /// of `first_squares`; returns the number of legal positions checked.
@@ -127,33 +62,6 @@ fn built_on(board: BoardSize, pieces: PieceSet, metric: Metric, spec: &str) -> T
 /// Every square of the table set's board.
 fn every_square(set: &TableSet) -> Vec<u8> {
     set.geometry().board().all_squares().collect()
-}
-
-/// Checks `placements` random placements of the men of `spec` in each of 8 streams, both
-/// sides to move; returns the number of legal positions checked.
-fn check_random(set: &TableSet, spec: &str, placements: usize) -> u64 {
-    let material = Material::parse(spec, set.pieces()).unwrap();
-    let men = men_of(&material);
-    let n = set.geometry().board().squares() as u64;
-    (1..=8u64)
-        .into_par_iter()
-        .map(|seed| {
-            // xorshift64: a fixed, reproducible stream of placements.
-            let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let mut next = move || {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                (state % n) as u8
-            };
-            (0..placements)
-                .map(|_| {
-                    let squares: Vec<u8> = (0..men.len()).map(|_| next()).collect();
-                    check_placement(set, &material, &men, &squares)
-                })
-                .sum::<u64>()
-        })
-        .sum()
 }
 
 #[test]
