@@ -301,7 +301,7 @@ fn spawn_worker(
                 let Ok(mut last) = last_sent.lock() else {
                     return;
                 };
-                let due = e.phase == Phase::Setup
+                let due = matches!(e.phase, Phase::Setup | Phase::Loading)
                     || last.is_none_or(|t| t.elapsed() >= WORKER_REPORTS_EVERY);
                 if due {
                     *last = Some(Instant::now());

@@ -236,7 +236,7 @@ fn xboard_options_rebuild_the_tables_and_claims_follow_the_rules() {
     assert!(e.sync(2).contains(&"1/2-1/2 {Stalemate}".to_string()));
     // The option rebuilds the table (ping does not wait for a build: its end is said).
     e.send("option StalemateWins=1");
-    e.until(|l| l.contains("(KQ.K ready: built in"), PATIENCE);
+    e.until(|l| l.contains("(KQ.K ready in"), PATIENCE);
     e.send("go");
     assert!(e
         .sync(4)
@@ -266,7 +266,7 @@ fn xboard_options_rebuild_the_tables_and_claims_follow_the_rules() {
     );
     // The Endgame option builds the new endgame; a bad one is refused.
     e.send("option Endgame=KR.K");
-    e.until(|l| l.contains("(KR.K ready: built in"), PATIENCE);
+    e.until(|l| l.contains("(KR.K ready in"), PATIENCE);
     e.send("option Endgame=KR.");
     // The position's endgame (KQ.K, after the capture) is built again after KR.K: its
     // progress may come meanwhile.

@@ -132,7 +132,7 @@ fn isready_comes_after_the_build_and_go_plays_perfectly() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("info string built KQ.KR in")),
+            .any(|l| l.starts_with("info string KQ.KR ready in")),
         "{lines:?}"
     );
     e.send("ucinewgame");
@@ -172,7 +172,7 @@ fn fairy_positions_are_built_on_demand_and_isready_waits_for_them() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("info string built KA.KR in")),
+            .any(|l| l.starts_with("info string KA.KR ready in")),
         "{lines:?}"
     );
     let (score, mv) = go(&mut e);
@@ -189,7 +189,7 @@ fn fairy_positions_are_built_on_demand_and_isready_waits_for_them() {
     assert!(e
         .log
         .iter()
-        .any(|l| l.starts_with("< info string built KQ.KC in")));
+        .any(|l| l.starts_with("< info string KQ.KC ready in")));
 }
 
 #[test]
@@ -330,7 +330,7 @@ fn rule_options_rebuild_the_tables() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("info string built KQ.K in")),
+            .any(|l| l.starts_with("info string KQ.K ready in")),
         "{lines:?}"
     );
     e.send(&format!("position fen {stalemate}"));
@@ -350,7 +350,7 @@ fn rule_options_rebuild_the_tables() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("info string built KR.K in")),
+            .any(|l| l.starts_with("info string KR.K ready in")),
         "{lines:?}"
     );
     let krk = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
@@ -484,7 +484,7 @@ fn uci_variant_chooses_a_10x8_board() {
     assert!(
         built
             .iter()
-            .any(|l| l.starts_with("info string built KC.KR in")),
+            .any(|l| l.starts_with("info string KC.KR ready in")),
         "{built:?}"
     );
     e.send(&format!("position fen {KCKR_10X8}"));
@@ -586,7 +586,9 @@ fn board_from_the_command_line_in_uci_mode() {
     e.send("setoption name Board value 10x8");
     let lines = e.ready();
     assert!(
-        !lines.iter().any(|l| l.starts_with("info string built")),
+        !lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains(" ready in ")),
         "{lines:?}"
     );
     e.send("quit");

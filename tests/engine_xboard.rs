@@ -28,7 +28,7 @@ fn next_move(e: &mut Engine) -> (i64, String) {
 /// An engine of KQ.KR, handshake done, table built, in force mode at the KQ.KR position.
 fn kqkr_engine() -> Engine {
     // `ping` does not wait for the start-up build: its end is said.
-    let (mut e, _) = Engine::xboard_until(&["KQ.KR"], |l| l.contains("(KQ.KR ready: built in"));
+    let (mut e, _) = Engine::xboard_until(&["KQ.KR"], |l| l.contains("(KQ.KR ready in"));
     e.send("force");
     e.send(&format!("setboard {KQKR}"));
     e.sync(1);

@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 /// A named phase of one table's build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
+    /// Reading the table from the table directory.
+    Loading,
     /// Allocating the table and its index.
     Setup,
     /// One pass over every position: illegal positions, captures into smaller tables, mates.
@@ -19,6 +21,7 @@ pub enum Phase {
 impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Phase::Loading => f.write_str("loading"),
             Phase::Setup => f.write_str("setup"),
             Phase::Captures => f.write_str("captures and mates"),
             Phase::Iteration(n) => write!(f, "distance {n}"),
@@ -159,6 +162,7 @@ impl TableClock {
     /// The fraction of the table's time done at a report of the builder, `now`.
     pub fn fraction(&mut self, phase: Phase, builder_fraction: f64, now: Instant) -> f64 {
         let fraction = match phase {
+            Phase::Loading => 0.0,
             Phase::Setup => {
                 self.setup_from.get_or_insert(now);
                 0.0

@@ -722,7 +722,22 @@ mod tests {
         let mut first = set(PieceSet::standard(), &d);
         assert_eq!(build(&mut first, "KR.KN"), 4, "K.K, K.KN, KR.K, KR.KN");
         let mut second = set(PieceSet::standard(), &d);
-        assert_eq!(build(&mut second, "KR.KN"), 0, "everything is loaded");
+        let m = Material::parse("KR.KN", second.pieces()).unwrap();
+        let events = std::sync::Mutex::new(Vec::new());
+        let keep = |e: &BuildEvent| events.lock().unwrap().push((e.table.clone(), e.phase));
+        second.build(&m, &keep).unwrap();
+        let mut loading: Vec<String> = (events.into_inner().unwrap().into_iter())
+            .map(|(table, phase)| {
+                assert_eq!(phase, Phase::Loading, "{table}: everything is loaded");
+                table
+            })
+            .collect();
+        loading.sort();
+        assert_eq!(
+            loading,
+            ["K.K", "K.KN", "KR.K", "KR.KN"],
+            "each load is shown"
+        );
         for spec in ["KR.KN", "KR.K", "K.KN", "K.K"] {
             assert!(bytes(&first, spec) == bytes(&second, spec), "{spec}");
         }

@@ -8,7 +8,7 @@ use crate::egt::builder::{build_table, BuildError, Recipe};
 use crate::egt::index::Indexer;
 use crate::egt::material::{material_of, Material, MAX_MEN};
 use crate::egt::probe::{best_of, ProbeError, ScoredMove};
-use crate::egt::progress::{time_left, BuildEvent, Progress, TableClock};
+use crate::egt::progress::{time_left, BuildEvent, Phase, Progress, TableClock};
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
@@ -155,9 +155,12 @@ impl TableSet {
 
     /// `material`'s table from the table directory, if it holds a good one. A file that is
     /// there but stale, truncated, corrupted or unreadable is reported (once: the table is
-    /// then built and the file replaced).
-    fn load(&self, material: &Material, key: &TableKey) -> Option<Table> {
+    /// then built and the file replaced). `loading` is told when a file is there to read.
+    fn load(&self, material: &Material, key: &TableKey, loading: &dyn Fn()) -> Option<Table> {
         let path = self.table_dir()?.join(key.file_name());
+        if path.is_file() {
+            loading();
+        }
         let started = Instant::now();
         let indexer = Indexer::new(material, &self.geometry, self.fold);
         match table_file::read(&path, key, material, indexer, self.metric) {
@@ -386,7 +389,7 @@ impl TableSet {
                 cancel,
             };
             let key = self.key(&m);
-            if let Some(table) = self.load(&m, &key) {
+            if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
                 self.tables.insert(m.clone(), Arc::new(table));
                 if let Some(dir) = &mut self.dir {
                     dir.saved.insert(m);

@@ -455,7 +455,7 @@ impl Uci {
             Event::Rejected { kind, detail } => vec![format!("info string {kind}: {detail}")],
             Event::TableReady { material, took } => {
                 vec![format!(
-                    "info string built {material} in {:.2} s",
+                    "info string {material} ready in {:.2} s",
                     took.as_secs_f64()
                 )]
             }

@@ -691,7 +691,7 @@ impl XBoard {
                 .collect(),
             Event::AcceptDraw => vec!["offer draw".to_string()],
             Event::TableReady { material, took } if self.handshake_done => vec![format!(
-                "0 0 {} 0 ({material} ready: built in {:.1} s)",
+                "0 0 {} 0 ({material} ready in {:.1} s)",
                 took.as_millis() / 10,
                 took.as_secs_f64()
             )],
