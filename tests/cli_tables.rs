@@ -234,6 +234,29 @@ fn xboard_and_uci_save_and_load_through_their_commands() {
             "{log}"
         );
         assert_eq!(moved(&first), moved(&second));
+        // A corrupted file: the GUI is told (the user reads no stderr), and the game goes on.
+        let krkn = tables.join("KR.KN.8x8.dtm.egt");
+        let mut bytes = std::fs::read(&krkn).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x10;
+        std::fs::write(&krkn, &bytes).unwrap();
+        let third = run(
+            &dir,
+            &["KR.KN", "--report", "-"],
+            &engine_input(uci, &tables),
+        );
+        let told = if uci {
+            "info string "
+        } else {
+            "telluser fairy-egt: "
+        };
+        let said = stdout(&third);
+        let notices: Vec<&str> = (said.lines())
+            .filter(|l| l.starts_with(told) && l.contains("corrupted"))
+            .collect();
+        assert_eq!(notices.len(), 1, "{said}");
+        assert!(notices[0].contains("KR.KN.8x8.dtm.egt"), "{}", notices[0]);
+        assert_eq!(moved(&first), moved(&third));
     }
 }
 

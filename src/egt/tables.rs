@@ -38,6 +38,9 @@ pub struct TableSet {
     budget: u64,
     /// The table directory, if any (boxed: the set travels in messages between threads).
     dir: Option<Box<TableDir>>,
+    /// What the table directory did not do as asked (a saved table refused, a failed save),
+    /// for the engine to show the user (see [`TableSet::take_notices`]).
+    notices: Vec<String>,
 }
 
 /// A table directory: tables are loaded from it instead of built, and saved to it once built
@@ -96,6 +99,7 @@ impl TableSet {
             tables: HashMap::new(),
             budget: u64::MAX,
             dir: None,
+            notices: Vec::new(),
         }
     }
 
@@ -156,7 +160,7 @@ impl TableSet {
     /// `material`'s table from the table directory, if it holds a good one. A file that is
     /// there but stale, truncated, corrupted or unreadable is reported (once: the table is
     /// then built and the file replaced). `loading` is told when a file is there to read.
-    fn load(&self, material: &Material, key: &TableKey, loading: &dyn Fn()) -> Option<Table> {
+    fn load(&mut self, material: &Material, key: &TableKey, loading: &dyn Fn()) -> Option<Table> {
         let path = self.table_dir()?.join(key.file_name());
         if path.is_file() {
             loading();
@@ -174,7 +178,9 @@ impl TableSet {
             }
             Err(LoadError::Missing(_)) => None,
             Err(e) => {
-                log::warn!("{e}; building the table again");
+                let notice = format!("{e}; building the table again");
+                log::warn!("{notice}");
+                self.notices.push(notice);
                 None
             }
         }
@@ -200,7 +206,11 @@ impl TableSet {
                 );
                 dir.saved.insert(material.clone());
             }
-            Err(e) => log::warn!("{e}; the table stays in memory only"),
+            Err(e) => {
+                let notice = format!("{e}; the table stays in memory only");
+                log::warn!("{notice}");
+                self.notices.push(notice);
+            }
         }
     }
 
@@ -379,15 +389,6 @@ impl TableSet {
                     remaining: time_left(fraction, elapsed),
                 })
             };
-            let recipe = Recipe {
-                geometry: &self.geometry,
-                metric: self.metric,
-                rules: self.rules,
-                seeds: self.seeds_of(&m),
-                fold: self.fold,
-                direct: self.direct,
-                cancel,
-            };
             let key = self.key(&m);
             if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
                 self.tables.insert(m.clone(), Arc::new(table));
@@ -395,6 +396,15 @@ impl TableSet {
                     dir.saved.insert(m);
                 }
             } else {
+                let recipe = Recipe {
+                    geometry: &self.geometry,
+                    metric: self.metric,
+                    rules: self.rules,
+                    seeds: self.seeds_of(&m),
+                    fold: self.fold,
+                    direct: self.direct,
+                    cancel,
+                };
                 let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
                 log::debug!(
                     "{} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
@@ -408,6 +418,13 @@ impl TableSet {
             done += w;
         }
         Ok(())
+    }
+
+    /// What the table directory did not do as asked since the last call (a saved table
+    /// refused as stale, truncated or corrupted and built again; a table that could not be
+    /// saved), one message each, already logged: for the engine to show the user.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 
     /// Value of a position for its side to move.

@@ -228,6 +228,9 @@ pub enum Event {
         /// Time the build took.
         took: std::time::Duration,
     },
+    /// The table directory did not do as asked (a saved table refused and built again, a
+    /// table not saved); the engine went on.
+    TableNotice(String),
     /// A requested table build failed.
     BuildFailed {
         /// The endgame.

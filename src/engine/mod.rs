@@ -183,7 +183,10 @@ impl Engine {
 
     /// A build asked for by [`Action::Build`] is over: the tables come back and the queued
     /// commands go on.
-    pub fn built(&mut self, tables: TableSet, result: Result<(), BuildError>) {
+    pub fn built(&mut self, mut tables: TableSet, result: Result<(), BuildError>) {
+        for notice in tables.take_notices() {
+            self.say(Event::TableNotice(notice));
+        }
         match self.building.take() {
             Some(Running { stale: true, .. }) => {
                 // Built under settings that changed meanwhile.

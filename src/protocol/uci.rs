@@ -459,6 +459,7 @@ impl Uci {
                     took.as_secs_f64()
                 )]
             }
+            Event::TableNotice(text) => vec![format!("info string {text}")],
             Event::BuildFailed { material, reason } => {
                 vec![format!("info string cannot build {material}: {reason}")]
             }

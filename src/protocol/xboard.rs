@@ -696,6 +696,7 @@ impl XBoard {
                 took.as_secs_f64()
             )],
             Event::TableReady { .. } => vec![],
+            Event::TableNotice(text) => vec![format!("telluser fairy-egt: {text}")],
             Event::BuildFailed { material, reason } => vec![format!(
                 "tellusererror fairy-egt could not build {material}: {reason}"
             )],
