@@ -2,9 +2,11 @@
 //!
 //! Each endgame is built in a child process of its own, so the peak memory (VmHWM) and the
 //! CPU time (utime + stime, all threads) read from /proc are that build's alone. Prints one
-//! line per endgame: wall seconds, CPU seconds, peak resident memory, and the memory the
+//! line per endgame: wall seconds, CPU seconds, peak resident memory, the memory the
 //! budget reckons the build needs (`TableSet::bytes_needed`, the tables and the builder's
-//! working memory: the process's own few megabytes come on top). Linux only (/proc).
+//! working memory: the process's own few megabytes come on top), and the wall seconds until
+//! the full-board statistics are counted too; for KBN.KN, how that compares with EGTgen and
+//! with the aim of 30 times its speed. Linux only (/proc).
 //! Options after `--`: endgame specs to measure instead of the defaults (`KC.KR@10x8` for one
 //! on another board), `--threads N`.
 //!
@@ -18,6 +20,7 @@ use fairy_egt::board::{BoardSize, Color};
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
+use fairy_egt::egt::stats::table_stats;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::piece::PieceSet;
@@ -28,6 +31,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const CHILD: &str = "FAIRY_EGT_BENCH_CHILD";
+
+/// EGTgen 1.2 (-O2, one side to move, one thread) building KBN.KN on the project's 2-core
+/// machine, the median measured on 2026-11-24 (`../shared/DESIGN.md` §3), in seconds: the
+/// baseline of the 5-man speed aim (issue 17: 30 times faster, statistics included).
+/// Meaningful only on that machine.
+const EGTGEN_KBNKN: f64 = 39.6;
 
 /// CPU seconds of this process (all threads) and its peak resident memory in bytes.
 fn usage() -> Option<(f64, u64)> {
@@ -70,7 +79,10 @@ fn child(spec: &str, threads: usize) {
     set.build(&material, &Silent).expect("the build succeeds");
     let wall = start.elapsed().as_secs_f64();
     let (cpu, peak) = usage().expect("/proc is readable");
-    println!("{wall} {cpu} {peak} {estimate}");
+    let table = set.get(&material).expect("built");
+    table_stats(table, set.geometry());
+    let with_stats = start.elapsed().as_secs_f64();
+    println!("{wall} {cpu} {peak} {estimate} {with_stats}");
 }
 
 /// Builds `spec` and raises the cancel flag once the build reports `share` done; the time
@@ -213,8 +225,8 @@ fn main() {
         specs = vec!["KQ.KR", "KC.KR@10x8", "KBN.KN"];
     }
     println!(
-        "{:<12} {:>8} {:>10} {:>9} {:>12} {:>12}",
-        "endgame", "threads", "wall s", "CPU s", "peak MB", "estimate MB"
+        "{:<12} {:>8} {:>10} {:>9} {:>12} {:>12} {:>14}",
+        "endgame", "threads", "wall s", "CPU s", "peak MB", "estimate MB", "+ statistics s"
     );
     for &spec in &specs {
         let out = Command::new(std::env::current_exe().expect("own path"))
@@ -233,14 +245,22 @@ fn main() {
             .map(|x| x.parse().expect("numbers"))
             .collect();
         println!(
-            "{:<12} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1}",
+            "{:<12} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1} {:>14.3}",
             spec,
             threads,
             v[0],
             v[1],
             v[2] / 1e6,
-            v[3] / 1e6
+            v[3] / 1e6,
+            v[4]
         );
+        if spec == "KBN.KN" {
+            println!(
+                "KBN.KN: {:.1}× EGTgen 1.2 ({EGTGEN_KBNKN} s on the project's 2-core machine); the aim is 30×: {:.2} s with statistics",
+                EGTGEN_KBNKN / v[4],
+                EGTGEN_KBNKN / 30.0
+            );
+        }
     }
     let last = specs.last().expect("an endgame");
     for share in [0.1, 0.3, 0.6] {
