@@ -104,22 +104,33 @@ fn cancel_latency(spec: &str, share: f64) -> Duration {
     back - raised
 }
 
-/// Starts the engine on `spec` in XBoard mode, waits until its build reports `share` done,
-/// sends `quit`; the time from `quit` to the end of the process.
-fn quit_latency(spec: &str, share: u32) -> Duration {
-    let mut engine = Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
-        .args([spec, "--report", "-"])
+/// Starts the engine binary with `args`, its stdin and stdout piped, its stderr dropped.
+fn start_engine(args: &[&std::ffi::OsStr]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("the engine starts");
+        .expect("the engine starts")
+}
+
+/// Starts the engine on `spec` in XBoard mode, waits until its build reports `share` done,
+/// sends `quit`; the time from `quit` to the end of the process, `None` if the build was
+/// over before it reported `share` (a small endgame).
+fn quit_latency(spec: &str, share: u32) -> Option<Duration> {
+    let mut engine = start_engine(&[spec.as_ref(), "--report".as_ref(), "-".as_ref()]);
     let mut stdin = engine.stdin.take().expect("piped");
     writeln!(stdin, "xboard\nprotover 2\nping 1").expect("the engine reads");
     let lines = BufReader::new(engine.stdout.take().expect("piped")).lines();
     let marker = format!("(building {spec}: ");
+    let mut over = false;
     for line in lines {
         let line = line.expect("the engine writes");
+        if line.contains(" ready in ") {
+            over = true;
+            break;
+        }
         let done = line
             .split_once(&marker)
             .and_then(|(_, rest)| rest.split_once('%'))
@@ -131,7 +142,7 @@ fn quit_latency(spec: &str, share: u32) -> Duration {
     let quit = Instant::now();
     writeln!(stdin, "quit").expect("the engine reads");
     engine.wait().expect("the engine exits");
-    quit.elapsed()
+    (!over).then(|| quit.elapsed())
 }
 
 /// Saves the tables of `spec` to a fresh table directory, loads them into a new set, then
@@ -177,15 +188,16 @@ fn saved_tables(spec: &str) {
     };
     let fen = pos.to_setup().to_fen();
     let started = Instant::now();
-    let mut engine = Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
-        .args([endgame, "--report", "-", "--board", &board.to_string()])
-        .arg("--tables")
-        .arg(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
+    let board = board.to_string();
+    let mut engine = start_engine(&[
+        endgame.as_ref(),
+        "--report".as_ref(),
+        "-".as_ref(),
+        "--board".as_ref(),
+        board.as_ref(),
+        "--tables".as_ref(),
+        dir.as_ref(),
+    ]);
     let mut stdin = engine.stdin.take().expect("piped");
     writeln!(stdin, "xboard\nprotover 2\nforce\nsetboard {fen}\ngo").expect("the engine reads");
     let answered = BufReader::new(engine.stdout.take().expect("piped"))
@@ -271,10 +283,13 @@ fn main() {
         );
     }
     for share in [10, 50] {
-        println!(
-            "{last}: engine mode, quit at {share}% of the start-up build, the process ends in {:.1} ms",
-            quit_latency(last, share).as_secs_f64() * 1000.0
-        );
+        match quit_latency(last, share) {
+            Some(took) => println!(
+                "{last}: engine mode, quit at {share}% of the start-up build, the process ends in {:.1} ms",
+                took.as_secs_f64() * 1000.0
+            ),
+            None => println!("{last}: engine mode, the start-up build was over before {share}%"),
+        }
     }
     saved_tables(last);
 }
