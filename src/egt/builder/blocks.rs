@@ -11,6 +11,7 @@
 use super::bitmap::for_each_bit;
 use super::bytes::Bytes64;
 use super::candidates::Lane;
+use super::far::Kind;
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::index::{BlockMove, BlockShape, Fold};
@@ -94,7 +95,7 @@ impl<S: SquareSet> Build<'_, S> {
     ) -> (u64, u64) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
-        let win = self.far.win_code(n);
+        let win = self.far.code(Kind::Win, n);
         let mut moving = 0u64;
         // The block man's own moves first: they stay in the block, one read for all of them.
         if self.men.color(bm) == c {

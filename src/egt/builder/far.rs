@@ -33,6 +33,42 @@ pub(super) enum Kind {
     Loss,
 }
 
+impl Kind {
+    /// The byte of this kind at distance d, held directly (d at most `MAX_DIRECT`).
+    #[inline]
+    fn direct(self, d: u16) -> u8 {
+        match self {
+            Kind::Win => win_byte(d),
+            Kind::Loss => loss_byte(d),
+        }
+    }
+
+    /// The byte of this kind at the distance reached, beyond the direct ones.
+    #[inline]
+    fn now(self) -> u8 {
+        match self {
+            Kind::Win => WIN_NEW,
+            Kind::Loss => LOSS_NEW,
+        }
+    }
+
+    /// The byte of this kind, settled beyond the direct distances.
+    fn far(self) -> u8 {
+        match self {
+            Kind::Win => WIN_FAR,
+            Kind::Loss => LOSS_FAR,
+        }
+    }
+
+    /// The byte of a provisional value of this kind beyond the direct distances.
+    fn later(self) -> u8 {
+        match self {
+            Kind::Win => WIN_LATER,
+            Kind::Loss => LOSS_LATER,
+        }
+    }
+}
+
 /// Provisional values beyond the direct distances, by distance: side, slot, kind.
 type Waiting = BTreeMap<u16, Vec<(Color, u64, Kind)>>;
 
@@ -65,23 +101,14 @@ impl Far {
         n <= self.direct
     }
 
-    /// The byte of the positions won at distance n, the distance the build has reached.
+    /// The byte of the positions of `kind` at distance n, the distance the build has
+    /// reached.
     #[inline]
-    pub(super) fn win_code(&self, n: u16) -> u8 {
+    pub(super) fn code(&self, kind: Kind, n: u16) -> u8 {
         if self.is_direct(n) {
-            win_byte(n)
+            kind.direct(n)
         } else {
-            WIN_NEW
-        }
-    }
-
-    /// The byte of the positions lost at distance n, the distance the build has reached.
-    #[inline]
-    pub(super) fn loss_code(&self, n: u16) -> u8 {
-        if self.is_direct(n) {
-            loss_byte(n)
-        } else {
-            LOSS_NEW
+            kind.now()
         }
     }
 
@@ -94,17 +121,11 @@ impl Far {
             Value::Draw => unreachable!("draws are not provisional"),
         };
         if self.is_direct(d) {
-            return match kind {
-                Kind::Win => win_byte(d),
-                Kind::Loss => loss_byte(d),
-            };
+            return kind.direct(d);
         }
         let mut waiting = self.waiting.lock().expect("no panic holds it");
         waiting.entry(d).or_default().push((c, slot, kind));
-        match kind {
-            Kind::Win => WIN_LATER,
-            Kind::Loss => LOSS_LATER,
-        }
+        kind.later()
     }
 
     /// Whether a provisional value waits at a distance beyond `n`.
@@ -143,10 +164,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// beyond the direct ones: those still provisional become `WIN_NEW` / `LOSS_NEW` (a
     /// provisional win may have been bettered since). Returns how many joined.
     pub(super) fn collect_far(&self, c: Color, n: u16, kind: Kind, into: &Frontier) -> u64 {
-        let (later, now) = match kind {
-            Kind::Win => (WIN_LATER, WIN_NEW),
-            Kind::Loss => (LOSS_LATER, LOSS_NEW),
-        };
+        let (later, now) = (kind.later(), kind.now());
         let slots = self.far.take(c, n, kind);
         if slots.is_empty() {
             return 0;
@@ -170,10 +188,7 @@ impl<S: SquareSet> Build<'_, S> {
         if self.far.is_direct(n) {
             return;
         }
-        let (now, far) = match kind {
-            Kind::Win => (WIN_NEW, WIN_FAR),
-            Kind::Loss => (LOSS_NEW, LOSS_FAR),
-        };
+        let (now, far) = (kind.now(), kind.far());
         let found = Mutex::new(Vec::new());
         frontier.for_each(&self.sides.frozen(c), now, |w, slots| {
             let mut mine = Vec::with_capacity(slots.count_ones() as usize);

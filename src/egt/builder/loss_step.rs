@@ -24,7 +24,7 @@ impl<S: SquareSet> Build<'_, S> {
         Color::BOTH.map(|c| {
             let lost = &self.lost[c.index()];
             let found = self.collect(c, n, Kind::Loss, lost);
-            self.gather(c, &self.won[c.flip().index()], self.far.win_code(n));
+            self.gather(c, &self.won[c.flip().index()], self.far.code(Kind::Win, n));
             let table = self.sides.writer(c);
             let opponent = self.sides.frozen(c.flip());
             let opponent_table: &[u8] = &opponent;
@@ -104,7 +104,7 @@ impl<S: SquareSet> Build<'_, S> {
             self.too_long.store(true, Relaxed);
             false
         } else if d == n {
-            word.store((p % 64) as u8, self.far.loss_code(n));
+            word.store((p % 64) as u8, self.far.code(Kind::Loss, n));
             true
         } else {
             let byte = self.far.provisional(c, p, Value::Loss(d));

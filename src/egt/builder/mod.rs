@@ -330,10 +330,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
         if !self.far.is_direct(n) {
             return self.collect_far(c, n, kind, into);
         }
-        let byte = match kind {
-            Kind::Win => self.far.win_code(n),
-            Kind::Loss => self.far.loss_code(n),
-        };
+        let byte = self.far.code(kind, n);
         if !self.pending.any(c, byte) {
             return 0;
         }

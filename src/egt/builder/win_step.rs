@@ -18,11 +18,15 @@ impl<S: SquareSet> Build<'_, S> {
             self.settle_far(c, &self.won[c.index()], Kind::Win, n - 1);
         }
         self.won.iter().for_each(Frontier::clear);
-        let win = self.far.win_code(n);
+        let win = self.far.code(Kind::Win, n);
         let counts = Color::BOTH.map(|c| {
             let won = &self.won[c.index()];
             let found = self.collect(c, n, Kind::Win, won);
-            self.gather(c, &self.lost[c.flip().index()], self.far.loss_code(n - 1));
+            self.gather(
+                c,
+                &self.lost[c.flip().index()],
+                self.far.code(Kind::Loss, n - 1),
+            );
             let passes = self.rules.null_move.allows(c);
             let table = self.sides.writer(c);
             found
