@@ -162,9 +162,10 @@ impl TableSet {
     /// then built and the file replaced). `loading` is told when a file is there to read.
     fn load(&mut self, material: &Material, key: &TableKey, loading: &dyn Fn()) -> Option<Table> {
         let path = self.table_dir()?.join(key.file_name());
-        if path.is_file() {
-            loading();
+        if !path.is_file() {
+            return None;
         }
+        loading();
         let started = Instant::now();
         let indexer = Indexer::new(material, &self.geometry, self.fold);
         match table_file::read(&path, key, material, indexer, self.metric) {
@@ -176,6 +177,7 @@ impl TableSet {
                 );
                 Some(table)
             }
+            // Removed since it was seen.
             Err(LoadError::Missing(_)) => None,
             Err(e) => {
                 let notice = format!("{e}; building the table again");
@@ -186,10 +188,9 @@ impl TableSet {
         }
     }
 
-    /// Saves a table to the table directory, if there is one and it does not hold it yet.
-    /// A failed save is reported, and the table stays in memory only.
-    fn save(&mut self, material: &Material) {
-        let key = self.key(material);
+    /// Saves a table, whose key is `key`, to the table directory, if there is one and it
+    /// does not hold it yet. A failed save is reported, and the table stays in memory only.
+    fn save(&mut self, material: &Material, key: &TableKey) {
         let (Some(dir), Some(table)) = (&mut self.dir, self.tables.get(material)) else {
             return;
         };
@@ -197,7 +198,7 @@ impl TableSet {
             return;
         }
         let started = Instant::now();
-        match table_file::write(table, &key, &dir.path) {
+        match table_file::write(table, key, &dir.path) {
             Ok(path) => {
                 log::info!(
                     "{material} saved to {} in {:.3} s",
@@ -360,9 +361,16 @@ impl TableSet {
             }
         }
         // Tables built before the table directory was set.
-        let held: Vec<Material> = self.tables.keys().filter(|m| uses(m)).cloned().collect();
-        for m in held {
-            self.save(&m);
+        let unsaved: Vec<Material> = match &self.dir {
+            Some(dir) => (self.tables.keys())
+                .filter(|m| uses(m) && !dir.saved.contains(*m))
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        for m in unsaved {
+            let key = self.key(&m);
+            self.save(&m, &key);
         }
         let todo = self.missing(material);
         // Each table's share of the whole is its share of the positions: its build time
@@ -413,7 +421,7 @@ impl TableSet {
                     table.far_count()
                 );
                 self.tables.insert(m.clone(), Arc::new(table));
-                self.save(&m);
+                self.save(&m, &key);
             }
             done += w;
         }
