@@ -124,6 +124,16 @@ const KEYS: [&str; 12] = [
     "tables",
 ];
 
+/// The value of a key that names a file or directory, or `-` for none; `None` when it is
+/// empty (an error).
+fn optional_path(value: &str) -> Option<Option<PathBuf>> {
+    match value {
+        "" => None,
+        "-" => Some(None),
+        path => Some(Some(PathBuf::from(path))),
+    }
+}
+
 /// Reads and parses a configuration file.
 pub fn load_config(path: &Path) -> Result<EngineConfig, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
@@ -282,25 +292,16 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
                 config.bare_king_loses = parse_bool(value).ok_or_else(|| bad(BOOL_EXPECTED))?;
             }
             "seed" => {
-                config.seed = match value {
-                    "" => return Err(bad("a file name, or - for none")),
-                    "-" => None,
-                    path => Some(PathBuf::from(path)),
-                };
+                config.seed =
+                    optional_path(value).ok_or_else(|| bad("a file name, or - for none"))?;
             }
             "report" => {
-                config.report = match value {
-                    "" => return Err(bad("a file name, or - for none")),
-                    "-" => None,
-                    path => Some(PathBuf::from(path)),
-                };
+                config.report =
+                    optional_path(value).ok_or_else(|| bad("a file name, or - for none"))?;
             }
             "tables" => {
-                config.tables = match value {
-                    "" => return Err(bad("a directory, or - for none")),
-                    "-" => None,
-                    path => Some(PathBuf::from(path)),
-                };
+                config.tables =
+                    optional_path(value).ok_or_else(|| bad("a directory, or - for none"))?;
             }
             _ => {}
         }
