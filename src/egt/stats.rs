@@ -2,12 +2,13 @@
 //! men on distinct squares, identical men counted once per unordered placement, for each side
 //! to move. Illegal: the side to move can capture the enemy royal.
 
+use crate::board::for_each_bit;
 use crate::board::geometry::{Geometry, MoveTables};
 use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Men;
 use crate::egt::table::Table;
-use crate::egt::value::Value;
+use crate::egt::value::{decode, Value, LOSS_FAR, WIN_FAR};
 use crate::with_tables;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -97,18 +98,100 @@ impl Tally {
     /// whether the side to move has no legal move (asked only for draws and losses in 0).
     #[inline]
     fn add(&mut self, v: Value, weight: u64, stuck: impl FnOnce() -> Option<bool>) {
+        self.add_value(v, weight);
+        if may_be_stuck(v) {
+            self.add_stuck(stuck(), weight);
+        }
+    }
+
+    /// Counts `weight` legal placements of value `v`, leaving mates and stalemates aside.
+    #[inline]
+    fn add_value(&mut self, v: Value, weight: u64) {
         self.legal += weight;
         match v {
             Value::Win(d) => *at_distance(&mut self.wins, d) += weight,
             Value::Loss(d) => *at_distance(&mut self.losses, d) += weight,
             Value::Draw => self.drawn += weight,
         }
-        if matches!(v, Value::Draw | Value::Loss(0)) {
-            match stuck() {
-                Some(true) => self.checkmates += weight,
-                Some(false) => self.stalemates += weight,
-                None => {}
+    }
+
+    /// Counts `weight` placements of a position that is mate (`Some(true)`), stalemate
+    /// (`Some(false)`) or neither (`None`, the side to move has a legal move).
+    #[inline]
+    fn add_stuck(&mut self, stuck: Option<bool>, weight: u64) {
+        match stuck {
+            Some(true) => self.checkmates += weight,
+            Some(false) => self.stalemates += weight,
+            None => {}
+        }
+    }
+}
+
+/// Whether a position of value `v` may be a mate or a stalemate (one without a legal move):
+/// draws and losses in 0 only.
+#[inline]
+fn may_be_stuck(v: Value) -> bool {
+    matches!(v, Value::Draw | Value::Loss(0))
+}
+
+/// Counts the slots `slots` of one plain royal pair of a table with blocks, into `acc` (one
+/// tally per side to move): every position there has a full orbit, so each byte value is
+/// counted in a histogram per side and valued once at the end; only the slots that may be
+/// mates or stalemates, and whose royal has no safe step, are looked at one by one, and the
+/// distances beyond a byte come from the table's list of them.
+fn count_pair_by_blocks<S: SquareSet>(
+    table: &Table,
+    men: &Men<S>,
+    slots: std::ops::Range<u64>,
+    acc: &mut [Tally; 2],
+    stuck: &impl Fn(&Squares, Color) -> Option<bool>,
+) {
+    let ix = table.indexer();
+    let weight = ix.symmetry() as u64;
+    let bm = men.block_man();
+    // The bytes that may stand for a position without a legal move (see `may_be_stuck`).
+    let mut stuck_bytes = [false; 256];
+    for b in (0..=u8::MAX).filter(|&b| b != WIN_FAR && b != LOSS_FAR) {
+        stuck_bytes[b as usize] = decode(b, || unreachable!()).is_some_and(may_be_stuck);
+    }
+    let mut histogram = [[0u64; 256]; 2];
+    for w in slots.start / 64..slots.end / 64 {
+        let Some(sq) = ix.block_men(w) else { continue };
+        let others = men.others_of_block(&sq);
+        for c in Color::BOTH {
+            let counts = &mut histogram[c.index()];
+            let mut maybe_stuck = 0u64;
+            for x in 0..64u8 {
+                let b = table.byte(w * 64 + x as u64, c);
+                counts[b as usize] += 1;
+                maybe_stuck |= (stuck_bytes[b as usize] as u64) << x;
             }
+            if maybe_stuck == 0 {
+                continue;
+            }
+            // The royal's safe steps rule out most mates and stalemates at once.
+            let steps = men.royal_steps_in_block(&sq, others, c);
+            for_each_bit(maybe_stuck & !steps, |x| {
+                let mut s = sq;
+                s[bm] = x;
+                acc[c.index()].add_stuck(stuck(&s, c), weight);
+            });
+        }
+    }
+    for c in Color::BOTH {
+        let tally = &mut acc[c.index()];
+        for (b, &n) in histogram[c.index()].iter().enumerate() {
+            let far = b as u8 == WIN_FAR || b as u8 == LOSS_FAR;
+            if n == 0 || far {
+                continue;
+            }
+            if let Some(v) = decode(b as u8, || unreachable!("far bytes are left out")) {
+                tally.add_value(v, n * weight);
+            }
+        }
+        for (index, v) in table.far_values(c, slots.clone()) {
+            debug_assert!(!may_be_stuck(v), "slot {index}: {v:?}");
+            tally.add_value(v, weight);
         }
     }
 }
@@ -149,31 +232,8 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
             || [Tally::new(), Tally::new()],
             |mut acc, p| {
                 if by_blocks && ix.has_blocks() && men.blockwise() && ix.pair_is_plain(p as usize) {
-                    // Block by block: every placement of a plain pair has a full orbit, and
-                    // the royal's safe steps rule out most mates and stalemates at once.
-                    let weight = ix.symmetry() as u64;
-                    let bm = men.block_man();
-                    for w in p * per_pair / 64..(p + 1) * per_pair / 64 {
-                        let Some(sq) = ix.block_men(w) else { continue };
-                        let others = men.others_of_block(&sq);
-                        for c in Color::BOTH {
-                            let steps = men.royal_steps_in_block(&sq, others, c);
-                            for x in 0..64u8 {
-                                let Some(v) = table.value_at(w * 64 + x as u64, c) else {
-                                    continue;
-                                };
-                                acc[c.index()].add(v, weight, || {
-                                    (steps & 1 << x == 0)
-                                        .then(|| {
-                                            let mut s = sq;
-                                            s[bm] = x;
-                                            stuck(&s, c)
-                                        })
-                                        .flatten()
-                                });
-                            }
-                        }
-                    }
+                    let slots = p * per_pair..(p + 1) * per_pair;
+                    count_pair_by_blocks(table, &men, slots, &mut acc, &stuck);
                     return acc;
                 }
                 for index in p * per_pair..(p + 1) * per_pair {
@@ -238,24 +298,33 @@ mod tests {
     use crate::egt::progress::Silent;
     use crate::egt::rules::Rules;
     use crate::egt::tables::TableSet;
+    use crate::egt::value::MAX_DIRECT;
     use crate::piece::PieceSet;
 
     /// Counting by blocks gives what counting slot by slot gives: with the block man last
-    /// (KQ.KR), not last (KR.KBB), and under stalemate-wins, where stalemates are losses.
+    /// (KQ.KR), not last (KR.KBB), under stalemate-wins, where stalemates are losses, and
+    /// with most distances kept beyond the bytes (`direct` 2: KQ.KR's, as exceptions).
     #[test]
     fn blocks_count_as_slots_do() {
-        for (spec, stalemate_wins) in [("KQ.KR", false), ("KR.KBB", false), ("KQ.K", true)] {
+        for (spec, stalemate_wins, direct) in [
+            ("KQ.KR", false, MAX_DIRECT),
+            ("KR.KBB", false, MAX_DIRECT),
+            ("KQ.K", true, MAX_DIRECT),
+            ("KQ.KR", false, 2),
+        ] {
             let mut set = TableSet::new(PieceSet::standard(), crate::egt::table::Metric::Dtm)
                 .with_rules(Rules {
                     stalemate_wins,
                     ..Rules::default()
-                });
+                })
+                .with_direct_distances(direct);
             let material = Material::parse(spec, set.pieces()).unwrap();
             set.build(&material, &Silent).unwrap();
             let table = set.get(&material).unwrap();
             let by_blocks = count(table, set.geometry(), true);
             assert_eq!(by_blocks, count(table, set.geometry(), false), "{spec}");
             assert!(by_blocks.btm.checkmates > 0, "{spec}");
+            assert_eq!(table.far_count() > 0, direct < MAX_DIRECT, "{spec}");
         }
     }
 }

@@ -3,7 +3,7 @@
 use crate::board::Color;
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Squares};
-use crate::egt::value::{decode, Value};
+use crate::egt::value::{decode, Value, WIN_FAR};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Distance metric of a table.
@@ -93,6 +93,30 @@ impl Table {
     #[inline]
     pub(crate) fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
         decode(self.byte(index, stm), || self.far_distance(index, stm))
+    }
+
+    /// The slots in `slots` whose byte is `WIN_FAR` or `LOSS_FAR` (side `stm` to move), with
+    /// their values, in index order.
+    pub(crate) fn far_values(
+        &self,
+        stm: Color,
+        slots: std::ops::Range<u64>,
+    ) -> impl Iterator<Item = (u64, Value)> + '_ {
+        let far = &self.far[stm.index()];
+        let first = far.partition_point(|e| e >> 16 < slots.start);
+        far[first..]
+            .iter()
+            .take_while(move |e| *e >> 16 < slots.end)
+            .map(move |&e| {
+                let index = e >> 16;
+                let d = e as u16;
+                let v = if self.byte(index, stm) == WIN_FAR {
+                    Value::Win(d)
+                } else {
+                    Value::Loss(d)
+                };
+                (index, v)
+            })
     }
 
     /// The distance of a slot whose byte is `WIN_FAR` or `LOSS_FAR`.
