@@ -154,6 +154,7 @@ pub fn build_table<'t>(
         cancel,
     } = *recipe;
     report(Phase::Setup, 0.0);
+    let setup = Instant::now();
     if cancel.load(Relaxed) {
         return Err(BuildError::Cancelled);
     }
@@ -181,6 +182,11 @@ pub fn build_table<'t>(
         .collect();
     // On one of the pool's threads, so that every step's work runs on them (each thread
     // gathers candidates into its own lane, see `candidates.rs`).
+    log::debug!(
+        "{}: index and tables set up in {:.3} s",
+        material.name(),
+        setup.elapsed().as_secs_f64()
+    );
     let far = with_tables!(geometry, |t| {
         let build = Build {
             name: material.name(),
