@@ -272,3 +272,71 @@ fn xboard_is_told_the_format_and_uci_the_option() {
         stdout(&out)
     );
 }
+
+/// A build killed while it saves its table leaves no half file under the table's name: the
+/// file is written under a temporary name and renamed when whole. The next start then builds
+/// the table again (or, had the kill come just after the rename, loads it whole), without a
+/// warning, and saves it.
+#[test]
+fn a_save_killed_midway_leaves_no_half_file() {
+    use std::time::{Duration, Instant};
+    let dir = scratch("tables-killed");
+    let tables = dir.join("tables");
+    let name = "KBN.KN.8x8.dtm.egt";
+    let temp = format!(".{name}.");
+    let mut child = Command::new(BIN)
+        .args(["build", "KBN.KN", "--report", "-", "--tables"])
+        .arg(&tables)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    // The 242 MB of KBN.KN take tenths of a second to compress, write and sync: the temporary
+    // file is seen long before the rename.
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let caught = loop {
+        let saving = std::fs::read_dir(&tables).ok().is_some_and(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with(&temp))
+        });
+        if saving || child.try_wait().unwrap().is_some() || Instant::now() > deadline {
+            break saving;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        caught,
+        "the save of KBN.KN was not seen under its temporary name"
+    );
+    let left = files(&tables);
+    assert!(left.iter().any(|f| f.starts_with(&temp)), "{left:?}");
+    // Had the rename come before the kill, the file is whole: the next start tells.
+    let whole_before = left.iter().any(|f| f == name);
+    let fen = "8/8/8/3n4/8/2k5/8/KBN5 w - - 0 1";
+    let probe = run(
+        &dir,
+        &[
+            "probe",
+            "KBN.KN",
+            "--fen",
+            fen,
+            "--tables",
+            tables.to_str().unwrap(),
+        ],
+        "",
+    );
+    let log = stderr(&probe);
+    assert!(probe.status.success(), "{log}");
+    assert_eq!(count(&log, "WARN"), 0, "{log}");
+    let kbnkn = if whole_before {
+        " loaded from "
+    } else {
+        " saved to "
+    };
+    assert_eq!(count(&log, &format!("KBN.KN{kbnkn}")), 1, "{log}");
+    assert!(files(&tables).iter().any(|f| f == name));
+}
