@@ -149,11 +149,15 @@ fn count_pair_by_blocks<S: SquareSet>(
     let ix = table.indexer();
     let weight = ix.symmetry() as u64;
     let bm = men.block_man();
-    // The bytes that may stand for a position without a legal move (see `may_be_stuck`).
-    let mut stuck_bytes = [false; 256];
-    for b in (0..=u8::MAX).filter(|&b| b != WIN_FAR && b != LOSS_FAR) {
-        stuck_bytes[b as usize] = decode(b, || unreachable!()).is_some_and(may_be_stuck);
-    }
+    // The value of each byte, counted from the histogram; none for ILLEGAL, and none for the
+    // bytes of distances beyond a byte, counted from the table's list of them.
+    let values: [Option<Value>; 256] = std::array::from_fn(|b| {
+        let b = b as u8;
+        (b != WIN_FAR && b != LOSS_FAR)
+            .then(|| decode(b, || unreachable!("far bytes are left out")))
+            .flatten()
+    });
+    let stuck_bytes = values.map(|v| v.is_some_and(may_be_stuck));
     let mut histogram = [[0u64; 256]; 2];
     for w in slots.start / 64..slots.end / 64 {
         let Some(sq) = ix.block_men(w) else { continue };
@@ -180,12 +184,8 @@ fn count_pair_by_blocks<S: SquareSet>(
     }
     for c in Color::BOTH {
         let tally = &mut acc[c.index()];
-        for (b, &n) in histogram[c.index()].iter().enumerate() {
-            let far = b as u8 == WIN_FAR || b as u8 == LOSS_FAR;
-            if n == 0 || far {
-                continue;
-            }
-            if let Some(v) = decode(b as u8, || unreachable!("far bytes are left out")) {
+        for (&v, &n) in values.iter().zip(&histogram[c.index()]) {
+            if let (Some(v), 1..) = (v, n) {
                 tally.add_value(v, n * weight);
             }
         }

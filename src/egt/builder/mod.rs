@@ -180,13 +180,13 @@ pub fn build_table<'t>(
             (j >= 2).then(|| sub_table(&material.without(j)).expect("sub-tables are built first"))
         })
         .collect();
-    // On one of the pool's threads, so that every step's work runs on them (each thread
-    // gathers candidates into its own lane, see `candidates.rs`).
     log::debug!(
         "{}: index and tables set up in {:.3} s",
         material.name(),
         setup.elapsed().as_secs_f64()
     );
+    // On one of the pool's threads, so that every step's work runs on them (each thread
+    // gathers candidates into its own lane, see `candidates.rs`).
     let far = with_tables!(geometry, |t| {
         let build = Build {
             name: material.name(),
