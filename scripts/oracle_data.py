@@ -60,13 +60,24 @@ def sdist_data(cache):
     got = digest_of(archive, "sha256")
     if got != SDIST_SHA256:
         raise OracleDataError(f"{archive}: sha256 {got}, expected {SDIST_SHA256}")
-    shutil.rmtree(root, ignore_errors=True)
-    with tarfile.open(archive) as tar:
-        members = [m for m in tar.getmembers()
-                   if m.name.startswith(ROOT + "/data/") and m.isfile()
-                   and ".." not in m.name.split("/")]
-        tar.extractall(cache, members=members)
-    open(done, "w").close()
+    # Unpacked beside the cache's folder and renamed onto it once whole and marked verified:
+    # tests run at the same time (each calls this script) never see a folder half unpacked,
+    # nor one that another run is removing.
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+        with tarfile.open(archive) as tar:
+            members = [m for m in tar.getmembers()
+                       if m.name.startswith(ROOT + "/data/") and m.isfile()
+                       and ".." not in m.name.split("/")]
+            tar.extractall(tmp, members=members)
+        open(os.path.join(tmp, ROOT, ".verified"), "w").close()
+        try:
+            os.rename(os.path.join(tmp, ROOT), root)
+        except OSError:
+            if not os.path.exists(done):
+                # A folder left by a run killed while unpacking (no mark): replaced.
+                shutil.rmtree(root, ignore_errors=True)
+                os.rename(os.path.join(tmp, ROOT), root)
+            # Else another run unpacked it meanwhile: that one is used.
     return data
 
 
