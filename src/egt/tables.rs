@@ -51,9 +51,6 @@ struct TableDir {
     saved: HashSet<Material>,
 }
 
-/// The most candidate bitmaps a build keeps: one per thread up to two (`builder/candidates.rs`).
-const CANDIDATE_LANES: u64 = 2;
-
 /// An allowance for a build's small structures, whatever the table's size: the men's move
 /// lists, the list of sub-tables, the rayon jobs' state (a few kilobytes, measured).
 const BOOKKEEPING_BYTES: u64 = 64 << 10;
@@ -72,18 +69,19 @@ fn table_bytes(index: &Indexer) -> u64 {
 }
 
 /// Bytes the builder allocates for a table of `slots` slots, besides the table itself, while
-/// it builds it (they are freed before the next table): the candidate bitmaps, a bit per slot
-/// and lane; the frontiers, won and lost for each side, a bit per block of 64 slots; the
+/// it builds it (they are freed before the next table): the candidate bitmap, a bit per slot;
+/// the positions no move escapes into, a bit per slot and side to move; the frontiers, won and lost for each side, a bit per block of 64 slots; the
 /// smallest pending byte of each block, for each side; the list of candidate groups a step
 /// checks; with seeds, a bitmap of the fixed positions per side; and the bookkeeping.
 fn builder_bytes(slots: u64, seeded: bool) -> u64 {
     let blocks = slots.div_ceil(64);
-    let candidates = CANDIDATE_LANES * bitmap_bytes(slots);
+    let candidates = bitmap_bytes(slots);
+    let no_escape = 2 * 8 * blocks;
     let frontiers = 4 * bitmap_bytes(blocks);
     let pending = 2 * blocks + 2 * 256 * 8;
     let groups = 8 * blocks.div_ceil(64);
     let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
-    candidates + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
+    candidates + no_escape + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
 }
 
 impl TableSet {

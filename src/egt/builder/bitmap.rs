@@ -33,7 +33,10 @@ impl Bitmap {
 
     #[inline]
     pub(super) fn set(&self, i: u64) {
-        self.or_word(i / 64, 1 << (i % 64));
+        // Read first: a bit set already costs no locked write.
+        if self.word(i / 64) & 1 << (i % 64) == 0 {
+            self.or_word(i / 64, 1 << (i % 64));
+        }
     }
 
     /// The bits of word `w`.
@@ -50,17 +53,6 @@ impl Bitmap {
             self.mark(w, |mark, bit| {
                 mark.fetch_or(bit, Relaxed);
             });
-        }
-    }
-
-    /// `or_word` for a set that no other thread writes meanwhile: plain writes, not locked
-    /// read-modify-writes.
-    #[inline]
-    pub(super) fn or_word_alone(&self, w: u64, bits: u64) {
-        if bits != 0 {
-            let word = &self.words[w as usize];
-            word.store(word.load(Relaxed) | bits, Relaxed);
-            self.mark(w, |mark, bit| mark.store(mark.load(Relaxed) | bit, Relaxed));
         }
     }
 
@@ -100,16 +92,9 @@ impl Bitmap {
 
     /// The marked groups, in order.
     pub(super) fn groups(&self) -> Vec<usize> {
-        Bitmap::groups_of_any(std::slice::from_ref(self))
-    }
-
-    /// The groups marked in any of `sets` (of the same size), in order.
-    pub(super) fn groups_of_any(sets: &[Bitmap]) -> Vec<usize> {
         let mut groups = Vec::new();
-        for k in 0..sets.first().map_or(0, |set| set.summary.len()) {
-            let mut bits = sets
-                .iter()
-                .fold(0, |b, set| b | set.summary[k].load(Relaxed));
+        for (k, mark) in self.summary.iter().enumerate() {
+            let mut bits = mark.load(Relaxed);
             while bits != 0 {
                 groups.push(k * 64 + bits.trailing_zeros() as usize);
                 bits &= bits - 1;
@@ -155,8 +140,8 @@ pub(super) use crate::board::for_each_bit;
 mod tests {
     use super::*;
 
-    /// Bits set from several threads, or from one with plain writes, are all found by the
-    /// passes, and clearing empties the set, across many groups.
+    /// Bits set from several threads are all found by the passes, and clearing empties the
+    /// set, across many groups.
     #[test]
     fn passes_visit_exactly_the_set_bits() {
         let size = 64 * GROUP as u64 * 130 + 17;
@@ -173,12 +158,6 @@ mod tests {
         want.sort_unstable();
         want.dedup();
         assert_eq!(found, want);
-        // Plain ORs from one thread are found the same way.
-        let alone = Bitmap::new(size);
-        bits.iter()
-            .for_each(|&i| alone.or_word_alone(i / 64, 1 << (i % 64)));
-        assert!((0..size.div_ceil(64)).all(|w| alone.word(w) == set.word(w)));
-        assert_eq!(alone.groups(), set.groups());
         set.clear();
         let empty = std::sync::atomic::AtomicBool::new(true);
         set.for_each_word(|_, _| empty.store(false, Relaxed));

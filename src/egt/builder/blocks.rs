@@ -9,14 +9,12 @@
 //! through the fold; moves into such a block fold the slots they reach.
 
 use super::bitmap::for_each_bit;
-use super::bytes::Bytes64;
-use super::candidates::Lane;
-use super::far::Kind;
+use super::candidates::Parked;
+use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::index::{BlockMove, BlockShape, Fold};
 use crate::egt::material::Squares;
-use crate::egt::value::ILLEGAL;
 
 impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
@@ -50,7 +48,7 @@ impl<S: SquareSet> Build<'_, S> {
         frontier: u64,
         (sq, fold): &(Squares, Option<Fold>),
         mover: Color,
-        into: &Lane,
+        into: &Parked,
     ) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
@@ -81,40 +79,32 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// Of the slots `alive` of block `w` (men `sq`, fold `fold`, side `c` to move), those
-    /// whose every quiet move reaches a position won for the opponent in at most n; and the
-    /// set of slots that have a legal quiet move. `opponent_table` holds the bytes of the
-    /// opponent's table.
+    /// whose every quiet move reaches a slot of `no_escape`, the opponent's positions that are
+    /// illegal or won in at most the distance reached.
     pub(super) fn quiet_losers_of_block(
         &self,
         w: u64,
         mut alive: u64,
         (sq, fold): &(Squares, Option<Fold>),
         c: Color,
-        n: u16,
-        opponent_table: &[u8],
-    ) -> (u64, u64) {
+        no_escape: &NoEscape,
+    ) -> u64 {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
-        let win = self.far.code(Kind::Win, n);
-        let mut moving = 0u64;
         // The block man's own moves first: they stay in the block, one read for all of them.
         if self.men.color(bm) == c {
-            let (mut illegal, mut won) = won_masks(opponent_table, w, win);
+            let mut closed = no_escape.word(w);
             if let Some(f) = fold {
                 // The block man's moves may land on slots that stand for others.
-                (illegal, won) = (f.unfold(illegal), f.unfold(won));
+                closed = f.unfold(closed);
             }
             for_each_bit(alive, |x| {
-                let legal = self.men.quiet_targets(bm, x, others).low64() & !illegal;
-                if legal != 0 {
-                    moving |= 1 << x;
-                }
-                if legal & !won != 0 {
+                if self.men.quiet_targets(bm, x, others).low64() & !closed != 0 {
                     alive &= !(1 << x);
                 }
             });
             if alive == 0 {
-                return (0, moving);
+                return 0;
             }
         }
         self.men
@@ -125,39 +115,15 @@ impl<S: SquareSet> Build<'_, S> {
                 }
                 let mut moved = *sq;
                 moved[i] = to;
-                let (illegal, won) = match self.ix.block_after_move(w, sq, i, &moved) {
-                    BlockMove::Off => (!0, 0),
-                    BlockMove::Block(b) => won_masks(opponent_table, b, win),
-                    BlockMove::Mapped(b, g) => {
-                        let (illegal, won) = won_masks(opponent_table, b, win);
-                        let back = g.inverse();
-                        (back.bitboard(illegal), back.bitboard(won))
-                    }
-                    BlockMove::Folded(b, g, f) => {
-                        let (illegal, won) = won_masks(opponent_table, b, win);
-                        let back = g.inverse();
-                        (
-                            back.bitboard(f.unfold(illegal)),
-                            back.bitboard(f.unfold(won)),
-                        )
-                    }
+                let closed = match self.ix.block_after_move(w, sq, i, &moved) {
+                    BlockMove::Off => !0,
+                    BlockMove::Block(b) => no_escape.word(b),
+                    BlockMove::Mapped(b, g) => g.inverse().bitboard(no_escape.word(b)),
+                    BlockMove::Folded(b, g, f) => g.inverse().bitboard(f.unfold(no_escape.word(b))),
                 };
-                let legal = slots & !illegal;
-                moving |= legal;
-                alive &= !(legal & !won);
+                alive &= !(slots & !closed);
                 alive != 0
             });
-        (alive, moving)
+        alive
     }
-}
-
-/// For the slots of block `b` of a table's bytes: the illegal ones, and those won in at
-/// most n, `win` being the byte of a win in n.
-#[inline]
-fn won_masks(table: &[u8], b: u64, win: u8) -> (u64, u64) {
-    let bytes = Bytes64::of_word(table, b);
-    // Won in d ≤ n: a nonzero even byte up to the win in n's (the wins settled beyond the
-    // direct distances, WIN_FAR, are below WIN_NEW, the provisional ones above).
-    let won = bytes.even_up_to(win);
-    (bytes.equal(ILLEGAL), won)
 }

@@ -1,114 +1,103 @@
 //! The candidates of a step: the slots it checks, found by un-moving from a frontier. The
-//! gather that finds them ORs one scattered bitmap word per un-move, a hundred million times
-//! for a 5-man table. An atomic OR is a locked instruction on x86, which holds the thread until
-//! its cache line arrives; so each thread ORs into a bitmap of its own, its *lane*, with plain
-//! writes, and the step reads the union of the lanes.
+//! gather that finds them ORs one scattered word per un-move, a hundred million times for a
+//! 5-man table, from every thread (an atomic OR each).
 //!
-//! A lane costs one bit per slot, so there are lanes only up to `MAX_LANES` threads: with
-//! more, all threads share one bitmap and OR atomically.
+//! The candidates' slots cost no memory of their own: they are *parked* in the mover's
+//! [`NoEscape`] set, which no step reads while the mover's own steps run. A candidate is never
+//! in that set already (a candidate is undecided, or at most provisionally won, and the set
+//! holds illegal slots and finished wins), so the check tells the two apart by the table's
+//! bytes, and puts the set back as it reads each word. Here only the blocks that hold
+//! candidates are kept, a bit each.
 
-use super::bitmap::{Bitmap, GROUP};
+use super::bitmap::{for_each_bit, Bitmap};
 use super::frontier::Frontier;
+use super::no_escape::NoEscape;
 use rayon::prelude::*;
 
-// A group of candidate words is one word of a frontier's blocks.
-const _: () = assert!(GROUP == 64);
+/// The blocks that hold the candidates of a step.
+pub(super) struct Candidates(Bitmap);
 
-/// The most threads that get a lane of their own.
-const MAX_LANES: usize = 2;
-
-/// The candidates of a step, one lane per thread of the build.
-pub(super) struct Candidates {
-    lanes: Vec<Bitmap>,
-    /// Whether threads share the one lane.
-    shared: bool,
-}
-
-/// The lane of one thread.
-pub(super) struct Lane<'a> {
-    bitmap: &'a Bitmap,
-    shared: bool,
+/// Where a gather puts the candidates of one side to move: their slots parked in that side's
+/// no-escape set, their blocks in the candidates.
+pub(super) struct Parked<'a> {
+    blocks: &'a Bitmap,
+    slots: &'a NoEscape,
 }
 
 impl Candidates {
-    /// No candidates, in a table of `bits` slots built by `threads` threads (rayon's pool
-    /// that will run the steps).
-    pub(super) fn new(bits: u64, threads: usize) -> Candidates {
-        let shared = threads > MAX_LANES;
-        let lanes = if shared { 1 } else { threads.max(1) };
-        Candidates {
-            lanes: (0..lanes).map(|_| Bitmap::new(bits)).collect(),
-            shared,
+    /// No candidates, in a table of `blocks` blocks.
+    pub(super) fn new(blocks: u64) -> Candidates {
+        Candidates(Bitmap::new(blocks))
+    }
+
+    /// The candidates of the side whose no-escape set is `slots`.
+    pub(super) fn parked_in<'a>(&'a self, slots: &'a NoEscape) -> Parked<'a> {
+        Parked {
+            blocks: &self.0,
+            slots,
         }
     }
 
-    /// The lane of the calling thread, one of the pool's.
-    #[inline]
-    pub(super) fn lane(&self) -> Lane<'_> {
-        let thread = rayon::current_thread_index().expect("steps run on the build's threads");
-        Lane {
-            bitmap: &self.lanes[thread % self.lanes.len()],
-            shared: self.shared,
-        }
-    }
-
-    /// Calls `check(w, bits)`, in parallel, for every word w of the candidates with its bits
-    /// (of every lane), which returns the slots it keeps of them; marks the blocks that keep
-    /// any in `kept`, and returns how many slots are kept. Before a thread checks a word, it
-    /// calls `ahead(w)` for the next word it will check, which may start the reads that check
-    /// needs. The candidates are taken: none are left for the next step, each word being
-    /// cleared as it is read rather than in a pass of its own.
-    pub(super) fn check_words(
+    /// Calls `check(w, bits)`, in parallel, for every block w that holds candidates parked in
+    /// `parked` with their bits, which returns the slots it keeps of them; marks the blocks
+    /// that keep any in `kept`, and returns how many slots are kept. `own(w)` must give the
+    /// bits that `parked` held for block w before any candidate was parked there (read from
+    /// the table's bytes). Before a thread checks a block, it calls `ahead(w)` for the next
+    /// block it will check, which may start the reads that check needs. The candidates are
+    /// taken: each block's bits in `parked` are put back to `own` as they are read, and none
+    /// are left for the next step.
+    pub(super) fn check_blocks(
         &self,
+        parked: &NoEscape,
         kept: &Frontier,
+        own: impl Fn(u64) -> u64 + Sync,
         ahead: impl Fn(u64) + Sync,
         check: impl Fn(u64, u64) -> u64 + Sync,
     ) -> u64 {
-        let kept_slots = Bitmap::groups_of_any(&self.lanes)
+        let kept_slots = self
+            .0
+            .groups()
             .into_par_iter()
             .map(|g| {
-                // The group's non-empty words first, so that each check knows the next one.
-                let mut words = [(0u64, 0u64); GROUP];
-                let mut n = 0;
-                for (w, _) in self.lanes[0].words_of(g) {
-                    let bits = self.lanes.iter().fold(0, |b, lane| b | lane.take_word(w));
-                    if bits != 0 {
-                        words[n] = (w, bits);
-                        n += 1;
-                    }
-                }
-                let words = &words[..n];
                 let mut count = 0;
-                let mut blocks = 0u64;
-                for (k, &(w, bits)) in words.iter().enumerate() {
-                    if let Some(&(next, _)) = words.get(k + 1) {
-                        ahead(next);
-                    }
-                    let slots = check(w, bits) & bits;
-                    if slots != 0 {
-                        blocks |= 1 << (w % GROUP as u64);
-                        count += slots.count_ones() as u64;
-                    }
+                for (k, _) in self.0.words_of(g) {
+                    let marks = self.0.take_word(k);
+                    let mut blocks = 0u64;
+                    for_each_bit(marks, |b| {
+                        let w = k * 64 + b as u64;
+                        let later = marks >> b >> 1;
+                        if later != 0 {
+                            ahead(w + 1 + later.trailing_zeros() as u64);
+                        }
+                        let bits = parked.unpark(w, own(w));
+                        if bits == 0 {
+                            return;
+                        }
+                        let slots = check(w, bits) & bits;
+                        if slots != 0 {
+                            blocks |= 1 << b;
+                            count += slots.count_ones() as u64;
+                        }
+                    });
+                    // One atomic OR for the word's 64 blocks, not one per block (each a barrier
+                    // to the check's table writes).
+                    kept.mark_blocks(k, blocks);
                 }
-                // The group's words are the blocks of one word of the frontier: marked with one
-                // atomic OR, not one per block (each a barrier to the check's table writes).
-                kept.mark_blocks(g as u64, blocks);
                 count
             })
             .sum();
-        self.lanes.iter().for_each(Bitmap::unmark);
+        self.0.unmark();
         kept_slots
     }
 }
 
-impl Lane<'_> {
-    /// Adds `bits` to word `w`.
+impl Parked<'_> {
+    /// Adds the slots `bits` of block `w`.
     #[inline]
     pub(super) fn or_word(&self, w: u64, bits: u64) {
-        if self.shared {
-            self.bitmap.or_word(w, bits);
-        } else {
-            self.bitmap.or_word_alone(w, bits);
+        if bits != 0 {
+            self.slots.or(w, bits);
+            self.blocks.set(w);
         }
     }
 
@@ -121,18 +110,25 @@ impl Lane<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::bitmap::for_each_bit;
     use super::*;
     use std::sync::Mutex;
 
-    /// Whatever the number of threads, and lanes shared or not, a step sees every slot set
-    /// by any thread, once, counts the slots kept and marks their blocks; each word checked
-    /// but the first of its group was announced ahead; checking empties the candidates.
+    /// Whatever the number of threads, a step sees every slot parked by any thread that is
+    /// not the set's own, once; counts the slots kept and marks their blocks; announces each
+    /// block it checks but the first of its word; leaves the set as it was; and takes the
+    /// candidates, so that the next step sees only its own.
     #[test]
-    fn steps_see_the_union_of_the_lanes() {
-        let size = 64 * 64 * 300 + 5;
+    fn steps_see_the_parked_slots_and_put_the_set_back() {
+        let size: u64 = 64 * 64 * 300 + 5;
+        let blocks = size.div_ceil(64);
+        // The set's own slots: every seventh.
+        let own = |w: u64| {
+            (0..64)
+                .filter(|b| (w * 64 + b).is_multiple_of(7))
+                .fold(0, |m, b| m | 1 << b)
+        };
         let slots: Vec<u64> = (0..20_000u64).map(|k| k * 7919 % size).collect();
-        let mut want = slots.clone();
+        let mut want: Vec<u64> = slots.iter().copied().filter(|i| i % 7 != 0).collect();
         want.sort_unstable();
         want.dedup();
         for threads in [1, 2, 3, 5] {
@@ -141,13 +137,19 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| {
-                let candidates = Candidates::new(size, rayon::current_num_threads());
-                slots.par_iter().for_each(|&i| candidates.lane().set(i));
+                let set = NoEscape::new(size);
+                (0..blocks).for_each(|w| set.add_alone(w, own(w)));
+                let candidates = Candidates::new(blocks);
+                slots
+                    .par_iter()
+                    .for_each(|&i| candidates.parked_in(&set).set(i));
                 let found = Mutex::new(Vec::new());
                 let announced = Mutex::new(Vec::new());
-                let kept = Frontier::new(size.div_ceil(64));
-                let count = candidates.check_words(
+                let kept = Frontier::new(blocks);
+                let count = candidates.check_blocks(
+                    &set,
                     &kept,
+                    own,
                     |w| announced.lock().unwrap().push(w),
                     |w, bits| {
                         let mut found = found.lock().unwrap();
@@ -160,13 +162,16 @@ mod tests {
                 let mut found = found.into_inner().unwrap();
                 found.sort_unstable();
                 assert_eq!(found, want, "{threads} threads");
-                let mut words: Vec<u64> = want.iter().map(|i| i / 64).collect();
-                words.dedup();
-                let first_of_group =
-                    |k: usize| k == 0 || words[k - 1] / GROUP as u64 != words[k] / GROUP as u64;
-                let ahead: Vec<u64> = (0..words.len())
-                    .filter(|&k| !first_of_group(k))
-                    .map(|k| words[k])
+                assert!(
+                    (0..blocks).all(|w| set.word(w) == own(w)),
+                    "{threads} threads"
+                );
+                let mut marked: Vec<u64> = slots.iter().map(|i| i / 64).collect();
+                marked.sort_unstable();
+                marked.dedup();
+                let ahead: Vec<u64> = (0..marked.len())
+                    .filter(|&k| k > 0 && marked[k - 1] / 64 == marked[k] / 64)
+                    .map(|k| marked[k])
                     .collect();
                 let mut announced = announced.into_inner().unwrap();
                 announced.sort_unstable();
@@ -181,12 +186,15 @@ mod tests {
                 keeping.dedup();
                 assert_eq!(kept.blocks(), keeping, "{threads} threads");
                 // The check took the candidates: the next step sees only its own.
-                let next: Vec<u64> = want.iter().step_by(1000).map(|i| i ^ 1).collect();
-                next.par_iter().for_each(|&i| candidates.lane().set(i));
-                let seen = Frontier::new(size.div_ceil(64));
+                let next: Vec<u64> = want.iter().step_by(1000).map(|i| i + 1).collect();
+                next.par_iter()
+                    .for_each(|&i| candidates.parked_in(&set).set(i));
+                let seen = Frontier::new(blocks);
                 let found = Mutex::new(Vec::new());
-                candidates.check_words(
+                candidates.check_blocks(
+                    &set,
                     &seen,
+                    own,
                     |_| {},
                     |w, bits| {
                         for_each_bit(bits, |b| found.lock().unwrap().push(w * 64 + b as u64));
@@ -195,9 +203,14 @@ mod tests {
                 );
                 let mut found = found.into_inner().unwrap();
                 found.sort_unstable();
+                let mut next: Vec<u64> = next.into_iter().filter(|i| i % 7 != 0).collect();
+                next.dedup();
                 assert_eq!(found, next, "{threads} threads");
-                let none = Frontier::new(size.div_ceil(64));
-                assert_eq!(candidates.check_words(&none, |_| {}, |_, bits| bits), 0);
+                let none = Frontier::new(blocks);
+                assert_eq!(
+                    candidates.check_blocks(&set, &none, own, |_| {}, |_, bits| bits),
+                    0
+                );
                 assert!(none.blocks().is_empty() && seen.blocks().is_empty());
             });
         }

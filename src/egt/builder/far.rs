@@ -175,6 +175,9 @@ impl<S: SquareSet> Build<'_, S> {
             if table.load(slot) == later {
                 table.store(slot, now);
                 into.mark(slot / 64, 1);
+                if kind == Kind::Win {
+                    self.no_escape[c.index()].add_alone(slot / 64, 1 << (slot % 64));
+                }
                 joined += 1;
             }
         }

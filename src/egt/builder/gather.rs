@@ -21,13 +21,13 @@ impl<S: SquareSet> Build<'_, S> {
             if self.cancelled() {
                 return;
             }
-            let into = self.candidates.lane();
+            let into = &self.candidates.parked_in(&self.no_escape[mover.index()]);
             if unpass {
                 // The same placements with the mover to move, before it passed.
                 into.or_word(w, bits);
             }
             if let Some(block) = self.block(w) {
-                return self.gather_block(w, bits, &block, mover, &into);
+                return self.gather_block(w, bits, &block, mover, into);
             }
             for_each_bit(bits, |b| {
                 let z = w * 64 + b as u64;

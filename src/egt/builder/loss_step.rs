@@ -5,8 +5,8 @@
 //! (`blocks.rs`).
 
 use super::bitmap::for_each_bit;
-use super::bytes;
 use super::far::Kind;
+use super::no_escape::NoEscape;
 use super::sides::Word;
 use super::{Build, MAX_DISTANCE};
 use crate::board::{Color, SquareSet};
@@ -24,7 +24,8 @@ impl<S: SquareSet> Build<'_, S> {
         Color::BOTH.map(|c| {
             let lost = &self.lost[c.index()];
             let found = self.collect(c, n, Kind::Loss, lost);
-            self.gather(c, &self.won[c.flip().index()], self.far.code(Kind::Win, n));
+            let win = self.far.code(Kind::Win, n);
+            self.gather(c, &self.won[c.flip().index()], win);
             let table = self.sides.writer(c);
             let opponent = self.sides.frozen(c.flip());
             let opponent_table: &[u8] = &opponent;
@@ -33,18 +34,20 @@ impl<S: SquareSet> Build<'_, S> {
                 n,
             };
             found
-                + self.candidates.check_words(
+                + self.candidates.check_blocks(
+                    &self.no_escape[c.index()],
                     lost,
                     |w| {
-                        table.prefetch(w);
-                        // For the block man's moves.
-                        bytes::prefetch(opponent_table, w);
+                        // SAFETY: check_blocks gives block w to this task only.
+                        let word = unsafe { table.word(w) };
+                        NoEscape::held(&word.bytes(), win)
                     },
+                    |w| table.prefetch(w),
                     |w, bits| {
                         if self.cancelled() {
                             return 0;
                         }
-                        // SAFETY: check_words gives word w to this closure only.
+                        // SAFETY: check_blocks gives block w to this task only.
                         let mut word = unsafe { table.word(w) };
                         let bytes = word.bytes();
                         let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
@@ -53,13 +56,12 @@ impl<S: SquareSet> Build<'_, S> {
                         }
                         let mut kept = 0;
                         if let Some(block) = self.block(w) {
-                            let (losers, moving) = self.quiet_losers_of_block(
+                            let losers = self.quiet_losers_of_block(
                                 w,
                                 undecided,
                                 &block,
                                 c,
-                                n,
-                                opponent_table,
+                                &self.no_escape[c.flip().index()],
                             );
                             let sq = block.0;
                             let bm = self.men.block_man();
@@ -67,11 +69,15 @@ impl<S: SquareSet> Build<'_, S> {
                                 let mut s = sq;
                                 s[bm] = x;
                                 let p = w * 64 + x as u64;
-                                // Some quiet move reaches a win in exactly n (the candidate was
-                                // found from it), or else the pass does: the candidate would have
-                                // been settled at the distance of its longest win otherwise.
-                                let quiet = (moving & 1 << x != 0).then_some(n);
                                 let occ = self.men.occupancy(&s);
+                                // Some legal quiet move reaches a win in exactly n (the
+                                // candidate was found from it), or else the pass does: the
+                                // candidate would have been settled at the distance of its
+                                // longest win otherwise. Where passing is not allowed, every
+                                // candidate was found by a legal quiet move.
+                                let quiet = (!self.rules.null_move.allows(c)
+                                    || self.men.has_quiet_move(&s, occ, c))
+                                .then_some(n);
                                 let d = self.other_moves_lose(p, &s, occ, c, wins, quiet);
                                 if self.settle_loss(c, &mut word, p, d, n) {
                                     kept |= 1 << x;

@@ -10,10 +10,11 @@
 //!    won in n (`win_step.rs`, found by un-moving from the frontier of positions lost in n−1:
 //!    `gather.rs`); then each predecessor of a position won in n is checked by a forward look
 //!    at all its moves, and is lost in n when every move reaches a position won for the
-//!    opponent in at most n (`loss_step.rs`). Only the frontiers are touched: a frontier is
-//!    kept as the blocks that hold it (`frontier.rs`), and its slots are read back from the
-//!    table by their byte; the candidates of a step are a bitmap per thread
-//!    (`candidates.rs`), reused side by side. Provisional values are collected at their
+//!    opponent in at most n (`loss_step.rs`, which reads those positions from a bit per slot,
+//!    `no_escape.rs`). Only the frontiers are touched: a frontier is kept as the blocks that
+//!    hold it (`frontier.rs`), and its slots are read back from the table by their byte; the
+//!    candidates of a step are parked in the mover's no-escape bits, the blocks that hold
+//!    them marked (`candidates.rs`). Provisional values are collected at their
 //!    distance from the blocks known to hold them (`pending.rs`), not by rescanning the
 //!    table.
 //!
@@ -38,6 +39,7 @@ use bitmap::Bitmap;
 use candidates::Candidates;
 use far::{Far, Kind};
 use frontier::Frontier;
+use no_escape::NoEscape;
 use pending::Pending;
 use sides::Sides;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -52,6 +54,7 @@ mod first_pass;
 mod frontier;
 mod gather;
 mod loss_step;
+mod no_escape;
 mod pending;
 mod sides;
 mod win_step;
@@ -99,12 +102,17 @@ struct Build<'a, S> {
     sides: Sides<'a>,
     /// Table of the material left when man j is captured (None for the royals).
     subs: Vec<Option<&'a Table>>,
-    /// The slots a step works on, for one side to move at a time.
+    /// The blocks holding the slots a step works on, for one side to move at a time (the
+    /// slots are parked in the side's `no_escape`).
     candidates: Candidates,
     /// Per side: the positions won in the distance reached.
     won: [Frontier; 2],
     /// Per side: the positions lost in the distance reached.
     lost: [Frontier; 2],
+    /// Per side: the positions a move into saves nothing (illegal, or won in at most the
+    /// distance reached), for the block-wise loss checks; during the side's own steps they
+    /// hold its candidates too.
+    no_escape: [NoEscape; 2],
     pending: Pending,
     /// Distances beyond the byte's.
     far: Far,
@@ -185,8 +193,7 @@ pub fn build_table<'t>(
         material.name(),
         setup.elapsed().as_secs_f64()
     );
-    // On one of the pool's threads, so that every step's work runs on them (each thread
-    // gathers candidates into its own lane, see `candidates.rs`).
+    // On one of the pool's threads, so that every step's work runs on them.
     let far = with_tables!(geometry, |t| {
         let build = Build {
             name: material.name(),
@@ -196,9 +203,10 @@ pub fn build_table<'t>(
             men: Men::new(material, t).with_blocks_of(&indexer),
             sides: Sides::new(&data),
             subs,
-            candidates: Candidates::new(size, rayon::current_num_threads()),
+            candidates: Candidates::new(blocks),
             won: [0, 1].map(|_| Frontier::new(blocks)),
             lost: [0, 1].map(|_| Frontier::new(blocks)),
+            no_escape: [0, 1].map(|_| NoEscape::new(size)),
             pending: Pending::new(blocks),
             far: Far::new(direct),
             too_long: AtomicBool::new(false),
@@ -229,7 +237,9 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         self.apply_seeds(seeds)?;
         for c in Color::BOTH {
-            self.pending.index_blocks(c, &self.sides.frozen(c));
+            let table = self.sides.frozen(c);
+            self.pending.index_blocks(c, &table);
+            self.no_escape[c.index()].start_from(&table);
         }
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
@@ -342,8 +352,12 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         // Collecting comes before the step's writes to side c's table.
         let table = self.sides.frozen(c);
-        self.pending
-            .take(c, byte, &table, |w, slots| into.mark(w, slots))
+        self.pending.take(c, byte, &table, |w, slots| {
+            into.mark(w, slots);
+            if kind == Kind::Win {
+                self.no_escape[c.index()].add_alone(w, slots);
+            }
+        })
     }
 
     /// The seeded slots of word `w` of side `c`.

@@ -20,7 +20,7 @@
 //! of a pass (rayon's join) orders its writes before the next pass's reads.
 //!
 //! Within a step the mover's own bytes are also read, a word (64 slots) at a time, through
-//! [`Writer::word`]: `Candidates::check_words` hands each word to one task, which reads the
+//! [`Writer::word`]: `Candidates::check_blocks` hands each block to one task, which reads the
 //! word's bytes before it writes them; [`Word::store`] takes the word mutably, so the borrow
 //! checker ends the plain view of its bytes before the first store.
 
@@ -153,7 +153,7 @@ impl Writer<'_> {
     ///
     /// # Safety
     /// No other thread may write word `w` while the result lives: the task that holds it is
-    /// the only one that works on word `w` (as `Candidates::check_words` hands out words).
+    /// the only one that works on word `w` (as `Candidates::check_blocks` hands out blocks).
     #[inline]
     pub(super) unsafe fn word(&self, w: u64) -> Word<'_> {
         Word {

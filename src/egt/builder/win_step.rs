@@ -5,6 +5,7 @@
 use super::bitmap::for_each_bit;
 use super::far::Kind;
 use super::frontier::Frontier;
+use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::value::{NOT_LOST, UNKNOWN};
@@ -30,14 +31,20 @@ impl<S: SquareSet> Build<'_, S> {
             let passes = self.rules.null_move.allows(c);
             let table = self.sides.writer(c);
             found
-                + self.candidates.check_words(
+                + self.candidates.check_blocks(
+                    &self.no_escape[c.index()],
                     won,
+                    |w| {
+                        // SAFETY: check_blocks gives block w to this task only.
+                        let word = unsafe { table.word(w) };
+                        NoEscape::held(&word.bytes(), win)
+                    },
                     |w| table.prefetch(w),
                     |w, bits| {
                         if self.cancelled() {
                             return 0;
                         }
-                        // SAFETY: check_words gives word w to this closure only.
+                        // SAFETY: check_blocks gives block w to this task only.
                         let mut word = unsafe { table.word(w) };
                         let bytes = word.bytes();
                         // Undecided, or won in more than n: a provisional win (ILLEGAL and
@@ -58,6 +65,7 @@ impl<S: SquareSet> Build<'_, S> {
                             });
                         }
                         for_each_bit(improves, |b| word.store(b, win));
+                        self.no_escape[c.index()].add_alone(w, improves);
                         improves
                     },
                 )
