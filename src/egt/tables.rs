@@ -69,17 +69,19 @@ fn table_bytes(index: &Indexer) -> u64 {
 }
 
 /// Bytes the builder allocates for a table of `slots` slots, besides the table itself, while
-/// it builds it (they are freed before the next table): the candidate bitmap, a bit per slot;
-/// the positions no move escapes into, a bit per slot and side to move; the frontiers, won and lost for each side, a bit per block of 64 slots; the
-/// smallest pending byte of each block, for each side; the list of candidate groups a step
-/// checks; with seeds, a bitmap of the fixed positions per side; and the bookkeeping.
+/// it builds it (they are freed before the next table): the positions no move escapes into, a
+/// bit per slot and side to move (a step's candidates are parked there); the blocks holding
+/// candidates, a bit per block; the frontiers, won and lost for each side, a bit per block of
+/// 64 slots; the smallest pending byte of each block, for each side; the list of candidate
+/// groups a step checks (64 × 64 blocks each); with seeds, a bitmap of the fixed positions
+/// per side; and the bookkeeping.
 fn builder_bytes(slots: u64, seeded: bool) -> u64 {
     let blocks = slots.div_ceil(64);
-    let candidates = bitmap_bytes(slots);
+    let candidates = bitmap_bytes(blocks);
     let no_escape = 2 * 8 * blocks;
     let frontiers = 4 * bitmap_bytes(blocks);
     let pending = 2 * blocks + 2 * 256 * 8;
-    let groups = 8 * blocks.div_ceil(64);
+    let groups = 8 * blocks.div_ceil(64).div_ceil(64);
     let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
     candidates + no_escape + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
 }
