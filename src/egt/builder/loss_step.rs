@@ -1,8 +1,14 @@
 //! The loss half of distance n: each undecided predecessor of a position won in n (found by
 //! `gather.rs`) is checked once by a forward look at all its moves, and is lost when every
 //! move reaches a position won for the opponent in at most n (in n, or later when a capture
-//! reaches a longer win). Tables with blocks look at a block's quiet moves 64 slots at a time
-//! (`blocks.rs`).
+//! reaches a longer win). The positions of this table that moves reach are read from the
+//! opponent's no-escape bits (`no_escape.rs`), not from its table. Tables with blocks look at
+//! a block's quiet moves 64 slots at a time (`blocks.rs`).
+//!
+//! The quiet moves and the pass of a candidate that all reach such positions reach wins in at
+//! most n, and one of them a win in exactly n: the candidate was found from it, and were they
+//! all shorter, it would have been settled at the distance of the longest. So they count as n,
+//! and only captures, valued from the smaller tables, can make the loss longer.
 
 use super::bitmap::for_each_bit;
 use super::far::Kind;
@@ -12,7 +18,7 @@ use super::{Build, MAX_DISTANCE};
 use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
-use crate::egt::value::{win_of, Value, ILLEGAL, UNKNOWN, WIN_FAR, WIN_NEW};
+use crate::egt::value::{Value, UNKNOWN};
 use std::sync::atomic::Ordering::Relaxed;
 
 impl<S: SquareSet> Build<'_, S> {
@@ -27,12 +33,7 @@ impl<S: SquareSet> Build<'_, S> {
             let win = self.far.code(Kind::Win, n);
             self.gather(c, &self.won[c.flip().index()], win);
             let table = self.sides.writer(c);
-            let opponent = self.sides.frozen(c.flip());
-            let opponent_table: &[u8] = &opponent;
-            let wins = OpponentWins {
-                table: opponent_table,
-                n,
-            };
+            let no_escape = &self.no_escape[c.flip().index()];
             found
                 + self.candidates.check_blocks(
                     &self.no_escape[c.index()],
@@ -56,13 +57,8 @@ impl<S: SquareSet> Build<'_, S> {
                         }
                         let mut kept = 0;
                         if let Some(block) = self.block(w) {
-                            let losers = self.quiet_losers_of_block(
-                                w,
-                                undecided,
-                                &block,
-                                c,
-                                &self.no_escape[c.flip().index()],
-                            );
+                            let losers =
+                                self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
                             let sq = block.0;
                             let bm = self.men.block_man();
                             for_each_bit(losers, |x| {
@@ -70,15 +66,7 @@ impl<S: SquareSet> Build<'_, S> {
                                 s[bm] = x;
                                 let p = w * 64 + x as u64;
                                 let occ = self.men.occupancy(&s);
-                                // Some legal quiet move reaches a win in exactly n (the
-                                // candidate was found from it), or else the pass does: the
-                                // candidate would have been settled at the distance of its
-                                // longest win otherwise. Where passing is not allowed, every
-                                // candidate was found by a legal quiet move.
-                                let quiet = (!self.rules.null_move.allows(c)
-                                    || self.men.has_quiet_move(&s, occ, c))
-                                .then_some(n);
-                                let d = self.other_moves_lose(p, &s, occ, c, wins, quiet);
+                                let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
                                 if self.settle_loss(c, &mut word, p, d, n) {
                                     kept |= 1 << x;
                                 }
@@ -87,7 +75,7 @@ impl<S: SquareSet> Build<'_, S> {
                             for_each_bit(undecided, |b| {
                                 let p = w * 64 + b as u64;
                                 let sq = self.ix.decode(p).expect("candidates are positions");
-                                let d = self.all_moves_lose(p, &sq, c, wins);
+                                let d = self.all_moves_lose(p, &sq, c, no_escape, n);
                                 if self.settle_loss(c, &mut word, p, d, n) {
                                     kept |= 1 << b;
                                 }
@@ -123,52 +111,46 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// If every legal move of side `c` (and its pass, where allowed) reaches a position won
-    /// for the opponent, in at most n moves for positions of this table, the longest such
-    /// win. `None` also when `c` has no legal move: mate and stalemate were settled in the
-    /// first pass (a stalemated side may not pass). `wins` reads the opponent's table.
+    /// for the opponent (a slot of `no_escape` for positions of this table, at step n), the
+    /// longest such win. `None` also when `c` has no legal move: mate and stalemate were
+    /// settled in the first pass (a stalemated side may not pass).
     fn all_moves_lose(
         &self,
         index: u64,
         sq: &Squares,
         c: Color,
-        wins: OpponentWins,
+        no_escape: &NoEscape,
+        n: u16,
     ) -> Option<u16> {
         let occ = self.men.occupancy(sq);
         let plain = self.ix.is_plain(sq);
-        let mut longest = 0u16;
-        let mut quiet = false;
-        let quiet_ok = self.men.for_each_quiet(sq, occ, c, |i, t| {
+        let closed = self.men.for_each_quiet(sq, occ, c, |i, t| {
             let mut s2 = *sq;
             s2[i] = t;
-            let next = self.ix.after_move(index, plain, sq, i, &s2);
-            match next.and_then(|x| wins.at(x)) {
-                None => true,
-                Some(won) => {
-                    quiet = true;
-                    won.inspect(|&d| longest = longest.max(d)).is_some()
-                }
-            }
+            self.ix
+                .after_move(index, plain, sq, i, &s2)
+                .is_none_or(|next| no_escape.contains(next))
         });
-        if !quiet_ok {
+        if !closed {
             return None;
         }
-        let quiet = quiet.then_some(longest);
-        self.other_moves_lose(index, sq, occ, c, wins, quiet)
+        self.other_moves_lose(index, sq, occ, c, no_escape, n)
     }
 
-    /// `all_moves_lose` once every quiet move is known to lose: `quiet` is the longest win
-    /// they reach, `None` if there is no legal quiet move.
+    /// `all_moves_lose` once every quiet move is known to reach a slot of `no_escape`.
     fn other_moves_lose(
         &self,
         index: u64,
         sq: &Squares,
         occ: Occupancy<S>,
         c: Color,
-        wins: OpponentWins,
-        quiet: Option<u16>,
+        no_escape: &NoEscape,
+        n: u16,
     ) -> Option<u16> {
-        let mut moves = quiet.is_some();
-        let mut longest = quiet.unwrap_or(0);
+        // Where passing is not allowed, every candidate was found by a legal quiet move.
+        let quiet = !self.rules.null_move.allows(c) || self.men.has_quiet_move(sq, occ, c);
+        let mut moves = quiet;
+        let mut longest = if quiet { n } else { 0 };
         let mut all_lose = true;
         self.men
             .for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c) {
@@ -183,33 +165,11 @@ impl<S: SquareSet> Build<'_, S> {
             return None;
         }
         if self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c)) {
-            let d = wins.at(index).flatten()?;
-            longest = longest.max(d);
+            if !no_escape.contains(index) {
+                return None;
+            }
+            longest = longest.max(n);
         }
         Some(longest)
-    }
-}
-
-/// The opponent's wins that make a move lose at step n: its table (a frozen view), and n.
-#[derive(Clone, Copy)]
-struct OpponentWins<'t> {
-    table: &'t [u8],
-    n: u16,
-}
-
-impl OpponentWins<'_> {
-    /// For a slot of this table reached by a move or a pass of the opponent's opponent:
-    /// `None` if the position is illegal (the move was not legal), `Some(Some(d))` if it is
-    /// won for the opponent in d ≤ n moves, `Some(None)` otherwise. A win settled beyond the
-    /// direct distances counts as n − 1: it is shorter than n, and every candidate has a move
-    /// to a win in n, so the longest win a candidate's moves reach is never one of those.
-    #[inline]
-    fn at(&self, next: u64) -> Option<Option<u16>> {
-        match self.table[next as usize] {
-            ILLEGAL => None,
-            WIN_FAR => Some(Some(self.n - 1)),
-            WIN_NEW => Some(Some(self.n)),
-            b => Some(win_of(b).filter(|&d| d <= self.n)),
-        }
     }
 }

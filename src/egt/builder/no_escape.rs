@@ -54,6 +54,12 @@ impl NoEscape {
         self.words[w as usize].load(Relaxed)
     }
 
+    /// Whether the set holds slot `i`.
+    #[inline]
+    pub(super) fn contains(&self, i: u64) -> bool {
+        self.word(i / 64) & 1 << (i % 64) != 0
+    }
+
     /// Adds the slots `bits` of block `w` (candidates parked here, see `candidates.rs`).
     #[inline]
     pub(super) fn or(&self, w: u64, bits: u64) {
