@@ -173,7 +173,12 @@ fn count_pair_by_blocks<S: SquareSet>(
             if maybe_stuck == 0 {
                 continue;
             }
-            // The royal's safe steps rule out most mates and stalemates at once.
+            // Where the royal is not boxed in, or has a safe step, there is no mate or
+            // stalemate: the cheap test first, for the whole block.
+            maybe_stuck &= men.royal_boxed_in_block(&sq, others, c);
+            if maybe_stuck == 0 {
+                continue;
+            }
             let steps = men.royal_steps_in_block(&sq, others, c);
             for_each_bit(maybe_stuck & !steps, |x| {
                 let mut s = sq;
@@ -302,7 +307,7 @@ mod tests {
     use crate::piece::PieceSet;
 
     /// Counting by blocks gives what counting slot by slot gives: with the block man last
-    /// (KQ.KR), not last (KR.KBB), under stalemate-wins, where stalemates are losses, and
+    /// (KQ.KR), not last (KR.KBB), a leaper (KBN.K), under stalemate-wins, where stalemates are losses, and
     /// with most distances kept beyond the bytes (`direct` 2: KQ.KR's, as exceptions).
     #[test]
     fn blocks_count_as_slots_do() {
@@ -310,6 +315,7 @@ mod tests {
             ("KQ.KR", false, MAX_DIRECT),
             ("KR.KBB", false, MAX_DIRECT),
             ("KQ.K", true, MAX_DIRECT),
+            ("KBN.K", false, MAX_DIRECT),
             ("KQ.KR", false, 2),
         ] {
             let mut set = TableSet::new(PieceSet::standard(), crate::egt::table::Metric::Dtm)
@@ -324,6 +330,8 @@ mod tests {
             let by_blocks = count(table, set.geometry(), true);
             assert_eq!(by_blocks, count(table, set.geometry(), false), "{spec}");
             assert!(by_blocks.btm.checkmates > 0, "{spec}");
+            // KBN.K's lone king is stalemated in places: the stalemates are compared too.
+            assert!(spec != "KBN.K" || by_blocks.btm.stalemates > 0);
             assert_eq!(table.far_count() > 0, direct < MAX_DIRECT, "{spec}");
         }
     }
