@@ -8,10 +8,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
-rm -f "$1/display"
-# Xvfb picks a free display and writes its number to fd 3.
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$1/display" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$1/display" ] && break; sleep 0.1; done
-[ -s "$1/display" ] || { echo "$(basename "$0"): Xvfb did not start" >&2; exit 1; }
-export DISPLAY=":$(head -n1 "$1/display")"
+# Xvfb picks a free display and writes its number to fd 3 once it listens. The display is
+# then asked to answer (xdotool) before it is used: a CI run once had XBoard fail with
+# "cannot open display" right after Xvfb gave its number, so a server that does not answer
+# within 5 s is ended and another one started, up to three times.
+for attempt in 1 2 3; do
+    rm -f "$1/display"
+    Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$1/display" 2>/dev/null &
+    xvfb=$!
+    pids+=($xvfb)
+    for _ in $(seq 100); do [ -s "$1/display" ] && break; sleep 0.1; done
+    if [ -s "$1/display" ]; then
+        export DISPLAY=":$(head -n1 "$1/display")"
+        for _ in $(seq 50); do
+            xdotool getdisplaygeometry >/dev/null 2>&1 && break 2
+            sleep 0.1
+        done
+    fi
+    echo "$(basename "$0"): Xvfb did not answer (attempt $attempt)" >&2
+    kill "$xvfb" 2>/dev/null || true
+done
+xdotool getdisplaygeometry >/dev/null 2>&1 || { echo "$(basename "$0"): Xvfb did not start" >&2; exit 1; }
