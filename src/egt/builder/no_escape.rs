@@ -1,10 +1,10 @@
 //! Per side to move, the positions that a move into saves nothing for the side that made it:
 //! the illegal ones (the move left its royal attacked, or was no move at all), and those won
 //! for the side to move there in at most the distance reached (a side's wins in n join as its
-//! win step at n finds or collects them). One bit per slot, so that the block-wise loss
-//! checks, which read them at random for every move of every candidate, read an eighth of the
-//! memory of the table's bytes: for a 5-man table, little enough to stay in the processor's
-//! last-level cache, with each block's 64 slots in one word.
+//! win step at n finds or collects them). One bit per slot, so that the loss checks, which
+//! read them at random for every move of every candidate, read an eighth of the memory of
+//! the table's bytes: for a 5-man table, little enough to stay in the processor's last-level
+//! cache, with each block's 64 slots in one word.
 //!
 //! The set of the side whose step runs is not read meanwhile: that step parks its candidates
 //! in it (`candidates.rs`).
