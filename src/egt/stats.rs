@@ -307,8 +307,9 @@ mod tests {
     use crate::piece::PieceSet;
 
     /// Counting by blocks gives what counting slot by slot gives: with the block man last
-    /// (KQ.KR), not last (KR.KBB), a leaper (KBN.K), under stalemate-wins, where stalemates are losses, and
-    /// with most distances kept beyond the bytes (`direct` 2: KQ.KR's, as exceptions).
+    /// (KQ.KR), not last (KR.KBB), a leaper (KBN.K), under stalemate-wins, where stalemates
+    /// are losses, and with most distances kept beyond the bytes (`direct` 2: KQ.KR's, as
+    /// exceptions).
     #[test]
     fn blocks_count_as_slots_do() {
         for (spec, stalemate_wins, direct) in [

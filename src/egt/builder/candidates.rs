@@ -12,6 +12,7 @@
 use super::bitmap::{for_each_bit, Bitmap};
 use super::frontier::Frontier;
 use super::no_escape::NoEscape;
+use super::sides::Writer;
 use rayon::prelude::*;
 
 /// The blocks that hold the candidates of a step.
@@ -39,18 +40,20 @@ impl Candidates {
     }
 
     /// Calls `check(w, bits)`, in parallel, for every block w that holds candidates parked in
-    /// `parked` with their bits, which returns the slots it keeps of them; marks the blocks
-    /// that keep any in `kept`, and returns how many slots are kept. `own(w)` must give the
-    /// bits that `parked` held for block w before any candidate was parked there (read from
-    /// the table's bytes). Before a thread checks a block, it calls `ahead(w)` for the next
-    /// block it will check, which may start the reads that check needs. The candidates are
-    /// taken: each block's bits in `parked` are put back to `own` as they are read, and none
-    /// are left for the next step.
+    /// `parked`, the no-escape set of the side whose table is `table`, with their bits; `check`
+    /// returns the slots it keeps of them. Marks the blocks that keep any in `kept`, and
+    /// returns how many slots are kept. The set's own bits of a block are read from the
+    /// block's bytes in `table` before `check` sees it (`NoEscape::held`, `won` being the byte
+    /// of the side's wins at the distance reached). Before a thread checks a block, it calls
+    /// `ahead(w)` for the next block it will check, which may start the reads that check
+    /// needs. The candidates are taken: each block's bits in `parked` are put back to the set's
+    /// own as they are read, and none are left for the next step.
     pub(super) fn check_blocks(
         &self,
         parked: &NoEscape,
+        table: &Writer,
+        won: u8,
         kept: &Frontier,
-        own: impl Fn(u64) -> u64 + Sync,
         ahead: impl Fn(u64) + Sync,
         check: impl Fn(u64, u64) -> u64 + Sync,
     ) -> u64 {
@@ -69,7 +72,9 @@ impl Candidates {
                         if later != 0 {
                             ahead(w + 1 + later.trailing_zeros() as u64);
                         }
-                        let bits = parked.unpark(w, own(w));
+                        // SAFETY: this task is the only one that works on block w.
+                        let own = NoEscape::held(&unsafe { table.word(w) }.bytes(), won);
+                        let bits = parked.unpark(w, own);
                         if bits == 0 {
                             return;
                         }
@@ -110,7 +115,11 @@ impl Parked<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::sides::Sides;
     use super::*;
+    use crate::board::Color;
+    use crate::egt::value::{ILLEGAL, UNKNOWN};
+    use std::sync::atomic::AtomicU8;
     use std::sync::Mutex;
 
     /// Whatever the number of threads, a step sees every slot parked by any thread that is
@@ -137,6 +146,14 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| {
+                // The table's bytes say which slots are the set's own: its illegal ones.
+                let bytes = [0, 1].map(|_| {
+                    (0..blocks * 64)
+                        .map(|i| AtomicU8::new(if i % 7 == 0 { ILLEGAL } else { UNKNOWN }))
+                        .collect::<Vec<_>>()
+                });
+                let sides = Sides::new(&bytes);
+                let table = sides.writer(Color::White);
                 let set = NoEscape::new(size);
                 (0..blocks).for_each(|w| set.add_alone(w, own(w)));
                 let candidates = Candidates::new(blocks);
@@ -148,8 +165,9 @@ mod tests {
                 let kept = Frontier::new(blocks);
                 let count = candidates.check_blocks(
                     &set,
+                    &table,
+                    0,
                     &kept,
-                    own,
                     |w| announced.lock().unwrap().push(w),
                     |w, bits| {
                         let mut found = found.lock().unwrap();
@@ -193,8 +211,9 @@ mod tests {
                 let found = Mutex::new(Vec::new());
                 candidates.check_blocks(
                     &set,
+                    &table,
+                    0,
                     &seen,
-                    own,
                     |_| {},
                     |w, bits| {
                         for_each_bit(bits, |b| found.lock().unwrap().push(w * 64 + b as u64));
@@ -208,7 +227,7 @@ mod tests {
                 assert_eq!(found, next, "{threads} threads");
                 let none = Frontier::new(blocks);
                 assert_eq!(
-                    candidates.check_blocks(&set, &none, own, |_| {}, |_, bits| bits),
+                    candidates.check_blocks(&set, &table, 0, &none, |_| {}, |_, bits| bits),
                     0
                 );
                 assert!(none.blocks().is_empty() && seen.blocks().is_empty());

@@ -174,10 +174,7 @@ impl<S: SquareSet> Build<'_, S> {
         for slot in slots {
             if table.load(slot) == later {
                 table.store(slot, now);
-                into.mark(slot / 64, 1);
-                if kind == Kind::Win {
-                    self.no_escape[c.index()].add_alone(slot / 64, 1 << (slot % 64));
-                }
+                self.join(c, kind, into, slot / 64, 1 << (slot % 64));
                 joined += 1;
             }
         }

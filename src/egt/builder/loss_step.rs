@@ -37,12 +37,9 @@ impl<S: SquareSet> Build<'_, S> {
             found
                 + self.candidates.check_blocks(
                     &self.no_escape[c.index()],
+                    &table,
+                    win,
                     lost,
-                    |w| {
-                        // SAFETY: check_blocks gives block w to this task only.
-                        let word = unsafe { table.word(w) };
-                        NoEscape::held(&word.bytes(), win)
-                    },
                     |w| table.prefetch(w),
                     |w, bits| {
                         if self.cancelled() {

@@ -110,8 +110,8 @@ struct Build<'a, S> {
     /// Per side: the positions lost in the distance reached.
     lost: [Frontier; 2],
     /// Per side: the positions a move into saves nothing (illegal, or won in at most the
-    /// distance reached), for the block-wise loss checks; during the side's own steps they
-    /// hold its candidates too.
+    /// distance reached), for the loss checks; during the side's own steps they hold its
+    /// candidates too.
     no_escape: [NoEscape; 2],
     pending: Pending,
     /// Distances beyond the byte's.
@@ -353,11 +353,18 @@ impl<'a, S: SquareSet> Build<'a, S> {
         // Collecting comes before the step's writes to side c's table.
         let table = self.sides.frozen(c);
         self.pending.take(c, byte, &table, |w, slots| {
-            into.mark(w, slots);
-            if kind == Kind::Win {
-                self.no_escape[c.index()].add_alone(w, slots);
-            }
+            self.join(c, kind, into, w, slots)
         })
+    }
+
+    /// Adds the collected slots `slots` of block `w` of side `c`, of `kind` at the distance
+    /// reached, to the frontier `into`; wins join the side's no-escape set too.
+    #[inline]
+    fn join(&self, c: Color, kind: Kind, into: &Frontier, w: u64, slots: u64) {
+        into.mark(w, slots);
+        if kind == Kind::Win {
+            self.no_escape[c.index()].add_alone(w, slots);
+        }
     }
 
     /// The seeded slots of word `w` of side `c`.

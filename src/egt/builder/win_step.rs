@@ -5,7 +5,6 @@
 use super::bitmap::for_each_bit;
 use super::far::Kind;
 use super::frontier::Frontier;
-use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::value::{NOT_LOST, UNKNOWN};
@@ -33,12 +32,9 @@ impl<S: SquareSet> Build<'_, S> {
             found
                 + self.candidates.check_blocks(
                     &self.no_escape[c.index()],
+                    &table,
+                    win,
                     won,
-                    |w| {
-                        // SAFETY: check_blocks gives block w to this task only.
-                        let word = unsafe { table.word(w) };
-                        NoEscape::held(&word.bytes(), win)
-                    },
                     |w| table.prefetch(w),
                     |w, bits| {
                         if self.cancelled() {
