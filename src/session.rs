@@ -522,10 +522,11 @@ mod tests {
 
     #[test]
     fn the_report_is_written_after_the_tables_are_handed_back() {
-        let dir = std::env::temp_dir().join(format!("fairy-egt-session-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("rep2.txt");
-        let _ = std::fs::remove_file(&path);
+        let dir = tempfile::Builder::new()
+            .prefix("fairy-egt-session-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("rep2.txt");
         let input = format!("xboard\nprotover 2\nsetboard {KQKR}\ngo\n");
         let lines = session(
             "KQ.KR",

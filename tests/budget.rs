@@ -7,7 +7,7 @@ mod support;
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use support::{Engine, BIN, KQKR, PATIENCE};
+use support::{scratch, Engine, BIN, KQKR, PATIENCE};
 
 /// A KBN.KN position (its tables and sub-tables need 290 MB).
 const KBNKN: &str = "8/8/8/3n4/8/2k5/8/KBN5 w - - 0 1";
@@ -115,8 +115,7 @@ fn a_build_within_the_budget_is_made() {
 
 #[test]
 fn engine_ini_sets_the_budget_and_the_command_line_wins() {
-    let dir = std::env::temp_dir().join(format!("fairy-egt-budget-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("budget");
     let config = dir.join("engine.ini");
     std::fs::write(&config, "endgame = KBN.KN\nmemory = 50\nreport = -\n").unwrap();
     let c = config.to_str().unwrap();

@@ -9,7 +9,7 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-use support::{python, run_with_limit, BIN};
+use support::{python, run_with_limit, scratch, BIN};
 
 /// Runs tests/python/kqkr_game.py over `protocol` and checks it reports mate in 35.
 fn plays_kq_kr_to_mate_in_35(protocol: &str) {
@@ -40,11 +40,9 @@ fn python_chess_plays_kq_kr_to_mate_in_35_over_uci() {
 /// engine plays and saves KR.KN and its sub-tables there.
 fn saves_tables_where_python_chess_says(protocol: &str) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/saved_tables.py");
-    let dir = std::env::temp_dir().join(format!(
-        "fairy-egt-python-tables-{protocol}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
+    // A directory python-chess makes: it does not exist yet.
+    let scratch = scratch(&format!("python-tables-{protocol}"));
+    let dir = scratch.join("tables");
     let (status, out, err) = run_with_limit(
         Command::new(python("chess.engine"))
             .arg(script)
@@ -59,7 +57,6 @@ fn saves_tables_where_python_chess_says(protocol: &str) {
                 == Some("K.K.8x8.dtm.egt K.KN.8x8.dtm.egt KR.K.8x8.dtm.egt KR.KN.8x8.dtm.egt"),
         "python-chess {protocol} failed ({status:?}):\n{out}\n{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -624,14 +624,12 @@ mod tests {
     use crate::piece::{PieceSet, Step, StepMode};
     use std::sync::atomic::AtomicUsize;
 
-    /// A fresh directory of this test.
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!(
-            "fairy-egt-table-file-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&d);
-        d
+    /// A fresh, empty directory of this test, removed with its files when dropped.
+    fn dir(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("fairy-egt-table-file-{name}-"))
+            .tempdir()
+            .expect("create a scratch directory")
     }
 
     /// A set of these pieces, saving to and loading from `dir`.
@@ -686,7 +684,8 @@ mod tests {
                 },
             ),
         ] {
-            let d = dir(name);
+            let scratch = dir(name);
+            let d = scratch.path();
             let mut first =
                 TableSet::new(PieceSet::standard(), Metric::Dtm).with_direct_distances(3);
             build(&mut first, "KQ.KR");
@@ -712,13 +711,13 @@ mod tests {
                         .zip(b)
                         .all(|(x, y)| *x == y.load(Ordering::Relaxed))
                 }));
-            let _ = std::fs::remove_dir_all(&d);
         }
     }
 
     #[test]
     fn a_loaded_table_equals_the_built_one_byte_for_byte() {
-        let d = dir("equal");
+        let scratch = dir("equal");
+        let d = scratch.path();
         let mut first = set(PieceSet::standard(), &d);
         assert_eq!(build(&mut first, "KR.KN"), 4, "K.K, K.KN, KR.K, KR.KN");
         let mut second = set(PieceSet::standard(), &d);
@@ -756,7 +755,7 @@ mod tests {
             .unwrap();
         let mut again = TableSet::new(PieceSet::standard(), Metric::Dtm);
         build(&mut again, "KR.K");
-        again.set_table_dir(Some(d.clone()));
+        again.set_table_dir(Some(d.to_path_buf()));
         build(&mut again, "KR.K");
         assert!(!leftover.exists(), "the leftover is still there");
         assert!(recent.exists(), "a save in progress lost its file");
@@ -777,19 +776,19 @@ mod tests {
             ]
         );
         // A table built before the directory is set is saved when a build uses it.
-        let d2 = dir("later");
+        let later = dir("later");
+        let d2 = later.path();
         let mut late = TableSet::new(PieceSet::standard(), Metric::Dtm);
         build(&mut late, "KR.K");
-        late.set_table_dir(Some(d2.clone()));
+        late.set_table_dir(Some(d2.to_path_buf()));
         build(&mut late, "KR.KN");
         assert!(d2.join("KR.K.8x8.dtm.egt").exists());
-        let _ = std::fs::remove_dir_all(&d);
-        let _ = std::fs::remove_dir_all(&d2);
     }
 
     #[test]
     fn a_compressed_table_loads_the_same_and_damage_is_found() {
-        let d = dir("compressed");
+        let scratch = dir("compressed");
+        let d = scratch.path();
         let mut s = set(PieceSet::standard(), &d);
         build(&mut s, "KR.KN");
         let m = Material::parse("KR.KN", s.pieces()).unwrap();
@@ -822,7 +821,6 @@ mod tests {
         assert!(matches!(load(), Err(LoadError::Corrupted { .. })));
         std::fs::write(&path, &packed[..packed.len() - 9]).unwrap();
         assert!(matches!(load(), Err(LoadError::Truncated { .. })));
-        let _ = std::fs::remove_dir_all(&d);
     }
 
     /// The load error of the KR.K file in `d` for the standard pieces.
@@ -839,7 +837,8 @@ mod tests {
 
     #[test]
     fn a_damaged_or_stale_file_is_refused_and_rebuilt() {
-        let d = dir("damaged");
+        let scratch = dir("damaged");
+        let d = scratch.path();
         let path = d.join("KR.K.8x8.dtm.egt");
         build(&mut set(PieceSet::standard(), &d), "KR.K");
         let good = std::fs::read(&path).unwrap();
@@ -887,7 +886,6 @@ mod tests {
         // A changed piece the table does not use: still loaded (K.K, saved with KR.K).
         assert_eq!(build(&mut set(short_rooks(), &d), "KN.K"), 1);
         assert_eq!(build(&mut set(PieceSet::standard(), &d), "KN.K"), 0);
-        let _ = std::fs::remove_dir_all(&d);
     }
 
     /// KR.K built without a table directory.
@@ -939,7 +937,8 @@ mod tests {
     fn a_failed_save_leaves_the_table_in_memory() {
         // A directory that cannot be made: its parent is a file (a read-only directory
         // would not do: the tests may run as root).
-        let d = dir("unsaved");
+        let scratch = dir("unsaved");
+        let d = scratch.path();
         std::fs::create_dir_all(&d).unwrap();
         let file = d.join("file");
         std::fs::write(&file, b"x").unwrap();
@@ -953,6 +952,5 @@ mod tests {
         assert!(e.contains("KR.K.8x8.dtm.egt"), "{e}");
         // Built again, not saved: silent.
         assert_eq!(build(&mut s, "KR.K"), 0);
-        let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -42,11 +42,31 @@ pub fn run(args: &[&str]) -> Output {
     run_in(&std::env::temp_dir(), args)
 }
 
-/// A fresh directory of this test process for files the test writes.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fairy-egt-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh, empty directory for the files a test writes, named after `name`; removed with
+/// everything in it when dropped, at the end of the test whether it passes or fails.
+pub fn scratch(name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("fairy-egt-{name}-"))
+            .tempdir()
+            .expect("create a scratch directory"),
+    )
+}
+
+/// A test's scratch directory (`scratch`): a `Path`, removed when dropped.
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
 }
 
 /// A command's standard output, as text.
