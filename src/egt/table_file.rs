@@ -693,7 +693,7 @@ mod tests {
             let built = first.get(&m).unwrap();
             assert!(built.far_count() > 1000);
             let key = first.key(&m);
-            let path = write_packed(built, &key, &d, packing).unwrap();
+            let path = write_packed(built, &key, d, packing).unwrap();
             let loaded = read(
                 &path,
                 &key,
@@ -718,9 +718,9 @@ mod tests {
     fn a_loaded_table_equals_the_built_one_byte_for_byte() {
         let scratch = dir("equal");
         let d = scratch.path();
-        let mut first = set(PieceSet::standard(), &d);
+        let mut first = set(PieceSet::standard(), d);
         assert_eq!(build(&mut first, "KR.KN"), 4, "K.K, K.KN, KR.K, KR.KN");
-        let mut second = set(PieceSet::standard(), &d);
+        let mut second = set(PieceSet::standard(), d);
         let m = Material::parse("KR.KN", second.pieces()).unwrap();
         let events = std::sync::Mutex::new(Vec::new());
         let keep = |e: &BuildEvent| events.lock().unwrap().push((e.table.clone(), e.phase));
@@ -761,7 +761,7 @@ mod tests {
         assert!(recent.exists(), "a save in progress lost its file");
         std::fs::remove_file(&recent).unwrap();
         // Saved atomically: only the tables' files are left.
-        let mut names: Vec<String> = std::fs::read_dir(&d)
+        let mut names: Vec<String> = std::fs::read_dir(d)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
@@ -789,7 +789,7 @@ mod tests {
     fn a_compressed_table_loads_the_same_and_damage_is_found() {
         let scratch = dir("compressed");
         let d = scratch.path();
-        let mut s = set(PieceSet::standard(), &d);
+        let mut s = set(PieceSet::standard(), d);
         build(&mut s, "KR.KN");
         let m = Material::parse("KR.KN", s.pieces()).unwrap();
         let key = s.key(&m);
@@ -799,7 +799,7 @@ mod tests {
             from: 0,
             block: 100_000,
         };
-        let path = write_packed(s.get(&m).unwrap(), &key, &d, packing).unwrap();
+        let path = write_packed(s.get(&m).unwrap(), &key, d, packing).unwrap();
         let packed = std::fs::read(&path).unwrap();
         assert!(
             packed.len() * 4 < raw_len as usize,
@@ -840,7 +840,7 @@ mod tests {
         let scratch = dir("damaged");
         let d = scratch.path();
         let path = d.join("KR.K.8x8.dtm.egt");
-        build(&mut set(PieceSet::standard(), &d), "KR.K");
+        build(&mut set(PieceSet::standard(), d), "KR.K");
         let good = std::fs::read(&path).unwrap();
         let fresh = bytes(&built_alone(), "KR.K");
 
@@ -848,44 +848,44 @@ mod tests {
         let mut flipped = good.clone();
         flipped[good.len() / 2] ^= 0x10;
         std::fs::write(&path, &flipped).unwrap();
-        let e = load_error(&d, PieceSet::standard());
+        let e = load_error(d, PieceSet::standard());
         assert!(matches!(e, LoadError::Corrupted { .. }), "{e}");
         assert!(e.to_string().contains("checksum"), "{e}");
         // Rebuilt, and the file fixed.
-        let mut s = set(PieceSet::standard(), &d);
+        let mut s = set(PieceSet::standard(), d);
         assert_eq!(build(&mut s, "KR.K"), 1);
         assert!(bytes(&s, "KR.K") == fresh);
         assert!(std::fs::read(&path).unwrap() == good);
 
         // Truncated, and too long.
         std::fs::write(&path, &good[..good.len() - 100]).unwrap();
-        let e = load_error(&d, PieceSet::standard());
+        let e = load_error(d, PieceSet::standard());
         assert!(matches!(e, LoadError::Truncated { .. }), "{e}");
         let mut long = good.clone();
         long.push(0);
         std::fs::write(&path, &long).unwrap();
-        let e = load_error(&d, PieceSet::standard());
+        let e = load_error(d, PieceSet::standard());
         assert!(e.to_string().contains("1 bytes after the checksum"), "{e}");
         std::fs::write(&path, b"FAIRY").unwrap();
         assert!(matches!(
-            load_error(&d, PieceSet::standard()),
+            load_error(d, PieceSet::standard()),
             LoadError::Truncated { .. }
         ));
         std::fs::write(&path, b"not a table at all").unwrap();
-        let e = load_error(&d, PieceSet::standard());
+        let e = load_error(d, PieceSet::standard());
         assert!(e.to_string().contains("not a table file"), "{e}");
         std::fs::write(&path, &good).unwrap();
 
         // A changed definition of a piece of the table: stale, rebuilt, replaced.
-        let e = load_error(&d, short_rooks());
+        let e = load_error(d, short_rooks());
         assert!(matches!(e, LoadError::Stale { .. }), "{e}");
         assert!(e.to_string().contains("piece R: "), "{e}");
-        let mut s = set(short_rooks(), &d);
+        let mut s = set(short_rooks(), d);
         assert_eq!(build(&mut s, "KR.K"), 1);
-        assert_eq!(build(&mut set(short_rooks(), &d), "KR.K"), 0);
+        assert_eq!(build(&mut set(short_rooks(), d), "KR.K"), 0);
         // A changed piece the table does not use: still loaded (K.K, saved with KR.K).
-        assert_eq!(build(&mut set(short_rooks(), &d), "KN.K"), 1);
-        assert_eq!(build(&mut set(PieceSet::standard(), &d), "KN.K"), 0);
+        assert_eq!(build(&mut set(short_rooks(), d), "KN.K"), 1);
+        assert_eq!(build(&mut set(PieceSet::standard(), d), "KN.K"), 0);
     }
 
     /// KR.K built without a table directory.
@@ -939,7 +939,7 @@ mod tests {
         // would not do: the tests may run as root).
         let scratch = dir("unsaved");
         let d = scratch.path();
-        std::fs::create_dir_all(&d).unwrap();
+        std::fs::create_dir_all(d).unwrap();
         let file = d.join("file");
         std::fs::write(&file, b"x").unwrap();
         let mut s = set(PieceSet::standard(), &file.join("tables"));
