@@ -33,7 +33,7 @@
 
 use super::lines::Step;
 use fairy_egt::board::geometry::Geometry;
-use fairy_egt::board::{Color, Position};
+use fairy_egt::board::{BoardSize, Color, Position};
 use fairy_egt::config::EngineConfig;
 use fairy_egt::egt::builder::BuildError;
 use fairy_egt::egt::material::material_of;
@@ -87,6 +87,10 @@ pub struct Counts {
     pub builds: usize,
     /// Five-man builds run.
     pub five_men: usize,
+    /// Times the engine's board changed size (`variant`, `Board`, `UCI_Variant`).
+    pub boards: usize,
+    /// Of the legal moves and the answers, those on a board other than 8×8.
+    pub off_standard: usize,
     /// Builds failed on purpose (and five-man builds beyond the budget).
     pub failed: usize,
     /// Time spent building.
@@ -105,6 +109,8 @@ impl Counts {
         self.claims += o.claims;
         self.builds += o.builds;
         self.five_men += o.five_men;
+        self.boards += o.boards;
+        self.off_standard += o.off_standard;
         self.failed += o.failed;
         self.build_time += o.build_time;
     }
@@ -136,6 +142,8 @@ pub struct Run {
     xboard: Option<XBoard>,
     uci: Option<Uci>,
     protocol: Option<(Dialect, Box<dyn Protocol>)>,
+    pieces: PieceSet,
+    /// The geometry of the shipped pieces on the engine's board (see `follow_board`).
     geometry: Geometry,
     held: Option<Held>,
     /// Five-man builds this case may still run (others fail on purpose).
@@ -179,6 +187,7 @@ impl Run {
             uci: Some(uci),
             protocol: None,
             geometry: Geometry::new(&pieces),
+            pieces,
             held: None,
             five_men_left: five_men,
             failed: Vec::new(),
@@ -192,7 +201,25 @@ impl Run {
             counts: Counts::default(),
         };
         run.drive(0, false)?;
+        run.follow_board();
         Ok(run)
+    }
+
+    /// Counts a move or answer checked on a board other than 8×8.
+    fn count_off_standard(&mut self) {
+        if self.geometry.board() != BoardSize::STANDARD {
+            self.counts.off_standard += 1;
+        }
+    }
+
+    /// Keeps the geometry on the board of the engine's position, which `variant`, `Board`
+    /// and `UCI_Variant` change.
+    fn follow_board(&mut self) {
+        let size = self.engine.game_state().0.setup().size;
+        if size != self.geometry.board() {
+            self.geometry = Geometry::on(&self.pieces, size);
+            self.counts.boards += 1;
+        }
     }
 
     /// The position the engine plays now, if it can play one.
@@ -203,7 +230,7 @@ impl Run {
         }
     }
 
-    /// The geometry of the shipped pieces.
+    /// The geometry of the shipped pieces on the engine's board.
     pub fn geometry(&self) -> &Geometry {
         &self.geometry
     }
@@ -254,6 +281,7 @@ impl Run {
         let line = step.line.as_str();
         // No build runs: everything the line asks for is done before it returns.
         let synchronous = self.held.is_none();
+        self.follow_board();
         let before = self.snapshot();
         let legal: Vec<String> = match self.position() {
             Some(pos) => pos
@@ -301,6 +329,7 @@ impl Run {
         }
         let mut events = self.drive(step.defer, step.fail)?;
         events.extend(self.tick()?);
+        self.follow_board();
         if !synchronous || self.held.is_some() {
             // Commands of earlier lines may have run: nothing here is this line's alone.
             return Ok(());
@@ -342,6 +371,7 @@ impl Run {
                 );
             }
             self.counts.moves += 1;
+            self.count_off_standard();
         }
         if asks_for_answer && before.plies.is_some() && !self.excused() {
             let answered = events
@@ -354,6 +384,7 @@ impl Run {
                 );
             }
             self.counts.answers += 1;
+            self.count_off_standard();
         }
         if dialect == Dialect::XBoard {
             for end in events.iter().filter_map(|e| match e {
@@ -558,7 +589,12 @@ impl Run {
         let five = job.material.len() == 5;
         // A six-man table (a mutated FEN may make one) would take gigabytes: failed always.
         let six = job.material.len() >= 6;
-        let fail = fail || six || (five && self.five_men_left == 0);
+        // Off 8×8 the builder works slot by slot: what takes more placements than a
+        // four-man table on 6×6 would take seconds, and is failed too.
+        let board = job.tables.geometry().board();
+        let placements = (board.squares() as u64).saturating_pow(job.material.len() as u32);
+        let large = board != BoardSize::STANDARD && placements > 36u64.pow(4);
+        let fail = fail || six || large || (five && self.five_men_left == 0);
         let mut tables = job.tables;
         let result = if fail {
             self.counts.failed += 1;

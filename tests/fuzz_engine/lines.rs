@@ -1,6 +1,9 @@
 //! The lines fed to the engine: real command words of XBoard and UCI with random and mutated
 //! arguments, positions biased toward cheap endgames, legal and illegal moves, option lines,
 //! clocks with huge and negative numbers, the engine's own output echoed back, random text.
+//! Boards change too (XBoard's `variant` with a size, UCI's `Board` and `UCI_Variant`, valid
+//! and not): positions and moves are then made on the engine's new board, with fewer men on
+//! the larger ones.
 
 use super::fuzz::{garbage, mutate, number, Rng};
 use fairy_egt::board::geometry::Geometry;
@@ -178,7 +181,28 @@ impl Lines {
                 3 => "rejected ping".to_string(),
                 _ => format!(
                     "variant {}",
-                    r.pick(&["fairy", "normal", "fairy", "capablanca", "", "FAIRY"])
+                    r.pick(&[
+                        "fairy",
+                        "normal",
+                        "fairy",
+                        "capablanca",
+                        "gothic",
+                        "",
+                        "FAIRY",
+                        "6x6+0_fairy",
+                        "5x5_fairy",
+                        "7x5+0_fairy",
+                        "10x8+0_fairy",
+                        "4x4+0_fairy",
+                        "8x8+0_fairy",
+                        "3x3_fairy",
+                        "17x17+0_fairy",
+                        "2x9+0_fairy",
+                        "10x8+2_fairy",
+                        "6x6+0_xiangqi",
+                        "x+0_fairy",
+                        "99999999999x8+0_fairy",
+                    ])
                 ),
             },
             11 => garbage(r, 60),
@@ -313,13 +337,22 @@ impl Lines {
                 };
             }
         };
-        let setup = self.place(&men);
+        let setup = self.place(&men, geometry.board());
         self.with_fields(&setup)
     }
 
     /// The FEN of a legal position (when one is found) of 2, 3 or 4 men, or rarely 5.
     fn playable_fen(&mut self, geometry: &Geometry) -> String {
-        let spec = match self.rng.weighted(&[5, 55, 35, 1]) {
+        let board = geometry.board();
+        // Off 8×8 the tables are built slot by slot: four men only on small boards, and on
+        // the largest two.
+        let weights = match board.squares() {
+            64 => [5, 55, 35, 1],
+            0..=49 => [5, 55, 35, 0],
+            50..=100 => [5, 55, 0, 0],
+            _ => [1, 0, 0, 0],
+        };
+        let spec = match self.rng.weighted(&weights) {
             0 => "K.K".to_string(),
             1 => {
                 let x = *self.rng.pick(PIECES);
@@ -330,6 +363,7 @@ impl Lines {
                 }
             }
             3 if self.five_men => self.rng.pick(FIVE_MEN).to_string(),
+            3 => "K.K".to_string(),
             _ => self.rng.pick(&self.four_men).to_string(),
         };
         let (white, black) = spec.split_once('.').expect("specs have a period");
@@ -338,22 +372,22 @@ impl Lines {
             .map(|c| (Color::White, c))
             .chain(black.chars().map(|c| (Color::Black, c)))
             .collect();
-        let mut setup = self.place(&men);
+        let mut setup = self.place(&men, board);
         for _ in 0..10 {
             if check(&setup, geometry, ['K', 'K']).is_ok() {
                 break;
             }
-            setup = self.place(&men);
+            setup = self.place(&men, board);
         }
         self.with_fields(&setup)
     }
 
-    /// The men on distinct random squares, a random side to move.
-    fn place(&mut self, men: &[(Color, char)]) -> Setup {
-        let mut setup = Setup::empty(BoardSize::STANDARD, *self.rng.pick(&Color::BOTH));
-        for &man in men.iter().take(64) {
+    /// The men on distinct random squares of `board`, a random side to move.
+    fn place(&mut self, men: &[(Color, char)], board: BoardSize) -> Setup {
+        let mut setup = Setup::empty(board, *self.rng.pick(&Color::BOTH));
+        for &man in men.iter().take(board.squares()) {
             loop {
-                let sq = self.rng.below(64);
+                let sq = self.rng.below(board.squares());
                 if setup.board[sq].is_none() {
                     setup.board[sq] = Some(man);
                     break;
@@ -399,8 +433,11 @@ impl Lines {
                 legal = captures;
             }
         }
-        let square =
-            |r: &mut Rng| format!("{}{}", (b'a' + r.below(8) as u8) as char, r.between(1, 8));
+        let board = geometry.board();
+        let square = |r: &mut Rng| {
+            let file = (b'a' + r.below(board.files() as usize) as u8) as char;
+            format!("{file}{}", r.between(1, board.ranks() as usize))
+        };
         match r.below(10) {
             0..=5 if !legal.is_empty() => r.pick(&legal).text(),
             6 => format!("{}{}", square(r), square(r)),
@@ -502,8 +539,23 @@ impl Lines {
     /// `setoption name NAME value VALUE`, with the same options as XBoard's and PieceFile.
     fn uci_option(&mut self) -> String {
         let r = &mut self.rng;
-        let (name, value) = match r.below(10) {
+        let (name, value) = match r.below(12) {
             0 => ("Metric", r.pick(&["dtm", "dtc", "dtx"]).to_string()),
+            10 => ("Board", board_name(r)),
+            11 => (
+                "UCI_Variant",
+                r.pick(&[
+                    "chess",
+                    "normal",
+                    "fairy",
+                    "capablanca",
+                    "gothic",
+                    "janus",
+                    "xiangqi",
+                    "",
+                ])
+                .to_string(),
+            ),
             1 => ("Threads", number(r)),
             2 => ("Endgame", self.endgame()),
             3 => {
@@ -579,7 +631,7 @@ impl Lines {
         }
         let fen = self.fen(geometry);
         let mut line = format!("position fen {fen}");
-        let start = Setup::from_fen(&fen, BoardSize::STANDARD)
+        let start = Setup::from_fen(&fen, geometry.board())
             .ok()
             .and_then(|s| check(&s, geometry, ['K', 'K']).ok());
         if let Some(mut pos) = start {
@@ -659,6 +711,16 @@ impl Lines {
             _ => format!("info string {}", garbage(r, 20)),
         }
     }
+}
+
+/// A board for UCI's `Board` option: small ones most often (their tables build at once),
+/// sometimes 10×8 or the largest, or one that does not exist.
+fn board_name(r: &mut Rng) -> String {
+    r.pick(&[
+        "8x8", "6x6", "6x6", "5x5", "5x5", "7x5", "4x4", "3x3", "10x8", "16x16", "2x2", "17x8",
+        "8x", "x", "0x0", "10 x 8", "6X6",
+    ])
+    .to_string()
 }
 
 /// The first `n` space-separated fields of a FEN.

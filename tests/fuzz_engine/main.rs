@@ -74,8 +74,8 @@ fn protocol_lines_never_break_the_engine() {
         err,
         "fuzz_engine: {} lines in {} cases ({} XBoard, {} UCI) from {origin}: \
          {} pongs/readyoks and {} bestmoves matched, {} refusals left the state unchanged, \
-         {} legal moves played, {} go/analyze answered, {} game-end claims true; {} builds \
-         ({} five-man, {:.1} s), {} failed on purpose; {:.1} s",
+         {} legal moves played, {} go/analyze answered, {} game-end claims true, {} board \
+         changes ({} moves and answers off 8×8); {} builds ({} five-man, {:.1} s), {} failed on purpose; {:.1} s",
         total.lines,
         cases[0] + cases[1],
         cases[0],
@@ -86,6 +86,8 @@ fn protocol_lines_never_break_the_engine() {
         total.moves,
         total.answers,
         total.claims,
+        total.boards,
+        total.off_standard,
         total.builds,
         total.five_men,
         total.build_time.as_secs_f64(),
@@ -93,6 +95,12 @@ fn protocol_lines_never_break_the_engine() {
         started.elapsed().as_secs_f64()
     );
     assert!(want == 0 || total.lines > 0, "no line was fed");
+    // The run did play on other boards than 8×8 (the default run changes board dozens of
+    // times).
+    assert!(
+        want < LINES || only.is_some() || total.boards > 0,
+        "no line changed the board"
+    );
 }
 
 /// One case: a fresh engine, a dialect, and the lines of its seed.
