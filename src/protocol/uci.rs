@@ -228,16 +228,17 @@ impl Uci {
         vec![Input::Engine(cmd)]
     }
 
-    /// `position startpos|fen FEN [moves M …]`: play no side, set up, play the moves. A line
-    /// that cannot be read leaves a position that cannot be played (the next `go` answers
-    /// `bestmove 0000`).
+    /// `position startpos|fen FEN [moves M …]`: play no side, set up, play the moves. Its
+    /// words are read in any case, as the other commands are. A line that cannot be read
+    /// leaves a position that cannot be played (the next `go` answers `bestmove 0000`).
     fn position(&self, line: &str, board: BoardSize) -> Vec<Input> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let moves_at = words
             .iter()
-            .position(|w| *w == "moves")
+            .position(|w| w.eq_ignore_ascii_case("moves"))
             .unwrap_or(words.len());
-        let setup = match words.get(1).copied() {
+        let keyword = words.get(1).map(|w| w.to_ascii_lowercase());
+        let setup = match keyword.as_deref() {
             Some("startpos") if moves_at == 2 => Ok(standard_start(board)),
             Some("fen") if moves_at > 2 => Setup::from_fen(&words[2..moves_at].join(" "), board)
                 .map_err(|e| match e {
@@ -387,7 +388,7 @@ impl Protocol for Uci {
         // Trimmed: vampirc-uci also panics on a `go` that ends in a space.
         let line = line.trim();
         let word = line.split_whitespace().next().unwrap_or("");
-        if word == "position" {
+        if word.eq_ignore_ascii_case("position") {
             return self.position(line, options.board);
         }
         if !CRATE_COMMANDS.iter().any(|c| word.eq_ignore_ascii_case(c)) {
@@ -766,6 +767,19 @@ mod tests {
         };
         assert_eq!(setup.board[0], Some((crate::board::Color::White, 'A')));
         assert_eq!(moves, &["a1b3".to_string(), "c4c3".to_string()]);
+        // In any case, as `go` and `isready` are read.
+        let mut u = uci();
+        assert_eq!(
+            u.read(
+                "POSITION Fen 8/8/8/8/2r5/8/2k5/A6Q w - - 0 1 MOVES a1b3 c4c3",
+                &options()
+            ),
+            v
+        );
+        assert_eq!(
+            u.read("Position STARTPOS", &options()),
+            u.read("position startpos", &options())
+        );
         let v = u.position(
             "position fen 8/8/8/8/2r5/8/2k5/K6Z5 w - - 0 1",
             BoardSize::STANDARD,

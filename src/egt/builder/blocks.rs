@@ -16,6 +16,10 @@ use crate::board::{Color, SquareSet};
 use crate::egt::index::{BlockMove, BlockShape, Fold};
 use crate::egt::material::Squares;
 
+/// Most un-moves of a frontier block whose words are ORed together (a block's men make
+/// fewer than this many in the usual endgames).
+const GATHER_BATCH: usize = 48;
+
 impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
     /// the block can be worked on as a whole: the table has blocks, its men move plainly
@@ -52,6 +56,17 @@ impl<S: SquareSet> Build<'_, S> {
     ) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
+        // The words to OR, written together (`Parked::or_words`).
+        let mut words = [(0u64, 0u64); GATHER_BATCH];
+        let mut len = 0;
+        let mut add = |b: u64, bits: u64| {
+            if len == GATHER_BATCH {
+                into.or_words(&words);
+                len = 0;
+            }
+            words[len] = (b, bits);
+            len += 1;
+        };
         self.men
             .for_each_unmove_of_block(sq, others, mover, |i, origin, path| {
                 let slots = frontier & !path;
@@ -62,9 +77,9 @@ impl<S: SquareSet> Build<'_, S> {
                 moved[i] = origin;
                 match self.ix.block_after_move(w, sq, i, &moved) {
                     BlockMove::Off => {}
-                    BlockMove::Block(b) => into.or_word(b, slots),
-                    BlockMove::Mapped(b, g) => into.or_word(b, g.bitboard(slots)),
-                    BlockMove::Folded(b, g, f) => into.or_word(b, f.fold(g.bitboard(slots))),
+                    BlockMove::Block(b) => add(b, slots),
+                    BlockMove::Mapped(b, g) => add(b, g.bitboard(slots)),
+                    BlockMove::Folded(b, g, f) => add(b, f.fold(g.bitboard(slots))),
                 }
                 true
             });
@@ -74,8 +89,9 @@ impl<S: SquareSet> Build<'_, S> {
                 origins |= self.men.unmove_origins(bm, x, others).low64();
             });
             // In a folded block, an origin may stand for the slot of its mirror image.
-            into.or_word(w, fold.map_or(origins, |f| f.fold(origins)));
+            add(w, fold.map_or(origins, |f| f.fold(origins)));
         }
+        into.or_words(&words[..len]);
     }
 
     /// Of the slots `alive` of block `w` (men `sq`, fold `fold`, side `c` to move), those

@@ -73,15 +73,24 @@ impl<'a> Bytes64<'a> {
 #[inline]
 pub(super) fn prefetch<B>(table: &[B], w: u64) {
     debug_assert_eq!(std::mem::size_of::<B>(), 1, "table bytes");
-    #[cfg(target_arch = "x86_64")]
     if let Some(byte) = table.get((w * 64) as usize) {
+        prefetch_line(byte);
+    }
+}
+
+/// Asks the processor to start loading the cache line that holds `item` (which other threads
+/// may be writing): a hint, which does nothing off x86_64.
+#[inline]
+pub(super) fn prefetch_line<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         // SAFETY: SSE is part of the x86_64 baseline; a prefetch reads nothing the program
         // sees, and never faults.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((byte as *const B).cast()) }
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast()) }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (table, w);
+    let _ = item;
 }
 
 /// The tests on 16 bytes, one byte at a time.

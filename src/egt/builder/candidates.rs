@@ -97,6 +97,19 @@ impl Candidates {
 }
 
 impl Parked<'_> {
+    /// Adds the slots `bits` of each block w of `words`, (w, bits): the words' reads are
+    /// started together first, so that in a table too big for the caches their misses
+    /// overlap instead of each OR waiting for its own.
+    #[inline]
+    pub(super) fn or_words(&self, words: &[(u64, u64)]) {
+        for &(w, _) in words {
+            self.slots.prefetch(w);
+        }
+        for &(w, bits) in words {
+            self.or_word(w, bits);
+        }
+    }
+
     /// Adds the slots `bits` of block `w`.
     #[inline]
     pub(super) fn or_word(&self, w: u64, bits: u64) {

@@ -9,7 +9,7 @@
 //! The set of the side whose step runs is not read meanwhile: that step parks its candidates
 //! in it (`candidates.rs`).
 
-use super::bytes::Bytes64;
+use super::bytes::{self, Bytes64};
 use crate::egt::memory;
 use crate::egt::value::ILLEGAL;
 use rayon::prelude::*;
@@ -58,6 +58,14 @@ impl NoEscape {
     #[inline]
     pub(super) fn contains(&self, i: u64) -> bool {
         self.word(i / 64) & 1 << (i % 64) != 0
+    }
+
+    /// Starts loading the word of block `w` into the caches, for an `or` soon after.
+    #[inline]
+    pub(super) fn prefetch(&self, w: u64) {
+        if let Some(word) = self.words.get(w as usize) {
+            bytes::prefetch_line(word);
+        }
     }
 
     /// Adds the slots `bits` of block `w` (candidates parked here, see `candidates.rs`).
