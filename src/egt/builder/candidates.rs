@@ -70,7 +70,9 @@ impl Candidates {
                         let w = k * 64 + b as u64;
                         let later = marks >> b >> 1;
                         if later != 0 {
-                            ahead(w + 1 + later.trailing_zeros() as u64);
+                            let next = w + 1 + later.trailing_zeros() as u64;
+                            ahead(next);
+                            parked.prefetch(next);
                         }
                         // SAFETY: this task is the only one that works on block w.
                         let own = NoEscape::held(&unsafe { table.word(w) }.bytes(), won);
