@@ -9,16 +9,12 @@
 //! through the fold; moves into such a block fold the slots they reach.
 
 use super::bitmap::for_each_bit;
-use super::candidates::Parked;
+use super::candidates::{Batch, Parked};
 use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::index::{BlockMove, BlockShape, Fold};
 use crate::egt::material::Squares;
-
-/// Most un-moves of a frontier block whose words are ORed together (a block's men make
-/// fewer than this many in the usual endgames).
-const GATHER_BATCH: usize = 48;
 
 impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
@@ -56,17 +52,8 @@ impl<S: SquareSet> Build<'_, S> {
     ) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
-        // The words to OR, written together (`Parked::or_words`).
-        let mut words = [(0u64, 0u64); GATHER_BATCH];
-        let mut len = 0;
-        let mut add = |b: u64, bits: u64| {
-            if len == GATHER_BATCH {
-                into.or_words(&words);
-                len = 0;
-            }
-            words[len] = (b, bits);
-            len += 1;
-        };
+        let mut batch = Batch::new(into);
+        let mut add = |b: u64, bits: u64| batch.add(b, bits);
         self.men
             .for_each_unmove_of_block(sq, others, mover, |i, origin, path| {
                 let slots = frontier & !path;
@@ -91,7 +78,6 @@ impl<S: SquareSet> Build<'_, S> {
             // In a folded block, an origin may stand for the slot of its mirror image.
             add(w, fold.map_or(origins, |f| f.fold(origins)));
         }
-        into.or_words(&words[..len]);
     }
 
     /// Of the slots `alive` of block `w` (men `sq`, fold `fold`, side `c` to move), those

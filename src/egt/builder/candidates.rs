@@ -99,19 +99,6 @@ impl Candidates {
 }
 
 impl Parked<'_> {
-    /// Adds the slots `bits` of each block w of `words`, (w, bits): the words' reads are
-    /// started together first, so that in a table too big for the caches their misses
-    /// overlap instead of each OR waiting for its own.
-    #[inline]
-    pub(super) fn or_words(&self, words: &[(u64, u64)]) {
-        for &(w, _) in words {
-            self.slots.prefetch(w);
-        }
-        for &(w, bits) in words {
-            self.or_word(w, bits);
-        }
-    }
-
     /// Adds the slots `bits` of block `w`.
     #[inline]
     pub(super) fn or_word(&self, w: u64, bits: u64) {
@@ -120,11 +107,62 @@ impl Parked<'_> {
             self.blocks.set(w);
         }
     }
+}
+
+/// Most words a [`Batch`] holds (a block's un-moves are fewer in the usual endgames).
+const BATCH: usize = 48;
+
+/// Slots to add to a [`Parked`], held back a few at a time: the reads of their words are then
+/// started together before the words are ORed, so that in a table too big for the caches
+/// (6 men) their misses overlap instead of each OR waiting for its own. Whatever it holds is
+/// added when it is full and when it is dropped.
+pub(super) struct Batch<'p, 'a> {
+    into: &'p Parked<'a>,
+    words: [(u64, u64); BATCH],
+    len: usize,
+}
+
+impl<'p, 'a> Batch<'p, 'a> {
+    /// An empty batch for `into`.
+    pub(super) fn new(into: &'p Parked<'a>) -> Batch<'p, 'a> {
+        Batch {
+            into,
+            words: [(0, 0); BATCH],
+            len: 0,
+        }
+    }
+
+    /// Adds the slots `bits` of block `w`.
+    #[inline]
+    pub(super) fn add(&mut self, w: u64, bits: u64) {
+        if self.len == BATCH {
+            self.flush();
+        }
+        self.words[self.len] = (w, bits);
+        self.len += 1;
+    }
 
     /// Adds slot `i`.
     #[inline]
-    pub(super) fn set(&self, i: u64) {
-        self.or_word(i / 64, 1 << (i % 64));
+    pub(super) fn set(&mut self, i: u64) {
+        self.add(i / 64, 1 << (i % 64));
+    }
+
+    fn flush(&mut self) {
+        let words = &self.words[..self.len];
+        for &(w, _) in words {
+            self.into.slots.prefetch(w);
+        }
+        for &(w, bits) in words {
+            self.into.or_word(w, bits);
+        }
+        self.len = 0;
+    }
+}
+
+impl Drop for Batch<'_, '_> {
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 
@@ -137,7 +175,7 @@ mod tests {
     use std::sync::atomic::AtomicU8;
     use std::sync::Mutex;
 
-    /// Whatever the number of threads, a step sees every slot parked by any thread that is
+    /// Whatever the number of threads, a step sees every slot parked (in batches) by any thread that is
     /// not the set's own, once; counts the slots kept and marks their blocks; announces each
     /// block it checks but the first of its word; leaves the set as it was; and takes the
     /// candidates, so that the next step sees only its own.
@@ -172,9 +210,12 @@ mod tests {
                 let set = NoEscape::new(size);
                 (0..blocks).for_each(|w| set.add_alone(w, own(w)));
                 let candidates = Candidates::new(blocks);
-                slots
-                    .par_iter()
-                    .for_each(|&i| candidates.parked_in(&set).set(i));
+                // In batches of 100 slots: each is flushed when full, and when dropped.
+                slots.par_chunks(100).for_each(|chunk| {
+                    let parked = candidates.parked_in(&set);
+                    let mut batch = Batch::new(&parked);
+                    chunk.iter().for_each(|&i| batch.set(i));
+                });
                 let found = Mutex::new(Vec::new());
                 let announced = Mutex::new(Vec::new());
                 let kept = Frontier::new(blocks);
@@ -221,7 +262,7 @@ mod tests {
                 // The check took the candidates: the next step sees only its own.
                 let next: Vec<u64> = want.iter().step_by(1000).map(|i| i + 1).collect();
                 next.par_iter()
-                    .for_each(|&i| candidates.parked_in(&set).set(i));
+                    .for_each(|&i| Batch::new(&candidates.parked_in(&set)).set(i));
                 let seen = Frontier::new(blocks);
                 let found = Mutex::new(Vec::new());
                 candidates.check_blocks(

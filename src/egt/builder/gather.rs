@@ -3,6 +3,7 @@
 //! whole where the table has them (`blocks.rs`), other slots one by one.
 
 use super::bitmap::for_each_bit;
+use super::candidates::Batch;
 use super::frontier::Frontier;
 use super::Build;
 use crate::board::{Color, SquareSet};
@@ -29,6 +30,7 @@ impl<S: SquareSet> Build<'_, S> {
             if let Some(block) = self.block(w) {
                 return self.gather_block(w, bits, &block, mover, into);
             }
+            let mut batch = Batch::new(into);
             for_each_bit(bits, |b| {
                 let z = w * 64 + b as u64;
                 let sq = self.ix.decode(z).expect("frontier slots are positions");
@@ -36,7 +38,7 @@ impl<S: SquareSet> Build<'_, S> {
                 self.men
                     .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
                         if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
-                            into.set(p);
+                            batch.set(p);
                         }
                     });
             });
