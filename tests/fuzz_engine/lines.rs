@@ -344,12 +344,13 @@ impl Lines {
     /// The FEN of a legal position (when one is found) of 2, 3 or 4 men, or rarely 5.
     fn playable_fen(&mut self, geometry: &Geometry) -> String {
         let board = geometry.board();
-        // Off 8×8 the tables are built slot by slot: four men only on small boards, and on
-        // the largest two.
+        // Off 8×8 the tables are built slot by slot, and the harness fails on purpose any
+        // build larger than four men on 6×6: four men only up to 36 squares, three up to 100,
+        // two beyond.
         let weights = match board.squares() {
-            64 => [5, 55, 35, 1],
-            0..=49 => [5, 55, 35, 0],
-            50..=100 => [5, 55, 0, 0],
+            _ if board == BoardSize::STANDARD => [5, 55, 35, 1],
+            0..=36 => [5, 55, 35, 0],
+            37..=100 => [5, 55, 0, 0],
             _ => [1, 0, 0, 0],
         };
         let spec = match self.rng.weighted(&weights) {
@@ -363,7 +364,6 @@ impl Lines {
                 }
             }
             3 if self.five_men => self.rng.pick(FIVE_MEN).to_string(),
-            3 => "K.K".to_string(),
             _ => self.rng.pick(&self.four_men).to_string(),
         };
         let (white, black) = spec.split_once('.').expect("specs have a period");

@@ -53,7 +53,6 @@ impl<S: SquareSet> Build<'_, S> {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
         let mut batch = Batch::new(into);
-        let mut add = |b: u64, bits: u64| batch.add(b, bits);
         self.men
             .for_each_unmove_of_block(sq, others, mover, |i, origin, path| {
                 let slots = frontier & !path;
@@ -64,9 +63,9 @@ impl<S: SquareSet> Build<'_, S> {
                 moved[i] = origin;
                 match self.ix.block_after_move(w, sq, i, &moved) {
                     BlockMove::Off => {}
-                    BlockMove::Block(b) => add(b, slots),
-                    BlockMove::Mapped(b, g) => add(b, g.bitboard(slots)),
-                    BlockMove::Folded(b, g, f) => add(b, f.fold(g.bitboard(slots))),
+                    BlockMove::Block(b) => batch.add(b, slots),
+                    BlockMove::Mapped(b, g) => batch.add(b, g.bitboard(slots)),
+                    BlockMove::Folded(b, g, f) => batch.add(b, f.fold(g.bitboard(slots))),
                 }
                 true
             });
@@ -76,7 +75,7 @@ impl<S: SquareSet> Build<'_, S> {
                 origins |= self.men.unmove_origins(bm, x, others).low64();
             });
             // In a folded block, an origin may stand for the slot of its mirror image.
-            add(w, fold.map_or(origins, |f| f.fold(origins)));
+            batch.add(w, fold.map_or(origins, |f| f.fold(origins)));
         }
     }
 

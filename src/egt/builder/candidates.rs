@@ -175,10 +175,10 @@ mod tests {
     use std::sync::atomic::AtomicU8;
     use std::sync::Mutex;
 
-    /// Whatever the number of threads, a step sees every slot parked (in batches) by any thread that is
-    /// not the set's own, once; counts the slots kept and marks their blocks; announces each
-    /// block it checks but the first of its word; leaves the set as it was; and takes the
-    /// candidates, so that the next step sees only its own.
+    /// Whatever the number of threads, a step sees every slot parked (in batches) by any
+    /// thread that is not the set's own, once; counts the slots kept and marks their blocks;
+    /// announces each block it checks but the first of its word; leaves the set as it was;
+    /// and takes the candidates, so that the next step sees only its own.
     #[test]
     fn steps_see_the_parked_slots_and_put_the_set_back() {
         let size: u64 = 64 * 64 * 300 + 5;

@@ -60,7 +60,8 @@ impl NoEscape {
         self.word(i / 64) & 1 << (i % 64) != 0
     }
 
-    /// Starts loading the word of block `w` into the caches, for an `or` soon after.
+    /// Starts loading the word of block `w` into the caches, for a read or an `or` soon
+    /// after.
     #[inline]
     pub(super) fn prefetch(&self, w: u64) {
         if let Some(word) = self.words.get(w as usize) {
