@@ -9,6 +9,7 @@
 //! (null move), the block-wise and the slot-by-slot paths, DTM and DTC.
 
 use fairy_egt::board::{BoardSize, Color};
+use fairy_egt::egt::builder::BuildError;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::rules::{NullMove, Rules};
@@ -119,4 +120,44 @@ fn seeds_beyond_the_byte() {
         TableSet::new(PieceSet::standard(), Metric::Dtm).with_seeds(material.clone(), seeds.clone())
     };
     assert!(agree(&make, "KQ.K", 5) > 0);
+}
+
+/// The lists of long distances cannot be reckoned before a build, so they get the room the
+/// memory budget leaves: a build whose lists would outgrow it stops, naming at least what it
+/// needed, and a budget with room for exactly the lists it takes builds it.
+#[test]
+fn long_distances_count_against_the_memory_budget() {
+    let make = || TableSet::new(PieceSet::standard(), Metric::Dtm).with_direct_distances(0);
+    let mut free = make();
+    let kbnk = Material::parse("KBN.K", free.pieces()).unwrap();
+    let need = free.bytes_needed(&kbnk);
+    free.build(&kbnk, &Silent).unwrap();
+    let far_bytes = 8 * free.get(&kbnk).unwrap().far_count() as u64;
+    assert!(far_bytes > 800_000, "{far_bytes}");
+    // The set counts the lists in what it holds.
+    let mut normal = TableSet::new(PieceSet::standard(), Metric::Dtm);
+    normal.build(&kbnk, &Silent).unwrap();
+    assert_eq!(free.bytes(), normal.bytes() + far_bytes);
+    let mut exact = make();
+    exact.set_budget(need + far_bytes);
+    exact.build(&kbnk, &Silent).unwrap();
+    assert_eq!(
+        exact.get(&kbnk).unwrap().far_count(),
+        far_bytes as usize / 8
+    );
+    let mut short = make();
+    short.set_budget(need + far_bytes - 8);
+    match short.build(&kbnk, &Silent) {
+        Err(BuildError::OverBudget {
+            endgame,
+            need: needed,
+            budget,
+        }) => {
+            assert_eq!(endgame, "KBN.K");
+            assert_eq!(budget, need + far_bytes - 8);
+            assert!(needed > budget, "{needed} > {budget}");
+        }
+        other => panic!("KBN.K within a budget short of its long distances: {other:?}"),
+    }
+    assert!(short.get(&kbnk).is_none());
 }

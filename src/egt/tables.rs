@@ -68,6 +68,11 @@ fn table_bytes(index: &Indexer) -> u64 {
     2 * index.size().next_multiple_of(64) + index.heap_bytes()
 }
 
+/// Bytes a built table takes: its bytes and index, and its list of distances beyond a byte.
+fn held_bytes(table: &Table) -> u64 {
+    table_bytes(table.indexer()) + 8 * table.far_count() as u64
+}
+
 /// Bytes the builder allocates for a table of `slots` slots, besides the table itself, while
 /// it builds it (they are freed before the next table): the positions no move escapes into, a
 /// bit per slot and side to move (a step's candidates are parked there); the blocks holding
@@ -280,9 +285,10 @@ impl TableSet {
         self.tables.get(material).cloned()
     }
 
-    /// Bytes the tables held take (every built table: both sides to move, and its index).
+    /// Bytes the tables held take (every built table: both sides to move, its index and its
+    /// distances beyond a byte).
     pub fn bytes(&self) -> u64 {
-        self.tables.values().map(|t| table_bytes(t.indexer())).sum()
+        self.tables.values().map(|t| held_bytes(t)).sum()
     }
 
     /// The endgames a build of `material` builds: it and every smaller endgame reachable by
@@ -344,7 +350,7 @@ impl TableSet {
         let uses = |m: &Material| m == material || subs.contains(m);
         let used: u64 = (self.tables.iter())
             .filter(|(m, _)| uses(m))
-            .map(|(_, t)| table_bytes(t.indexer()))
+            .map(|(_, t)| held_bytes(t))
             .sum();
         if used.saturating_add(need) > self.budget {
             return Err(BuildError::OverBudget {
@@ -379,6 +385,9 @@ impl TableSet {
         let weights: Vec<f64> = todo.iter().map(weight).collect();
         let total: f64 = weights.iter().sum::<f64>().max(1.0);
         let mut done = 0.0;
+        // What the budget leaves for the lists of distances beyond a byte, which no one can
+        // reckon before the builds: those of each table built here stay with it.
+        let mut far_room = self.budget.saturating_sub(used.saturating_add(need));
         for (m, w) in todo.into_iter().zip(weights) {
             let clock = Mutex::new(TableClock::new());
             let report = |phase, fraction: f64| {
@@ -399,6 +408,7 @@ impl TableSet {
             };
             let key = self.key(&m);
             if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
+                far_room = far_room.saturating_sub(8 * table.far_count() as u64);
                 self.tables.insert(m.clone(), Arc::new(table));
                 if let Some(dir) = &mut self.dir {
                     dir.saved.insert(m);
@@ -411,9 +421,19 @@ impl TableSet {
                     seeds: self.seeds_of(&m),
                     fold: self.fold,
                     direct: self.direct,
+                    far_room,
                     cancel,
                 };
-                let table = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)?;
+                let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
+                let table = built.map_err(|e| match e {
+                    BuildError::OverBudget { need: far, .. } => BuildError::OverBudget {
+                        endgame: material.name(),
+                        need: self.budget - far_room + far,
+                        budget: self.budget,
+                    },
+                    e => e,
+                })?;
+                far_room = far_room.saturating_sub(8 * table.far_count() as u64);
                 log::debug!(
                     "{} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
                     m.name(),

@@ -24,6 +24,7 @@ use crate::egt::value::{
     WIN_NEW,
 };
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Win or loss.
@@ -72,8 +73,18 @@ impl Kind {
 /// Provisional values beyond the direct distances, by distance: side, slot, kind.
 type Waiting = BTreeMap<u16, Vec<(Color, u64, Kind)>>;
 
+/// Bytes a provisional value takes while it waits (its entry in a list of `Waiting`).
+const WAITING_BYTES: u64 = std::mem::size_of::<(Color, u64, Kind)>() as u64;
+
+/// Bytes a settled distance takes in the table's exceptions.
+const SETTLED_BYTES: u64 = std::mem::size_of::<u64>() as u64;
+
 /// The long distances of a build: the provisional ones waiting for their distance, and the
 /// settled ones, the table's exceptions.
+///
+/// How many positions have a long distance is not known before the build, so the memory
+/// budget cannot count their lists beforehand: they get the room the budget leaves, and a
+/// settled list that would outgrow it is not grown (`over_budget`), so that the build stops.
 pub(super) struct Far {
     /// Distances up to this are held by the byte (`MAX_DIRECT`; lower in tests, to run the
     /// long-distance code on small tables).
@@ -82,17 +93,47 @@ pub(super) struct Far {
     waiting: Mutex<Waiting>,
     /// Per side: the settled slots beyond `direct`, `slot << 16 | distance`.
     settled: [Mutex<Vec<u64>>; 2],
+    /// Bytes the lists may take.
+    room: u64,
+    /// Bytes the lists take, with those refused room.
+    bytes: AtomicU64,
+    /// Whether the lists were refused room.
+    over: AtomicBool,
 }
 
 impl Far {
-    /// Nothing long yet; distances up to `direct` (at most `MAX_DIRECT`) held by the byte.
-    pub(super) fn new(direct: u16) -> Far {
+    /// Nothing long yet; distances up to `direct` (at most `MAX_DIRECT`) held by the byte,
+    /// and `room` bytes for the lists of the longer ones.
+    pub(super) fn new(direct: u16, room: u64) -> Far {
         assert!(direct <= MAX_DIRECT, "a byte holds at most MAX_DIRECT");
         Far {
             direct,
             waiting: Mutex::new(BTreeMap::new()),
             settled: [0, 1].map(|_| Mutex::new(Vec::new())),
+            room,
+            bytes: AtomicU64::new(0),
+            over: AtomicBool::new(false),
         }
+    }
+
+    /// Counts `bytes` more for the lists; false, and the build over budget from now on,
+    /// if they do not fit in its room.
+    fn take_room(&self, bytes: u64) -> bool {
+        let total = self.bytes.fetch_add(bytes, Relaxed) + bytes;
+        if total > self.room {
+            self.over.store(true, Relaxed);
+        }
+        !self.over.load(Relaxed)
+    }
+
+    /// Bytes the lists may take.
+    pub(super) fn room(&self) -> u64 {
+        self.room
+    }
+
+    /// The bytes the lists needed where they outgrew their room: None while they fit.
+    pub(super) fn over_budget(&self) -> Option<u64> {
+        self.over.load(Relaxed).then(|| self.bytes.load(Relaxed))
     }
 
     /// Whether distance `n` is held by the byte.
@@ -123,6 +164,8 @@ impl Far {
         if self.is_direct(d) {
             return kind.direct(d);
         }
+        // Over budget, the entry is kept all the same: the build stops after the step.
+        self.take_room(WAITING_BYTES);
         let mut waiting = self.waiting.lock().expect("no panic holds it");
         waiting.entry(d).or_default().push((c, slot, kind));
         kind.later()
@@ -143,6 +186,7 @@ impl Far {
         let (due, rest): (Vec<_>, Vec<_>) =
             at_n.drain(..).partition(|&(s, _, k)| (s, k) == (c, kind));
         *at_n = rest;
+        (self.bytes).fetch_sub(WAITING_BYTES * due.len() as u64, Relaxed);
         if at_n.is_empty() {
             waiting.remove(&n);
         }
@@ -183,7 +227,9 @@ impl<S: SquareSet> Build<'_, S> {
 
     /// Settles the frontier `frontier` of side `c`, of `kind` at distance n beyond the direct
     /// ones, once the step after it has un-moved from it: its bytes become `WIN_FAR` /
-    /// `LOSS_FAR`, its distances join the exceptions.
+    /// `LOSS_FAR`, its distances join the exceptions. If the exceptions would outgrow the
+    /// room the budget leaves them, they are left as they were and the build is over budget
+    /// (`Far::over_budget`).
     pub(super) fn settle_far(&self, c: Color, frontier: &Frontier, kind: Kind, n: u16) {
         if self.far.is_direct(n) {
             return;
@@ -196,10 +242,14 @@ impl<S: SquareSet> Build<'_, S> {
             found.lock().expect("no panic holds it").extend(mine);
         });
         let found = found.into_inner().expect("no panic holds it");
+        if !self.far.take_room(SETTLED_BYTES * found.len() as u64) {
+            return;
+        }
         let table = self.sides.writer(c);
         let mut settled = self.far.settled[c.index()]
             .lock()
             .expect("no panic holds it");
+        settled.reserve_exact(found.len());
         for slot in found {
             table.store(slot, far);
             settled.push(slot << 16 | n as u64);

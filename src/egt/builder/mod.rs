@@ -138,6 +138,9 @@ pub struct Recipe<'r> {
     /// Longest distance held by a table byte (`MAX_DIRECT`; lower in tests, which then run the
     /// long-distance code on small tables): longer ones are kept as exceptions.
     pub direct: u16,
+    /// Bytes the lists of those exceptions may take: a build whose lists outgrow them stops
+    /// with [`BuildError::OverBudget`], its `need` and `budget` those of the lists alone.
+    pub far_room: u64,
     /// Raised to stop the build: it is checked between the first pass's royal pairs and
     /// between distances, and the build then returns [`BuildError::Cancelled`].
     pub cancel: &'r AtomicBool,
@@ -159,6 +162,7 @@ pub fn build_table<'t>(
         seeds,
         fold,
         direct,
+        far_room,
         cancel,
     } = *recipe;
     report(Phase::Setup, 0.0);
@@ -208,7 +212,7 @@ pub fn build_table<'t>(
             lost: [0, 1].map(|_| Frontier::new(blocks)),
             no_escape: [0, 1].map(|_| NoEscape::new(size)),
             pending: Pending::new(blocks),
-            far: Far::new(direct),
+            far: Far::new(direct, far_room),
             too_long: AtomicBool::new(false),
             fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
             cancel,
@@ -236,6 +240,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
             return Err(BuildError::Cancelled);
         }
         self.apply_seeds(seeds)?;
+        self.within_budget()?;
         for c in Color::BOTH {
             let table = self.sides.frozen(c);
             self.pending.index_blocks(c, &table);
@@ -274,12 +279,14 @@ impl<'a, S: SquareSet> Build<'a, S> {
             if self.too_long.load(Relaxed) {
                 return Err(BuildError::TooLong(self.name.clone()));
             }
+            self.within_budget()?;
             n += 1;
         }
         for c in Color::BOTH {
             self.settle_far(c, &self.won[c.index()], Kind::Win, n - 1);
             self.settle_far(c, &self.lost[c.index()], Kind::Loss, n - 1);
         }
+        self.within_budget()?;
         log::debug!(
             "{}: captures and mates {:.3} s, wins {:.3} s, losses {:.3} s, {} distances",
             self.name,
@@ -290,6 +297,18 @@ impl<'a, S: SquareSet> Build<'a, S> {
         );
         report(Phase::Done, 1.0);
         Ok(())
+    }
+
+    /// Fails if the lists of long distances outgrew the room the budget leaves them.
+    fn within_budget(&self) -> Result<(), BuildError> {
+        match self.far.over_budget() {
+            Some(need) => Err(BuildError::OverBudget {
+                endgame: self.name.clone(),
+                need,
+                budget: self.far.room(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Whether the build was cancelled. The passes test it once per royal pair, frontier
