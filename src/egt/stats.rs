@@ -5,10 +5,12 @@
 use crate::board::for_each_bit;
 use crate::board::geometry::{Geometry, MoveTables};
 use crate::board::{Color, SquareSet};
+use crate::egt::builder::bytes::Bytes64;
+use crate::egt::index::BlockShape;
 use crate::egt::material::Squares;
 use crate::egt::men::Men;
 use crate::egt::table::Table;
-use crate::egt::value::{decode, Value, LOSS_FAR, WIN_FAR};
+use crate::egt::value::{decode, Value, ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
 use crate::with_tables;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -134,11 +136,14 @@ fn may_be_stuck(v: Value) -> bool {
     matches!(v, Value::Draw | Value::Loss(0))
 }
 
-/// Counts the slots `slots` of one plain royal pair of a table with blocks, into `acc` (one
-/// tally per side to move): every position there has a full orbit, so each byte value is
-/// counted in a histogram per side and valued once at the end; only the slots that may be
-/// mates or stalemates, and whose royal has no safe step, are looked at one by one, and the
-/// distances beyond a byte come from the table's list of them.
+/// Counts the slots `slots` of one royal pair of a table with blocks, into `acc` (one tally
+/// per side to move). A position stands for as many placements as the symmetry group has
+/// elements, except in a block folded by the pair's own symmetry, where the slots on the
+/// squares that symmetry fixes stand for half as many: each byte value is counted in a
+/// histogram per side and weight, with the illegal and undecided bytes of a block tested 16
+/// at a time, and valued once at the end. Only the slots that may be mates or stalemates, and
+/// whose royal has no safe step, are looked at one by one, and the distances beyond a byte
+/// come from the table's list of them.
 fn count_pair_by_blocks<S: SquareSet>(
     table: &Table,
     men: &Men<S>,
@@ -147,7 +152,8 @@ fn count_pair_by_blocks<S: SquareSet>(
     stuck: &impl Fn(&Squares, Color) -> Option<bool>,
 ) {
     let ix = table.indexer();
-    let weight = ix.symmetry() as u64;
+    let full = ix.symmetry() as u64;
+    let weights = [full, full / 2];
     let bm = men.block_man();
     // The value of each byte, counted from the histogram; none for ILLEGAL, and none for the
     // bytes of distances beyond a byte, counted from the table's list of them.
@@ -157,22 +163,35 @@ fn count_pair_by_blocks<S: SquareSet>(
             .then(|| decode(b, || unreachable!("far bytes are left out")))
             .flatten()
     });
+    debug_assert!(values[UNKNOWN as usize].is_some_and(may_be_stuck));
     let stuck_bytes = values.map(|v| v.is_some_and(may_be_stuck));
-    let mut histogram = [[0u64; 256]; 2];
+    // By weight (full, half), side to move and byte.
+    let mut histogram = [[[0u64; 256]; 2]; 2];
+    let mut block = [0u8; 64];
     for w in slots.start / 64..slots.end / 64 {
         let Some(sq) = ix.block_men(w) else { continue };
+        // The slots of half weight.
+        let half = match ix.block_shape(&sq) {
+            BlockShape::Whole => 0,
+            BlockShape::Half(fold) => fold.fixed(),
+            BlockShape::Hole => continue,
+        };
         let others = men.others_of_block(&sq);
         for c in Color::BOTH {
-            let counts = &mut histogram[c.index()];
-            let mut maybe_stuck = 0u64;
-            for x in 0..64u8 {
-                let b = table.byte(w * 64 + x as u64, c);
-                counts[b as usize] += 1;
+            for (x, b) in block.iter_mut().enumerate() {
+                *b = table.byte(w * 64 + x as u64, c);
+            }
+            let bytes = Bytes64::new(&block);
+            let (illegal, undecided) = (bytes.equal(ILLEGAL), bytes.equal(UNKNOWN));
+            for (k, part) in [!half, half].into_iter().enumerate() {
+                histogram[k][c.index()][UNKNOWN as usize] += (undecided & part).count_ones() as u64;
+            }
+            let mut maybe_stuck = undecided;
+            for_each_bit(!(illegal | undecided), |x| {
+                let b = block[x as usize];
+                histogram[(half >> x & 1) as usize][c.index()][b as usize] += 1;
                 maybe_stuck |= (stuck_bytes[b as usize] as u64) << x;
-            }
-            if maybe_stuck == 0 {
-                continue;
-            }
+            });
             // Where the royal is not boxed in, or has a safe step, there is no mate or
             // stalemate: the cheap test first, for the whole block.
             maybe_stuck &= men.royal_boxed_in_block(&sq, others, c);
@@ -183,20 +202,24 @@ fn count_pair_by_blocks<S: SquareSet>(
             for_each_bit(maybe_stuck & !steps, |x| {
                 let mut s = sq;
                 s[bm] = x;
+                let weight = weights[(half >> x & 1) as usize];
                 acc[c.index()].add_stuck(stuck(&s, c), weight);
             });
         }
     }
     for c in Color::BOTH {
         let tally = &mut acc[c.index()];
-        for (&v, &n) in values.iter().zip(&histogram[c.index()]) {
-            if let (Some(v), 1..) = (v, n) {
-                tally.add_value(v, n * weight);
+        for (counts, weight) in histogram.iter().zip(weights) {
+            for (&v, &n) in values.iter().zip(&counts[c.index()]) {
+                if let (Some(v), 1..) = (v, n) {
+                    tally.add_value(v, n * weight);
+                }
             }
         }
         for (index, v) in table.far_values(c, slots.clone()) {
             debug_assert!(!may_be_stuck(v), "slot {index}: {v:?}");
-            tally.add_value(v, weight);
+            let sq = ix.decode(index).expect("a far byte is a position's");
+            tally.add_value(v, ix.orbit_size(&sq));
         }
     }
 }
@@ -236,7 +259,7 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
         .fold(
             || [Tally::new(), Tally::new()],
             |mut acc, p| {
-                if by_blocks && ix.has_blocks() && men.blockwise() && ix.pair_is_plain(p as usize) {
+                if by_blocks && ix.has_blocks() && men.blockwise() {
                     let slots = p * per_pair..(p + 1) * per_pair;
                     count_pair_by_blocks(table, &men, slots, &mut acc, &stuck);
                     return acc;
@@ -307,9 +330,10 @@ mod tests {
     use crate::piece::PieceSet;
 
     /// Counting by blocks gives what counting slot by slot gives: with the block man last
-    /// (KQ.KR), not last (KR.KBB), a leaper (KBN.K), under stalemate-wins, where stalemates
-    /// are losses, and with most distances kept beyond the bytes (`direct` 2: KQ.KR's, as
-    /// exceptions).
+    /// (KQ.KR), not last (KR.KBB), a leaper (KBN.K), twins beside him (KNN.KB), under
+    /// stalemate-wins, where stalemates are losses, and with most distances kept beyond the
+    /// bytes (`direct` 2: KQ.KR's, as exceptions). Every one has royal pairs on the diagonal,
+    /// whose folded blocks weigh the slots on it half.
     #[test]
     fn blocks_count_as_slots_do() {
         for (spec, stalemate_wins, direct) in [
@@ -317,6 +341,7 @@ mod tests {
             ("KR.KBB", false, MAX_DIRECT),
             ("KQ.K", true, MAX_DIRECT),
             ("KBN.K", false, MAX_DIRECT),
+            ("KNN.KB", false, MAX_DIRECT),
             ("KQ.KR", false, 2),
         ] {
             let mut set = TableSet::new(PieceSet::standard(), crate::egt::table::Metric::Dtm)
@@ -328,6 +353,8 @@ mod tests {
             let material = Material::parse(spec, set.pieces()).unwrap();
             set.build(&material, &Silent).unwrap();
             let table = set.get(&material).unwrap();
+            let ix = table.indexer();
+            assert!((0..ix.pair_count()).any(|p| !ix.pair_is_plain(p)), "{spec}");
             let by_blocks = count(table, set.geometry(), true);
             assert_eq!(by_blocks, count(table, set.geometry(), false), "{spec}");
             assert!(by_blocks.btm.checkmates > 0, "{spec}");

@@ -8,9 +8,15 @@ use sse2 as chunks;
 use portable as chunks;
 
 /// 64 consecutive table bytes, loaded for testing.
-pub(super) struct Bytes64<'a>(&'a [u8; 64]);
+pub(crate) struct Bytes64<'a>(&'a [u8; 64]);
 
 impl<'a> Bytes64<'a> {
+    /// These 64 bytes.
+    #[inline]
+    pub(crate) fn new(bytes: &'a [u8; 64]) -> Bytes64<'a> {
+        Bytes64(bytes)
+    }
+
     /// The bytes of word `w` of a table's bytes (whose length is a multiple of 64).
     #[inline]
     pub(super) fn of_word(table: &'a [u8], w: u64) -> Bytes64<'a> {
@@ -23,7 +29,7 @@ impl<'a> Bytes64<'a> {
 
     /// Bytes equal to `b`.
     #[inline]
-    pub(super) fn equal(&self, b: u8) -> u64 {
+    pub(crate) fn equal(&self, b: u8) -> u64 {
         self.mask(|v| chunks::equal(v, b))
     }
 

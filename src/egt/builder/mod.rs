@@ -47,7 +47,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 mod bitmap;
 mod block_setup;
 mod blocks;
-mod bytes;
+pub(crate) mod bytes;
 mod candidates;
 mod far;
 mod first_pass;

@@ -164,20 +164,34 @@ pub enum BlockShape {
 pub struct Fold {
     sym: Sym,
     keep: u64,
+    fixed: u64,
 }
 
 impl Fold {
     pub(super) fn new(sym: Sym) -> Fold {
-        let keep = (0..BLOCK as Square)
-            .filter(|&x| x <= sym.square(x))
-            .fold(0u64, |k, x| k | 1 << x);
-        Fold { sym, keep }
+        let squares = |test: &dyn Fn(Square) -> bool| {
+            (0..BLOCK as Square)
+                .filter(|&x| test(x))
+                .fold(0u64, |k, x| k | 1 << x)
+        };
+        Fold {
+            sym,
+            keep: squares(&|x| x <= sym.square(x)),
+            fixed: squares(&|x| x == sym.square(x)),
+        }
     }
 
     /// The canonical slots.
     #[inline]
     pub fn keep(&self) -> u64 {
         self.keep
+    }
+
+    /// The squares the symmetry maps onto themselves (canonical slots, each standing for
+    /// half as many placements as the other canonical slots).
+    #[inline]
+    pub fn fixed(&self) -> u64 {
+        self.fixed
     }
 
     /// The canonical slot of square `x`.
