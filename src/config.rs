@@ -136,7 +136,7 @@ fn optional_path(value: &str) -> Option<Option<PathBuf>> {
 
 /// Reads and parses a configuration file.
 pub fn load_config(path: &Path) -> Result<EngineConfig, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
+    let text = crate::files::read_settings_file(path).map_err(|error| ConfigError::Read {
         path: path.to_path_buf(),
         error,
     })?;

@@ -73,7 +73,7 @@ impl PieceSet {
 
 /// Reads and parses a piece-definition file.
 pub fn load_piece_file(path: &Path) -> Result<PieceSet, PieceDefError> {
-    let text = std::fs::read_to_string(path).map_err(|error| PieceDefError::Read {
+    let text = crate::files::read_settings_file(path).map_err(|error| PieceDefError::Read {
         path: path.to_path_buf(),
         error,
     })?;

@@ -235,24 +235,33 @@ impl<S: SquareSet> Build<'_, S> {
             return;
         }
         let (now, far) = (kind.now(), kind.far());
-        let found = Mutex::new(Vec::new());
-        frontier.for_each(&self.sides.frozen(c), now, |w, slots| {
-            let mut mine = Vec::with_capacity(slots.count_ones() as usize);
-            for_each_bit(slots, |b| mine.push(w * 64 + b as u64));
-            found.lock().expect("no panic holds it").extend(mine);
-        });
-        let found = found.into_inner().expect("no panic holds it");
-        if !self.far.take_room(SETTLED_BYTES * found.len() as u64) {
-            return;
-        }
+        let settled = &self.far.settled[c.index()];
+        // Counted first, so that the budget is asked before the list grows, and the list
+        // grows once, by exactly that.
+        let count = AtomicU64::new(0);
+        let start = {
+            let frozen = self.sides.frozen(c);
+            frontier.for_each(&frozen, now, |_, slots| {
+                count.fetch_add(slots.count_ones() as u64, Relaxed);
+            });
+            let count = count.into_inner();
+            if !self.far.take_room(SETTLED_BYTES * count) {
+                return;
+            }
+            let mut list = settled.lock().expect("no panic holds it");
+            list.reserve_exact(count as usize);
+            let start = list.len();
+            drop(list);
+            frontier.for_each(&frozen, now, |w, slots| {
+                let mut list = settled.lock().expect("no panic holds it");
+                for_each_bit(slots, |b| list.push((w * 64 + b as u64) << 16 | n as u64));
+            });
+            start
+        };
         let table = self.sides.writer(c);
-        let mut settled = self.far.settled[c.index()]
-            .lock()
-            .expect("no panic holds it");
-        settled.reserve_exact(found.len());
-        for slot in found {
-            table.store(slot, far);
-            settled.push(slot << 16 | n as u64);
+        let list = settled.lock().expect("no panic holds it");
+        for &entry in &list[start..] {
+            table.store(entry >> 16, far);
         }
     }
 }
