@@ -7,9 +7,11 @@
 //!
 //! ```text
 //! material, value, rules, progress, memory   leaves: the endgame, value bytes, options
+//! bytes                                      leaf: tests on 64 table bytes at once, prefetches
 //! index                                      material
 //! table, men                                 index, material, value
-//! probe, seed, stats                         material, value, table, men
+//! probe, seed                                material, value, table, men
+//! stats                                      bytes, index, material, value, table, men
 //! table_file                                 index, material, rules, seed, table
 //! builder                                    all of the above but probe and stats
 //! tables                                     all of the above but stats
@@ -17,6 +19,7 @@
 //! ```
 
 pub mod builder;
+mod bytes;
 pub mod extremes;
 pub mod index;
 pub mod material;

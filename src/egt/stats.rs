@@ -5,7 +5,7 @@
 use crate::board::for_each_bit;
 use crate::board::geometry::{Geometry, MoveTables};
 use crate::board::{Color, SquareSet};
-use crate::egt::builder::bytes::Bytes64;
+use crate::egt::bytes::Bytes64;
 use crate::egt::index::BlockShape;
 use crate::egt::material::Squares;
 use crate::egt::men::Men;
@@ -143,11 +143,13 @@ fn may_be_stuck(v: Value) -> bool {
 /// histogram per side and weight, with the illegal and undecided bytes of a block tested 16
 /// at a time, and valued once at the end. Only the slots that may be mates or stalemates, and
 /// whose royal has no safe step, are looked at one by one, and the distances beyond a byte
-/// come from the table's list of them.
+/// come from the table's list of them. `plain`: whether the pair is on no symmetry axis (then
+/// no block is folded).
 fn count_pair_by_blocks<S: SquareSet>(
     table: &Table,
     men: &Men<S>,
     slots: std::ops::Range<u64>,
+    plain: bool,
     acc: &mut [Tally; 2],
     stuck: &impl Fn(&Squares, Color) -> Option<bool>,
 ) {
@@ -218,8 +220,12 @@ fn count_pair_by_blocks<S: SquareSet>(
         }
         for (index, v) in table.far_values(c, slots.clone()) {
             debug_assert!(!may_be_stuck(v), "slot {index}: {v:?}");
-            let sq = ix.decode(index).expect("a far byte is a position's");
-            tally.add_value(v, ix.orbit_size(&sq));
+            let weight = if plain {
+                full
+            } else {
+                ix.orbit_size(&ix.decode(index).expect("a far byte is a position's"))
+            };
+            tally.add_value(v, weight);
         }
     }
 }
@@ -261,7 +267,8 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
             |mut acc, p| {
                 if by_blocks && ix.has_blocks() && men.blockwise() {
                     let slots = p * per_pair..(p + 1) * per_pair;
-                    count_pair_by_blocks(table, &men, slots, &mut acc, &stuck);
+                    let plain = ix.pair_is_plain(p as usize);
+                    count_pair_by_blocks(table, &men, slots, plain, &mut acc, &stuck);
                     return acc;
                 }
                 for index in p * per_pair..(p + 1) * per_pair {

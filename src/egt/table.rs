@@ -83,6 +83,11 @@ impl Table {
         self.far.iter().map(Vec::len).sum()
     }
 
+    /// Bytes the list of those positions takes.
+    pub fn far_bytes(&self) -> u64 {
+        (self.far_count() * std::mem::size_of::<u64>()) as u64
+    }
+
     /// Raw byte of a slot.
     #[inline]
     pub(crate) fn byte(&self, index: u64, stm: Color) -> u8 {

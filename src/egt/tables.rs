@@ -70,7 +70,7 @@ fn table_bytes(index: &Indexer) -> u64 {
 
 /// Bytes a built table takes: its bytes and index, and its list of distances beyond a byte.
 fn held_bytes(table: &Table) -> u64 {
-    table_bytes(table.indexer()) + 8 * table.far_count() as u64
+    table_bytes(table.indexer()) + table.far_bytes()
 }
 
 /// Bytes the builder allocates for a table of `slots` slots, besides the table itself, while
@@ -408,7 +408,7 @@ impl TableSet {
             };
             let key = self.key(&m);
             if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
-                far_room = far_room.saturating_sub(8 * table.far_count() as u64);
+                far_room = far_room.saturating_sub(table.far_bytes());
                 self.tables.insert(m.clone(), Arc::new(table));
                 if let Some(dir) = &mut self.dir {
                     dir.saved.insert(m);
@@ -433,7 +433,7 @@ impl TableSet {
                     },
                     e => e,
                 })?;
-                far_room = far_room.saturating_sub(8 * table.far_count() as u64);
+                far_room = far_room.saturating_sub(table.far_bytes());
                 log::debug!(
                     "{} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
                     m.name(),

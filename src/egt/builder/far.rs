@@ -186,7 +186,8 @@ impl Far {
         let (due, rest): (Vec<_>, Vec<_>) =
             at_n.drain(..).partition(|&(s, _, k)| (s, k) == (c, kind));
         *at_n = rest;
-        (self.bytes).fetch_sub(WAITING_BYTES * due.len() as u64, Relaxed);
+        self.bytes
+            .fetch_sub(WAITING_BYTES * due.len() as u64, Relaxed);
         if at_n.is_empty() {
             waiting.remove(&n);
         }

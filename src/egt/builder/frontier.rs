@@ -5,7 +5,7 @@
 //! of a bit per slot.
 
 use super::bitmap::{for_each_bit, Bitmap};
-use super::bytes::{self, Bytes64};
+use crate::egt::bytes::{self, Bytes64};
 
 /// The blocks of one side's table that hold the frontier.
 pub(super) struct Frontier(Bitmap);

@@ -47,7 +47,6 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 mod bitmap;
 mod block_setup;
 mod blocks;
-pub(crate) mod bytes;
 mod candidates;
 mod far;
 mod first_pass;

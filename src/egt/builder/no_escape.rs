@@ -9,7 +9,7 @@
 //! The set of the side whose step runs is not read meanwhile: that step parks its candidates
 //! in it (`candidates.rs`).
 
-use super::bytes::{self, Bytes64};
+use crate::egt::bytes::{self, Bytes64};
 use crate::egt::memory;
 use crate::egt::value::ILLEGAL;
 use rayon::prelude::*;

@@ -6,8 +6,8 @@
 //! stop; and each block keeps the smallest provisional byte it may hold, so that collecting a
 //! distance reads only the blocks that hold one, not the whole table.
 
-use super::bytes::{self, Bytes64};
 use crate::board::Color;
+use crate::egt::bytes::{self, Bytes64};
 use crate::egt::value::{loss_of, win_of, ILLEGAL, NOT_LOST};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};

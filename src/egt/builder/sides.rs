@@ -24,8 +24,8 @@
 //! word's bytes before it writes them; [`Word::store`] takes the word mutably, so the borrow
 //! checker ends the plain view of its bytes before the first store.
 
-use super::bytes::{self, Bytes64};
 use crate::board::Color;
+use crate::egt::bytes::{self, Bytes64};
 use std::ops::Deref;
 use std::sync::atomic::{
     AtomicIsize, AtomicU8,

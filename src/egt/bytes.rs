@@ -8,12 +8,12 @@ use sse2 as chunks;
 use portable as chunks;
 
 /// 64 consecutive table bytes, loaded for testing.
-pub(crate) struct Bytes64<'a>(&'a [u8; 64]);
+pub(super) struct Bytes64<'a>(&'a [u8; 64]);
 
 impl<'a> Bytes64<'a> {
     /// These 64 bytes.
     #[inline]
-    pub(crate) fn new(bytes: &'a [u8; 64]) -> Bytes64<'a> {
+    pub(super) fn new(bytes: &'a [u8; 64]) -> Bytes64<'a> {
         Bytes64(bytes)
     }
 
@@ -29,7 +29,7 @@ impl<'a> Bytes64<'a> {
 
     /// Bytes equal to `b`.
     #[inline]
-    pub(crate) fn equal(&self, b: u8) -> u64 {
+    pub(super) fn equal(&self, b: u8) -> u64 {
         self.mask(|v| chunks::equal(v, b))
     }
 
