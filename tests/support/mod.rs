@@ -264,10 +264,14 @@ pub fn wait_child(child: &mut Child, wait: Duration) -> Option<ExitStatus> {
     }
 }
 
-/// Runs a command to its end with a time limit; its status and output. The child is killed
-/// when the limit passes.
+/// Runs a command to its end with a time limit; its status and output. The child runs in a
+/// process group of its own, and the whole group is killed when the limit passes: a script
+/// killed alone would leave its own children (Xvfb, XBoard) running, holding the output pipes
+/// open, so that reading them would never end.
 pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>, String, String) {
+    use std::os::unix::process::CommandExt;
     let mut child = cmd
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -284,7 +288,8 @@ pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>
     let err = read(Box::new(child.stderr.take().expect("piped")));
     let status = wait_child(&mut child, limit);
     if status.is_none() {
-        let _ = child.kill();
+        // SAFETY: kill(2) with a negative pid signals the group the child leads.
+        unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
         let _ = child.wait();
     }
     (
