@@ -94,11 +94,21 @@ impl<'a, S: SquareSet> Men<'a, S> {
     /// Occupancy of a placement.
     #[inline]
     pub fn occupancy(&self, sq: &Squares) -> Occupancy<S> {
-        let mut by_color = [S::default(); 2];
+        // Each side's set in a register of its own: ORing a bit into `by_color[color]` made
+        // the compiler set it in memory, a few bytes at a time, and then read the whole set
+        // back, which stalls on 128-bit sets (a sixth of the build time on 10×8).
+        let (mut white, mut black) = (S::default(), S::default());
         for (i, m) in self.men.iter().enumerate() {
-            by_color[m.color.index()] |= S::bit(sq[i]);
+            let bit = S::bit(sq[i]);
+            if m.color == Color::White {
+                white |= bit;
+            } else {
+                black |= bit;
+            }
         }
-        Occupancy { by_color }
+        Occupancy {
+            by_color: [white, black],
+        }
     }
 
     /// Whether side `c`'s royal can be captured by the other side.

@@ -18,6 +18,7 @@
 //! the types the builder's block passes use).
 
 mod blocks;
+mod divisor;
 mod pairs;
 mod ranks;
 
@@ -27,6 +28,7 @@ use crate::board::{geometry::Geometry, BoardSize, Square, Sym};
 use crate::egt::material::{Material, Squares, MAX_MEN};
 use crate::piece::symmetry::symmetry_group;
 use crate::with_tables;
+use divisor::Divisor;
 use pairs::{royal_pairs, PairSlot, NO_PAIR};
 use ranks::{binomial, rank_sorted, Group};
 
@@ -46,6 +48,8 @@ pub struct Indexer {
     rest: u64,
     /// log2(rest) when rest is a power of two (no identical men), for cheap division.
     rest_shift: Option<u32>,
+    /// Division by `rest` otherwise.
+    rest_divisor: Divisor,
     /// Per man: index step of one square for a man alone in its group (0 otherwise).
     strides: [u64; MAX_MEN],
     /// The man whose square is the last digit of the index, if he is alone in his group.
@@ -121,6 +125,7 @@ impl Indexer {
             groups,
             rest,
             rest_shift,
+            rest_divisor: Divisor::new(rest),
             strides,
             block_man,
             folds,
@@ -216,7 +221,7 @@ impl Indexer {
     fn split(&self, index: u64) -> (u64, u64) {
         match self.rest_shift {
             Some(shift) => (index >> shift, index & (self.rest - 1)),
-            None => (index / self.rest, index % self.rest),
+            None => self.rest_divisor.div_rem(index),
         }
     }
 
@@ -325,16 +330,22 @@ impl Indexer {
             sq.copy_from_slice(&bytes[..MAX_MEN]);
             return sq;
         }
+        // Packed in a word here too; each digit's division by a multiplication.
+        let mut packed = sq[0] as u64 | (sq[1] as u64) << 8;
         for g in self.groups.iter().rev() {
+            let (rest, digit) = g.divisor.div_rem(r);
+            r = rest;
             if g.len == 1 {
-                sq[g.start] = (r % self.n as u64) as Square;
-                r /= self.n as u64;
+                packed |= digit << (8 * g.start);
             } else {
-                let rank = r % g.size;
-                r /= g.size;
-                sq[g.start..g.start + g.len].copy_from_slice(&g.unrank[rank as usize][..g.len]);
+                let squares = &g.unrank[digit as usize];
+                for k in 0..g.len {
+                    packed |= (squares[k] as u64) << (8 * (g.start + k));
+                }
             }
         }
+        let bytes = packed.to_le_bytes();
+        sq.copy_from_slice(&bytes[..MAX_MEN]);
         sq
     }
 

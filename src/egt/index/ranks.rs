@@ -4,6 +4,7 @@
 //! 4096), and each rank's squares are
 //! read back from a table.
 
+use super::divisor::Divisor;
 use crate::board::size::MAX_SIDE;
 use crate::board::Square;
 use crate::egt::material::{Squares, MAX_MEN};
@@ -17,6 +18,8 @@ pub(super) struct Group {
     pub(super) len: usize,
     /// Number of ranks: C(N, len) on a board of N squares.
     pub(super) size: u64,
+    /// Division by `size`, for decoding.
+    pub(super) divisor: Divisor,
     /// Squares of each rank (len > 1 only), ascending.
     pub(super) unrank: Vec<[Square; MAX_MEN]>,
 }
@@ -52,6 +55,7 @@ impl Group {
             start,
             len,
             size,
+            divisor: Divisor::new(size),
             unrank,
         }
     }
