@@ -72,7 +72,11 @@ mod tests {
             u64::MAX,
         ];
         for d in divisors {
-            for a in [0, 1, d - 1, d, d + 1, 3 * d, u32::MAX as u64, 1 << 32, u64::MAX] {
+            let near = [d - 1, d, d.saturating_add(1), d.saturating_mul(3)];
+            for a in near
+                .into_iter()
+                .chain([0, 1, u32::MAX as u64, 1 << 32, u64::MAX])
+            {
                 check(d, a);
             }
             for k in [1u64, 5, 1000, 53_687] {
@@ -90,6 +94,11 @@ mod tests {
         fn any_division_is_the_processors(d in 1u64..=u32::MAX as u64, a in any::<u32>(), big in any::<u64>()) {
             check(d, a as u64);
             check(d, big);
+            // A multiple of d and its neighbours, where a wrong multiplier errs first.
+            let multiple = a as u64 / d * d;
+            check(d, multiple);
+            check(d, multiple.saturating_sub(1));
+            check(d, multiple + 1);
         }
     }
 }

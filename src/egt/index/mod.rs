@@ -338,9 +338,9 @@ impl Indexer {
             if g.len == 1 {
                 packed |= digit << (8 * g.start);
             } else {
-                let squares = &g.unrank[digit as usize];
-                for k in 0..g.len {
-                    packed |= (squares[k] as u64) << (8 * (g.start + k));
+                let squares = &g.unrank[digit as usize][..g.len];
+                for (k, &s) in squares.iter().enumerate() {
+                    packed |= (s as u64) << (8 * (g.start + k));
                 }
             }
         }
