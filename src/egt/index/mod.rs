@@ -317,35 +317,32 @@ impl Indexer {
     #[inline]
     fn digits(&self, index: u64) -> Squares {
         let (pair, mut r) = self.split(index);
-        let mut sq = [0; MAX_MEN];
-        (sq[0], sq[1]) = self.pairs[pair as usize];
+        let (a, b) = self.pairs[pair as usize];
+        // The squares are packed in a word, not stored byte by byte, so that reading them
+        // back does not wait.
+        let mut packed = a as u64 | (b as u64) << 8;
         if self.rest_shift.is_some() {
-            // No identical men: every man's digit is one square, at his stride. Packed in a
-            // word, not stored byte by byte, so that reading the squares back does not wait.
-            let mut packed = sq[0] as u64 | (sq[1] as u64) << 8;
+            // No identical men: every man's digit is one square, at his stride.
             for i in 2..self.men {
                 packed |= (r >> self.strides[i].trailing_zeros() & (self.n as u64 - 1)) << (8 * i);
             }
-            let bytes = packed.to_le_bytes();
-            sq.copy_from_slice(&bytes[..MAX_MEN]);
-            return sq;
-        }
-        // Packed in a word here too; each digit's division by a multiplication.
-        let mut packed = sq[0] as u64 | (sq[1] as u64) << 8;
-        for g in self.groups.iter().rev() {
-            let (rest, digit) = g.divisor.div_rem(r);
-            r = rest;
-            if g.len == 1 {
-                packed |= digit << (8 * g.start);
-            } else {
-                let squares = &g.unrank[digit as usize][..g.len];
-                for (k, &s) in squares.iter().enumerate() {
-                    packed |= (s as u64) << (8 * (g.start + k));
+        } else {
+            // Each digit split off by a multiplication.
+            for g in self.groups.iter().rev() {
+                let (rest, digit) = g.divisor.div_rem(r);
+                r = rest;
+                if g.len == 1 {
+                    packed |= digit << (8 * g.start);
+                } else {
+                    let squares = &g.unrank[digit as usize][..g.len];
+                    for (k, &s) in squares.iter().enumerate() {
+                        packed |= (s as u64) << (8 * (g.start + k));
+                    }
                 }
             }
         }
-        let bytes = packed.to_le_bytes();
-        sq.copy_from_slice(&bytes[..MAX_MEN]);
+        let mut sq = [0; MAX_MEN];
+        sq.copy_from_slice(&packed.to_le_bytes()[..MAX_MEN]);
         sq
     }
 
