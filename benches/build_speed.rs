@@ -7,6 +7,12 @@
 //! working memory: the process's own few megabytes come on top), and the wall seconds until
 //! the full-board statistics are counted too; for KBN.KN, how that compares with EGTgen and
 //! with the aim of 30 times its speed. Linux only (/proc).
+//!
+//! With `FAIRY_EGT_EGTGEN` naming an EGTgen 1.2 5-man binary (H.G. Muller's public source,
+//! built with `gcc -O2 -DMEN=5 EGTgen.c`; not part of this repository), KBN.KN is also timed
+//! side by side with it: three rounds, EGTgen (`-m KBN.KN`, DTM, in a scratch directory)
+//! and this build alternated, and the ratio is taken from those runs instead of the stored
+//! figure.
 //! Options after `--`: endgame specs to measure instead of the defaults (`KC.KR@10x8` for one
 //! on another board), `--threads N`.
 //!
@@ -35,8 +41,13 @@ const CHILD: &str = "FAIRY_EGT_BENCH_CHILD";
 /// EGTgen 1.2 (-O2, one side to move, one thread) building KBN.KN on the project's 2-core
 /// machine, the median measured on 2026-11-24 (`../shared/DESIGN.md` §3), in seconds: the
 /// baseline of the 5-man speed aim (issue 17: 30 times faster, statistics included).
-/// Meaningful only on that machine.
+/// Meaningful only on that machine; `FAIRY_EGT_EGTGEN` measures it side by side instead.
 const EGTGEN_KBNKN: f64 = 39.6;
+
+/// The environment variable naming an EGTgen 1.2 5-man binary to time side by side.
+const EGTGEN: &str = "FAIRY_EGT_EGTGEN";
+/// Rounds of the side-by-side timing, each one EGTgen build and one of ours.
+const EGTGEN_ROUNDS: usize = 3;
 
 /// CPU seconds of this process (all threads) and its peak resident memory in bytes.
 fn usage() -> Option<(f64, u64)> {
@@ -215,6 +226,74 @@ fn saved_tables(spec: &str) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Builds `spec` in a child process: wall s, CPU s, peak bytes, estimated bytes, wall s with
+/// the statistics.
+fn run_child(spec: &str, threads: usize) -> Vec<f64> {
+    let out = Command::new(std::env::current_exe().expect("own path"))
+        .env(CHILD, spec)
+        .args(["--threads", &threads.to_string()])
+        .output()
+        .expect("the child runs");
+    assert!(
+        out.status.success(),
+        "{spec}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(|x| x.parse().expect("numbers"))
+        .collect()
+}
+
+/// Wall seconds of EGTgen (`egtgen`, a 5-man binary) building KBN.KN under DTM, run in a
+/// scratch directory (it writes its statistics file there), its stdin a blank line so that
+/// it ends after the build.
+fn egtgen_kbnkn(egtgen: &std::ffi::OsStr) -> f64 {
+    let dir = std::env::temp_dir().join(format!("fairy-egt-bench-egtgen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let started = Instant::now();
+    let mut run = Command::new(egtgen)
+        .args(["-m", "KBN.KN"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{EGTGEN}={}: {e}", egtgen.to_string_lossy()));
+    // EGTgen asks for a move after the build; the blank line and the end of input end it.
+    let _ = run.stdin.take().expect("piped").write_all(b"\n");
+    run.wait().expect("EGTgen ends");
+    let took = started.elapsed().as_secs_f64();
+    let _ = std::fs::remove_dir_all(&dir);
+    took
+}
+
+/// Times KBN.KN with EGTgen and with this build, alternated, [`EGTGEN_ROUNDS`] rounds, and
+/// prints each round and the ratio of the medians (ours with the statistics counted).
+fn side_by_side(egtgen: &std::ffi::OsStr, threads: usize) {
+    let mut theirs = Vec::new();
+    let mut ours = Vec::new();
+    for round in 1..=EGTGEN_ROUNDS {
+        theirs.push(egtgen_kbnkn(egtgen));
+        ours.push(run_child("KBN.KN", threads)[4]);
+        println!(
+            "KBN.KN side by side, round {round}: EGTgen 1.2 {:.2} s, this build {:.3} s with statistics",
+            theirs[round - 1],
+            ours[round - 1]
+        );
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (theirs, ours) = (median(&mut theirs), median(&mut ours));
+    println!(
+        "KBN.KN: {:.1}× EGTgen 1.2 side by side (medians {theirs:.2} s and {ours:.3} s); the aim is 30×: {:.2} s with statistics",
+        theirs / ours,
+        theirs / 30.0
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -241,21 +320,7 @@ fn main() {
         "endgame", "threads", "wall s", "CPU s", "peak MB", "estimate MB", "+ statistics s"
     );
     for &spec in &specs {
-        let out = Command::new(std::env::current_exe().expect("own path"))
-            .env(CHILD, spec)
-            .args(["--threads", &threads.to_string()])
-            .output()
-            .expect("the child runs");
-        assert!(
-            out.status.success(),
-            "{spec}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8_lossy(&out.stdout);
-        let v: Vec<f64> = text
-            .split_whitespace()
-            .map(|x| x.parse().expect("numbers"))
-            .collect();
+        let v = run_child(spec, threads);
         println!(
             "{:<12} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1} {:>14.3}",
             spec,
@@ -267,11 +332,14 @@ fn main() {
             v[4]
         );
         if spec == "KBN.KN" {
-            println!(
-                "KBN.KN: {:.1}× EGTgen 1.2 ({EGTGEN_KBNKN} s on the project's 2-core machine); the aim is 30×: {:.2} s with statistics",
-                EGTGEN_KBNKN / v[4],
-                EGTGEN_KBNKN / 30.0
-            );
+            match std::env::var_os(EGTGEN) {
+                Some(egtgen) => side_by_side(&egtgen, threads),
+                None => println!(
+                    "KBN.KN: {:.1}× EGTgen 1.2 ({EGTGEN_KBNKN} s stored, measured 2026-11-24 on the project's 2-core machine; {EGTGEN}=BINARY times it side by side); the aim is 30×: {:.2} s with statistics",
+                    EGTGEN_KBNKN / v[4],
+                    EGTGEN_KBNKN / 30.0
+                ),
+            }
         }
     }
     let last = specs.last().expect("an endgame");
