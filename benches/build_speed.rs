@@ -246,8 +246,11 @@ fn run_child(spec: &str, threads: usize) -> Vec<f64> {
 }
 
 /// Wall seconds of EGTgen (`egtgen`, a 5-man binary) building KBN.KN under DTM, run in a
-/// scratch directory (it writes its statistics file there), its stdin a blank line so that
-/// it ends after the build.
+/// scratch directory, its stdin a blank line so that it ends after the build. EGTgen 1.2
+/// ends with a segmentation fault even after a good build, so its exit status says nothing:
+/// the build counts only if EGTgen wrote the statistics of `KBN_KN` (its name for the
+/// endgame) to the scratch directory. A binary built for 4 men drops a man and writes those
+/// of `KB_KN` in a tenth of a second; one for 3 men refuses the endgame.
 fn egtgen_kbnkn(egtgen: &std::ffi::OsStr) -> f64 {
     let dir = std::env::temp_dir().join(format!("fairy-egt-bench-egtgen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
@@ -264,7 +267,16 @@ fn egtgen_kbnkn(egtgen: &std::ffi::OsStr) -> f64 {
     let _ = run.stdin.take().expect("piped").write_all(b"\n");
     run.wait().expect("EGTgen ends");
     let took = started.elapsed().as_secs_f64();
+    let built = std::fs::read_dir(&dir)
+        .expect("the scratch directory")
+        .filter_map(|entry| std::fs::read_to_string(entry.ok()?.path()).ok())
+        .any(|text| text.lines().any(|l| l.trim() == "KBN_KN") && text.contains("WON.wtm"));
     let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        built,
+        "{EGTGEN}={}: no KBN_KN statistics written, so no KBN.KN build (a 5-man EGTgen 1.2 binary is needed)",
+        egtgen.to_string_lossy()
+    );
     took
 }
 
