@@ -15,6 +15,7 @@
 mod fuzz;
 
 use fairy_egt::board::geometry::Geometry;
+use fairy_egt::board::symmetry_group;
 use fairy_egt::config::{parse_config, Metric};
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
@@ -22,7 +23,6 @@ use fairy_egt::egt::seed::parse_seeds;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::piece::betza::try_betza;
 use fairy_egt::piece::parse::{parse_piece_defs, PieceDefError, STANDARD_PIECEDEF};
-use fairy_egt::piece::symmetry::symmetry_group;
 use fairy_egt::piece::PieceSet;
 use fuzz::{case_seed, count, garbage, mutate, number, numbered, only_case, run_seed, Rng};
 use std::io::Write as _;

@@ -11,6 +11,7 @@ pub mod size;
 pub mod square;
 pub mod square_set;
 pub mod symmetry;
+pub mod symmetry_group;
 
 pub use fen::FenError;
 pub use man::Man;
@@ -21,3 +22,4 @@ pub use size::{BoardSize, BoardSizeError};
 pub use square::{Color, Square};
 pub use square_set::{all_bits, for_each_bit, Bits256, SquareSet};
 pub use symmetry::Sym;
+pub use symmetry_group::symmetry_group;

@@ -5,6 +5,7 @@ pub mod moves;
 pub mod play;
 pub mod probe;
 pub mod report;
+pub mod stats_text;
 
 use crate::cli::Common;
 use fairy_egt::board::{Position, Setup};

@@ -5,12 +5,12 @@
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
-use fairy_egt::config::Metric;
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::material_of;
+use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
-use fairy_egt::engine::think::game_end;
+use fairy_egt::engine::think::line;
 use std::fmt::Write as _;
 
 /// Runs the command; the game goes to stdout.
@@ -62,15 +62,10 @@ pub fn game(
         start.to_setup().to_fen(),
         board(start)
     );
+    let line = line(tables, start, usize::MAX)?;
     let mut pos = start.clone();
     let mut number = 1;
-    let ending = loop {
-        if let Some(end) = game_end(tables, &pos) {
-            break end.to_string();
-        }
-        let Some(best) = tables.best_move(&pos)? else {
-            unreachable!("a position that is not over has a move")
-        };
+    for best in &line.moves {
         let side = pos.side_to_move();
         let label = match side {
             Color::White => format!("{number}."),
@@ -86,9 +81,13 @@ pub fn game(
         if side == Color::Black {
             number += 1;
         }
-        if best.value == Value::Draw {
-            break "1/2-1/2 {a draw with perfect play}".to_string();
+    }
+    let ending = match (line.moves.last(), line.end) {
+        (Some(last), _) if last.value == Value::Draw => {
+            "1/2-1/2 {a draw with perfect play}".to_string()
         }
+        (_, Some(end)) => end.to_string(),
+        (_, None) => unreachable!("an unbounded line ends in a draw or with the game"),
     };
     let _ = writeln!(out, "\n{}\n{ending}", board(&pos));
     Ok(out)

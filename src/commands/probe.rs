@@ -7,7 +7,7 @@ use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
-use fairy_egt::engine::think::game_end;
+use fairy_egt::engine::think::{line, Line};
 use fairy_egt::engine::GameEnd;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -81,28 +81,27 @@ pub fn report(
         let mark = if Some(*m) == best { '*' } else { ' ' };
         let _ = writeln!(out, "{mark} {:<6} {}", m.mv.text(), m.value);
     }
-    let line = fairy_egt::engine::think::line(tables, pos, LINE_LIMIT)?;
+    let line = line(tables, pos, LINE_LIMIT)?;
     let _ = writeln!(
         out,
         "line: {}",
-        numbered(pos, &line, &end_of_line(tables, pos, &line))
+        numbered(pos, &line.moves(), &end_of_line(&line))
     );
-    let pv: Vec<String> = line.iter().map(|m| m.text()).collect();
+    let pv: Vec<String> = line.moves.iter().map(|m| m.mv.text()).collect();
     let _ = writeln!(out, "pv {}", pv.join(" "));
     Ok(out)
 }
 
 /// How a principal line ends.
-fn end_of_line(tables: &TableSet, start: &Position, line: &[fairy_egt::board::Move]) -> String {
-    let end = line.iter().fold(start.clone(), |p, &m| p.play(m));
-    match game_end(tables, &end) {
+fn end_of_line(line: &Line) -> String {
+    match line.end {
         Some(GameEnd::Mate { winner }) => format!("checkmate, {} wins", winner.name()),
         Some(GameEnd::StalemateWin { winner }) => format!("stalemate, {} wins", winner.name()),
         Some(GameEnd::Bared { winner }) => format!("bare royal, {} wins", winner.name()),
         Some(GameEnd::Stalemate) => "stalemate".to_string(),
         Some(GameEnd::BareRoyals) => "draw".to_string(),
-        None if matches!(tables.probe(&end), Ok(Value::Draw)) => "draw".to_string(),
-        None => format!("line cut after {} plies", line.len()),
+        None if line.moves.last().is_some_and(|m| m.value == Value::Draw) => "draw".to_string(),
+        None => format!("line cut after {} plies", line.moves.len()),
     }
 }
 

@@ -3,7 +3,7 @@
 //! The file is rewritten by each build. A report that cannot be written is a warning on
 //! stderr, never an error: the tables are built and usable all the same.
 
-use super::build::render;
+use super::stats_text::render;
 use fairy_egt::board::geometry::Geometry;
 use fairy_egt::board::BoardSize;
 use fairy_egt::egt::material::Material;

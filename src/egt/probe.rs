@@ -1,6 +1,7 @@
 //! What a probe answers: the errors of probing a position, a move scored with the value it
 //! leaves, and the rule that picks the best of them. The probing itself (a position's value,
-//! its scored moves, best move and principal line) is done by `TableSet` (`tables.rs`).
+//! its scored moves and best move) is done by `TableSet` (`tables/probing.rs`); the perfect
+//! line, which stops where the game is over by the rules, is the engine's (`engine/think.rs`).
 //!
 //! Best move (DESIGN.md §1): winning, the quickest win; losing, the longest resistance;
 //! drawn, a move that keeps the draw. Among equally good moves the first in ascending order

@@ -645,14 +645,7 @@ impl Engine {
             self.say(Event::NoMove);
             return;
         };
-        let pos = game.position().clone();
-        if let Some(end) = think::game_end(tables, &pos) {
-            self.side = None;
-            self.say(Event::GameEnd(end));
-            self.say(Event::NoMove);
-            return;
-        }
-        let thinking = match think::think(tables, &pos, started) {
+        let (thinking, end_after) = match think::think(tables, game.position(), started) {
             Ok(t) => t,
             Err(e) => {
                 self.say(Event::NotPlayable(e.into()));
@@ -660,7 +653,12 @@ impl Engine {
                 return;
             }
         };
-        let end_after = think::game_end(tables, &pos.play(thinking.pv[0]));
+        if let Some(end) = thinking.end {
+            self.side = None;
+            self.say(Event::GameEnd(end));
+            self.say(Event::NoMove);
+            return;
+        }
         let mv = thinking.pv[0];
         if post {
             self.say(Event::Thinking(thinking));
@@ -686,7 +684,7 @@ impl Engine {
         // The table's value even without a legal move: under the rules a stalemate may be
         // lost, and a bared royal is lost whatever its moves.
         match think::think(tables, pos, started) {
-            Ok(t) => {
+            Ok((t, _)) => {
                 self.analysis = Some((t.clone(), started, moves));
                 self.say(Event::Thinking(t));
             }

@@ -7,7 +7,7 @@
 
 use super::command::{GameEnd, Thinking};
 use crate::board::{Move, Position};
-use crate::egt::probe::{best_of, ProbeError};
+use crate::egt::probe::{best_of, ProbeError, ScoredMove};
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 use std::time::Instant;
@@ -16,46 +16,97 @@ use std::time::Instant;
 /// 523 plies).
 const PV_LIMIT: usize = 600;
 
-/// The value and perfect line of a position whose tables are built; `started` is when the
-/// engine was asked.
-pub fn think(tables: &TableSet, pos: &Position, started: Instant) -> Result<Thinking, ProbeError> {
-    let g = tables.geometry();
-    let may_pass = tables.rules().null_move.allows(pos.side_to_move()) && !pos.in_check(g);
-    let value = match may_pass {
-        true => match best_of(&tables.scored_moves(pos)?) {
-            Some(best) => best.value,
-            None => tables.probe(pos)?,
-        },
-        false => tables.probe(pos)?,
-    };
-    let pv = line(tables, pos, PV_LIMIT)?;
-    // The line probed every successor of each position it passed through.
-    let (nodes, _) = pv.iter().fold((0u64, pos.clone()), |(n, p), &mv| {
-        (n + p.legal_moves(g).len() as u64, p.play(mv))
-    });
-    Ok(Thinking {
-        value,
-        metric: tables.metric(),
-        pv,
-        end: game_end(tables, pos),
-        nodes,
-        centis: (started.elapsed().as_millis() / 10) as u64,
-    })
+/// The perfect line from a position, found in one walk: at each position, whether the game
+/// is over and, if not, every move scored and the best one played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The best moves, each with the value it leaves for its mover: until the game is over
+    /// by the rules (a bared royal, mate, stalemate, bare royals), through captures into
+    /// smaller tables; from a drawn position, only the first drawing move.
+    pub moves: Vec<ScoredMove>,
+    /// How the game stands over at the end of the line, if it does.
+    pub end: Option<GameEnd>,
+    /// The best of the first position's moves, if it has any and the game is not over there.
+    pub first: Option<ScoredMove>,
+    /// Moves scored on the way: each is one table probe.
+    pub nodes: u64,
 }
 
-/// The perfect line of real moves from a position (at most `limit` plies), cut where the
-/// game is over by the rules (a bared royal, mate, stalemate).
-pub fn line(tables: &TableSet, pos: &Position, limit: usize) -> Result<Vec<Move>, ProbeError> {
-    let mut pv = tables.principal_line(pos, limit)?;
+impl Line {
+    /// The moves alone.
+    pub fn moves(&self) -> Vec<Move> {
+        self.moves.iter().map(|m| m.mv).collect()
+    }
+
+    /// How the game stands over in the first position, if it does (the line is then empty).
+    pub fn end_at_start(&self) -> Option<GameEnd> {
+        self.end.filter(|_| self.moves.is_empty())
+    }
+
+    /// How the game stands over once the first move is played, if it does.
+    pub fn end_after_first(&self) -> Option<GameEnd> {
+        self.end.filter(|_| self.moves.len() == 1)
+    }
+}
+
+/// Walks the perfect line from `pos`, at most `limit` plies: the game's end is looked at once
+/// per position and the moves scored once per position the line passes through.
+pub fn line(tables: &TableSet, pos: &Position, limit: usize) -> Result<Line, ProbeError> {
     let mut at = pos.clone();
-    for (i, &mv) in pv.iter().enumerate() {
-        if game_end(tables, &at).is_some() {
-            pv.truncate(i);
+    let mut line = Line {
+        moves: Vec::new(),
+        end: game_end(tables, &at),
+        first: None,
+        nodes: 0,
+    };
+    while line.end.is_none() && line.moves.len() < limit {
+        let scored = tables.scored_moves(&at)?;
+        line.nodes += scored.len() as u64;
+        let Some(best) = best_of(&scored) else {
+            break;
+        };
+        if line.moves.is_empty() {
+            line.first = Some(best);
+        }
+        line.moves.push(best);
+        at = at.play(best.mv);
+        line.end = game_end(tables, &at);
+        if best.value == Value::Draw {
             break;
         }
-        at = at.play(mv);
     }
-    Ok(pv)
+    Ok(line)
+}
+
+/// The value and perfect line of a position whose tables are built (`started`: when the
+/// engine was asked), and how the game stands over after the line's first move, if it does.
+pub fn think(
+    tables: &TableSet,
+    pos: &Position,
+    started: Instant,
+) -> Result<(Thinking, Option<GameEnd>), ProbeError> {
+    let line = line(tables, pos, PV_LIMIT)?;
+    let may_pass =
+        tables.rules().null_move.allows(pos.side_to_move()) && !pos.in_check(tables.geometry());
+    // Where the game is over the line has no first move, but a side that may pass still has
+    // its real moves' value.
+    let first = match line.first {
+        None if may_pass && line.end.is_some() => best_of(&tables.scored_moves(pos)?),
+        first => first,
+    };
+    let value = match (may_pass, first) {
+        (true, Some(best)) => best.value,
+        _ => tables.probe(pos)?,
+    };
+    let thinking = Thinking {
+        value,
+        metric: tables.metric(),
+        pv: line.moves(),
+        end: line.end_at_start(),
+        nodes: line.nodes,
+        centis: (started.elapsed().as_millis() / 10) as u64,
+    };
+    Ok((thinking, line.end_after_first()))
 }
 
 /// How the game stands over, if it does: a royal bared under the bare-royal-loses rule, no

@@ -1,10 +1,9 @@
 //! The movement model: steps, leapers and riders, range, move/capture rights, lame leaps and
-//! hops; the `piecedef.ini` parser; the symmetry of a piece set; Betza notation, read and
+//! hops; the `piecedef.ini` parser; how a board symmetry maps a step; Betza notation, read and
 //! written.
 
 pub mod betza;
 pub mod parse;
-pub mod symmetry;
 
 use crate::symmetry::Sym;
 

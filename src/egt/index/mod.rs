@@ -24,9 +24,9 @@ mod ranks;
 
 pub use blocks::{BlockMove, BlockShape, Fold};
 
+use crate::board::symmetry_group;
 use crate::board::{geometry::Geometry, BoardSize, Square, Sym};
 use crate::egt::material::{Material, Squares, MAX_MEN};
-use crate::piece::symmetry::symmetry_group;
 use crate::with_tables;
 use divisor::Divisor;
 use pairs::{royal_pairs, PairSlot, NO_PAIR};

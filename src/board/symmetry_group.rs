@@ -1,7 +1,9 @@
-//! Which board symmetries leave a set of pieces' moves, on a board, unchanged.
+//! Which symmetries of a board leave a set of pieces' moves unchanged: the group a table of
+//! those pieces on that board is folded by. It lives with the board because it depends on the
+//! board's shape; the pieces know only how a symmetry maps their steps.
 
-use super::PieceType;
-use crate::board::BoardSize;
+use super::size::BoardSize;
+use crate::piece::PieceType;
 use crate::symmetry::Sym;
 
 /// The symmetries of the board's shape (see `BoardSize::symmetries`) that map every given

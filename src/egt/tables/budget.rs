@@ -1,0 +1,216 @@
+//! What a build needs in memory, reckoned before it allocates, and making room for it under
+//! the budget (see docs/ARCHITECTURE.md, "Memory budget").
+
+use super::TableSet;
+use crate::egt::builder::BuildError;
+use crate::egt::index::Indexer;
+use crate::egt::material::Material;
+use crate::egt::table::Table;
+
+/// An allowance for a build's small structures, whatever the table's size: the men's move
+/// lists, the list of sub-tables, the rayon jobs' state (a few kilobytes, measured).
+const BOOKKEEPING_BYTES: u64 = 64 << 10;
+
+/// Bytes of a builder bitmap of `bits` bits (`builder/bitmap.rs`): a word per 64 bits, and a
+/// summary bit per group of 64 words.
+fn bitmap_bytes(bits: u64) -> u64 {
+    let words = bits.div_ceil(64);
+    8 * (words + words.div_ceil(64).div_ceil(64))
+}
+
+/// Bytes a table of this index takes: a byte per slot and side to move, rounded up to whole
+/// blocks of 64 slots as the builder allocates them, and the index's own lookup tables.
+fn table_bytes(index: &Indexer) -> u64 {
+    2 * index.size().next_multiple_of(64) + index.heap_bytes()
+}
+
+/// Bytes a built table takes: its bytes and index, and its list of distances beyond a byte.
+pub(super) fn held_bytes(table: &Table) -> u64 {
+    table_bytes(table.indexer()) + table.far_bytes()
+}
+
+/// Bytes the builder allocates for a table of `slots` slots, besides the table itself, while
+/// it builds it (they are freed before the next table): the positions no move escapes into, a
+/// bit per slot and side to move (a step's candidates are parked there); the blocks holding
+/// candidates, a bit per block; the frontiers, won and lost for each side, a bit per block of
+/// 64 slots; the smallest pending byte of each block, for each side; the list of candidate
+/// groups a step checks (64 × 64 blocks each); with seeds, a bitmap of the fixed positions
+/// per side; and the bookkeeping.
+fn builder_bytes(slots: u64, seeded: bool) -> u64 {
+    let blocks = slots.div_ceil(64);
+    let candidates = bitmap_bytes(blocks);
+    let no_escape = 2 * 8 * blocks;
+    let frontiers = 4 * bitmap_bytes(blocks);
+    let pending = 2 * blocks + 2 * 256 * 8;
+    let groups = 8 * blocks.div_ceil(64).div_ceil(64);
+    let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
+    candidates + no_escape + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
+}
+
+impl TableSet {
+    /// Bytes a build of `material` adds to the memory in use at its peak: the tables of it
+    /// and of every smaller endgame not built yet (both sides to move, each rounded up to whole
+    /// blocks as the builder allocates them, and its index), plus the largest of their builds'
+    /// transient structures (candidate bitmaps, frontiers, pending values, seeds). The tables
+    /// already held come on top.
+    pub fn bytes_needed(&self, material: &Material) -> u64 {
+        let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
+        let (tables, builder) =
+            self.missing(material)
+                .iter()
+                .fold((0, 0), |(tables, builder), m| {
+                    let index = Indexer::new(m, &self.geometry, self.fold);
+                    (
+                        tables + table_bytes(&index),
+                        builder_bytes(index.size(), seeded(m)).max(builder),
+                    )
+                });
+        tables + builder
+    }
+
+    /// Builds `material` and every smaller material reachable by captures that is not built
+    /// yet, smallest first, on the current rayon pool.
+    ///
+    /// Memory: when the build ([`TableSet::bytes_needed`]) does not fit in the budget beside
+    /// the tables held, the held tables it does not use are dropped first. If it does not fit
+
+    /// Makes room for a build of `material` under the budget: when its need
+    /// ([`TableSet::bytes_needed`]) does not fit beside the tables held, the held tables it
+    /// does not use are dropped. If it does not fit even so (its need and the held tables it
+    /// uses), it is refused with [`BuildError::OverBudget`] and nothing is dropped. Returns
+    /// the room the budget leaves for the build's lists of distances beyond a byte, which no
+    /// one can reckon before the build.
+    pub(super) fn make_room(&mut self, material: &Material) -> Result<u64, BuildError> {
+        let need = self.bytes_needed(material);
+        let uses = TableSet::used_by(material);
+        let used: u64 = (self.tables.iter())
+            .filter(|(m, _)| uses(m))
+            .map(|(_, t)| held_bytes(t))
+            .sum();
+        if used.saturating_add(need) > self.budget {
+            return Err(BuildError::OverBudget {
+                endgame: material.name(),
+                need: used.saturating_add(need),
+                budget: self.budget,
+            });
+        }
+        if self.bytes().saturating_add(need) > self.budget {
+            self.tables.retain(|m, _| uses(m));
+            self.forget_dropped();
+        }
+        Ok(self.budget.saturating_sub(used.saturating_add(need)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::egt::progress::Silent;
+    use crate::egt::table::Metric;
+    use crate::piece::PieceSet;
+    use std::time::Instant;
+
+    #[test]
+    fn a_build_over_the_budget_is_refused_before_it_allocates() {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kbnkn = Material::parse("KBN.KN", set.pieces()).unwrap();
+        let need = set.bytes_needed(&kbnkn);
+        set.set_budget(need - 1);
+        let started = Instant::now();
+        let e = set.build(&kbnkn, &Silent).unwrap_err();
+        assert!(
+            started.elapsed().as_secs_f64() < 0.5,
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            e,
+            BuildError::OverBudget {
+                endgame: "KBN.KN".to_string(),
+                need,
+                budget: need - 1
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "KBN.KN needs {} MB of table memory, more than the budget of {} MB \
+                 (--memory / memory= in engine.ini / option TableMemory)",
+                need.div_ceil(1_000_000),
+                (need - 1) / 1_000_000
+            )
+        );
+        assert_eq!(set.bytes(), 0);
+        let kqk = Material::parse("KQ.K", set.pieces()).unwrap();
+        let need = set.bytes_needed(&kqk);
+        set.set_budget(need);
+        set.build(&kqk, &Silent).unwrap();
+        assert_eq!(set.bytes_needed(&kqk), 0);
+    }
+
+    /// On 10×8 the index has no blocks: a table is two bytes a slot, pairs × 80 × 80 slots
+    /// for KC.KR, with 1446 royal pairs (80·79 ordered pairs less 536 adjacent ones, in orbits
+    /// of 4: no square of an even-sided board is fixed by a mirror or the half turn). The
+    /// need is exactly the tables built and the largest builder's structures, and the build
+    /// fits a budget of just that.
+    #[test]
+    fn on_10x8_the_need_is_the_tables_built_and_the_largest_builder() {
+        let board = crate::board::BoardSize::new(10, 8).unwrap();
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+        let kckr = Material::parse("KC.KR", set.pieces()).unwrap();
+        let need = set.bytes_needed(&kckr);
+        set.set_budget(need);
+        set.build(&kckr, &Silent).unwrap();
+        let ix = set.get(&kckr).unwrap().indexer();
+        assert!(!ix.has_blocks());
+        assert_eq!((ix.symmetry(), ix.pair_count()), (4, 1446));
+        assert_eq!(ix.size(), 1446 * 80 * 80);
+        assert_eq!(need, set.bytes() + builder_bytes(ix.size(), false));
+    }
+
+    #[test]
+    fn a_build_drops_unused_tables_to_fit_and_only_then() {
+        fn parse(spec: &str) -> Material {
+            Material::parse(spec, &PieceSet::standard()).unwrap()
+        }
+        let (kqk, krk, kqkr) = (parse("KQ.K"), parse("KR.K"), parse("KQ.KR"));
+        // KQ.K, KR.K and K.K held; KQ.KR uses KQ.K and K.K, not KR.K.
+        let held_set = || {
+            let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+            set.build(&kqk, &Silent).unwrap();
+            set.build(&krk, &Silent).unwrap();
+            set
+        };
+        let mut set = held_set();
+        let bytes_of = |set: &TableSet, m: &str| table_bytes(set.get(&parse(m)).unwrap().indexer());
+        let used = bytes_of(&set, "KQ.K") + bytes_of(&set, "K.K");
+        let unused = bytes_of(&set, "KR.K");
+        assert_eq!(set.bytes(), used + unused);
+        // The held tables are not counted again.
+        let need = set.bytes_needed(&kqkr);
+        let fresh = TableSet::new(PieceSet::standard(), Metric::Dtm).bytes_needed(&kqkr);
+        assert_eq!(need + used, fresh);
+        // Room enough beside them all: nothing is dropped.
+        set.set_budget(used + unused + need);
+        set.build(&kqkr, &Silent).unwrap();
+        assert!(set.get(&krk).is_some());
+        // Room enough once KR.K is dropped: it is.
+        let mut set = held_set();
+        set.set_budget(used + need);
+        set.build(&kqkr, &Silent).unwrap();
+        assert!(set.get(&krk).is_none() && set.get(&kqk).is_some());
+        // Not enough even so: refused, naming what KQ.KR needs (the held tables it uses
+        // included), and nothing is dropped.
+        let mut set = held_set();
+        set.set_budget(used + need - 1);
+        assert_eq!(
+            set.build(&kqkr, &Silent),
+            Err(BuildError::OverBudget {
+                endgame: "KQ.KR".to_string(),
+                need: used + need,
+                budget: used + need - 1
+            })
+        );
+        assert_eq!(set.bytes(), used + unused);
+    }
+}

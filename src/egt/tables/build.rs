@@ -1,0 +1,214 @@
+//! Building: the endgames a build makes (the requested one and every smaller one its captures
+//! reach, smallest first), each loaded from the table directory or built, and the build's
+//! progress as a share of the whole build's time.
+
+use super::TableSet;
+use crate::egt::builder::{build_table, BuildError, Recipe};
+use crate::egt::index::Indexer;
+use crate::egt::material::Material;
+use crate::egt::progress::{time_left, BuildEvent, Phase, Progress, TableClock};
+use crate::egt::value::MAX_DIRECT;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+impl TableSet {
+    /// The endgames a build of `material` builds: it and every smaller endgame reachable by
+    /// captures, those not built yet, smallest first.
+    pub(super) fn missing(&self, material: &Material) -> Vec<Material> {
+        let mut todo = material.sub_materials();
+        todo.push(material.clone());
+        todo.retain(|m| !self.tables.contains_key(m));
+        todo
+    }
+
+    /// Builds `material` and every smaller material reachable by captures that is not built
+    /// yet, smallest first, on the current rayon pool.
+    ///
+    /// Memory: when the build ([`TableSet::bytes_needed`]) does not fit in the budget beside
+    /// the tables held, the held tables it does not use are dropped first. If it does not fit
+    /// even so (its need and the held tables it uses), it is refused with
+    /// [`BuildError::OverBudget`] before anything is allocated or dropped.
+    pub fn build(
+        &mut self,
+        material: &Material,
+        progress: &dyn Progress,
+    ) -> Result<(), BuildError> {
+        self.build_cancellable(material, progress, &AtomicBool::new(false))
+    }
+
+    /// [`TableSet::build`] that stops soon after `cancel` is raised, with
+    /// [`BuildError::Cancelled`]: the tables completed before stay in the set, the one in
+    /// progress is dropped, so no half-built table is ever in the set.
+    pub fn build_cancellable(
+        &mut self,
+        material: &Material,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<(), BuildError> {
+        let start = Instant::now();
+        // What the budget leaves for the lists of distances beyond a byte, which no one can
+        // reckon before the builds: those of each table built here stay with it.
+        let mut far_room = self.make_room(material)?;
+        self.save_held(material);
+        let todo = self.missing(material);
+        // Each table's share of the whole is its share of the positions: its build time
+        // grows with them (TableClock makes each table's own fraction track time).
+        let weight = |m: &Material| Indexer::new(m, &self.geometry, self.fold).size() as f64;
+        let weights: Vec<f64> = todo.iter().map(weight).collect();
+        let total: f64 = weights.iter().sum::<f64>().max(1.0);
+        let mut done = 0.0;
+        for (m, w) in todo.into_iter().zip(weights) {
+            let clock = Mutex::new(TableClock::new());
+            let report = |phase, fraction: f64| {
+                // Reported under the lock, so that the reports of the threads keep their order.
+                let Ok(mut clock) = clock.lock() else {
+                    return;
+                };
+                let elapsed = start.elapsed();
+                let fraction = (done + w * clock.fraction(phase, fraction, Instant::now())) / total;
+                progress.report(&BuildEvent {
+                    table: m.name(),
+                    target: material.name(),
+                    phase,
+                    fraction,
+                    elapsed,
+                    remaining: time_left(fraction, elapsed),
+                })
+            };
+            let key = self.key(&m);
+            if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
+                far_room = far_room.saturating_sub(table.far_bytes());
+                self.hold_loaded(m, table);
+            } else {
+                let recipe = Recipe {
+                    geometry: &self.geometry,
+                    metric: self.metric,
+                    rules: self.rules,
+                    seeds: self.seeds_of(&m),
+                    fold: self.fold,
+                    direct: self.direct,
+                    far_room,
+                    cancel,
+                };
+                let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
+                let table = built.map_err(|e| match e {
+                    BuildError::OverBudget { need: far, .. } => BuildError::OverBudget {
+                        endgame: material.name(),
+                        need: self.budget - far_room + far,
+                        budget: self.budget,
+                    },
+                    e => e,
+                })?;
+                far_room = far_room.saturating_sub(table.far_bytes());
+                log::debug!(
+                    "{} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
+                    m.name(),
+                    start.elapsed().as_secs_f64(),
+                    table.far_count()
+                );
+                self.tables.insert(m.clone(), Arc::new(table));
+                self.save(&m, &key);
+            }
+            done += w;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::egt::progress::Silent;
+    use crate::egt::stats::table_stats;
+    use crate::egt::table::Metric;
+    use crate::piece::PieceSet;
+
+    #[test]
+    fn kqk_and_krk_maxima_and_counts() {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kq = Material::parse("KQ.K", set.pieces()).unwrap();
+        set.build(&kq, &Silent).unwrap();
+        let s = table_stats(set.get(&kq).unwrap(), set.geometry());
+        assert_eq!(s.wtm.longest_win, 10);
+        assert_eq!(s.btm.drawn, 23_048);
+        let kr = Material::parse("KR.K", set.pieces()).unwrap();
+        set.build(&kr, &Silent).unwrap();
+        assert_eq!(
+            table_stats(set.get(&kr).unwrap(), set.geometry())
+                .wtm
+                .longest_win,
+            16
+        );
+    }
+
+    #[test]
+    fn a_cancelled_build_keeps_only_complete_tables() {
+        use crate::egt::progress::{BuildEvent, Phase};
+        use std::sync::atomic::Ordering::Relaxed;
+        let pieces = PieceSet::standard();
+        let kqkr = Material::parse("KQ.KR", &pieces).unwrap();
+        let kqk = Material::parse("KQ.K", &pieces).unwrap();
+        let mut set = TableSet::new(pieces.clone(), Metric::Dtm);
+        // Cancelled in the middle of KQ.KR's iterations, after its sub-tables are complete.
+        let cancel = AtomicBool::new(false);
+        let raise = |e: &BuildEvent| {
+            if e.table == "KQ.KR" && e.phase == Phase::Iteration(3) {
+                cancel.store(true, Relaxed);
+            }
+        };
+        assert_eq!(
+            set.build_cancellable(&kqkr, &raise, &cancel),
+            Err(BuildError::Cancelled)
+        );
+        assert!(set.get(&kqkr).is_none(), "a half-built table is in the set");
+        assert!(set.get(&kqk).is_some(), "a complete sub-table was dropped");
+        // Cancelled before it starts: nothing new.
+        let kr = Material::parse("KR.K", &pieces).unwrap();
+        let raised = AtomicBool::new(true);
+        assert_eq!(
+            set.build_cancellable(&kr, &Silent, &raised),
+            Err(BuildError::Cancelled)
+        );
+        assert!(set.get(&kr).is_none());
+        // Built again, the table equals one built without interruption.
+        set.build(&kqkr, &Silent).unwrap();
+        let mut fresh = TableSet::new(pieces, Metric::Dtm);
+        fresh.build(&kqkr, &Silent).unwrap();
+        let stats = |s: &TableSet| table_stats(s.get(&kqkr).unwrap(), s.geometry());
+        assert_eq!(stats(&set), stats(&fresh));
+    }
+
+    #[test]
+    fn the_progress_of_a_real_build_goes_up_to_one_with_a_time_left() {
+        use crate::egt::progress::{time_left, BuildEvent, Phase};
+        use std::sync::Mutex;
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kqkr = Material::parse("KQ.KR", set.pieces()).unwrap();
+        let events = Mutex::new(Vec::new());
+        let collect = |e: &BuildEvent| events.lock().unwrap().push(e.clone());
+        set.build(&kqkr, &collect).unwrap();
+        let events = events.into_inner().unwrap();
+        let fractions: Vec<f64> = events.iter().map(|e| e.fraction).collect();
+        assert!(
+            fractions.windows(2).all(|w| w[0] <= w[1]),
+            "went back: {fractions:?}"
+        );
+        let last = events.last().unwrap();
+        assert_eq!(
+            (last.table.as_str(), last.phase, last.fraction),
+            ("KQ.KR", Phase::Done, 1.0)
+        );
+        // Weighted by size, the three-man tables are a sliver of KQ.KR's build.
+        let small = events.iter().rev().find(|e| e.table != "KQ.KR").unwrap();
+        assert!(small.fraction < 0.05, "{small}");
+        // The captures pass and the iterations each take a real share.
+        let captured = (events.iter())
+            .find(|e| e.table == "KQ.KR" && e.phase == Phase::Iteration(1))
+            .unwrap();
+        assert!((0.1..0.3).contains(&captured.fraction), "{captured}");
+        assert!(events
+            .iter()
+            .all(|e| e.remaining == time_left(e.fraction, e.elapsed)));
+    }
+}

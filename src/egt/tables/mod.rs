@@ -1,0 +1,210 @@
+//! The set of tables of one piece set, board, metric and rules: a requested endgame and every
+//! smaller one reachable by captures, built on request under a memory budget, loaded from and
+//! saved to a table directory, and probed with checked positions.
+//!
+//! `TableSet` is the front door; its work is done in rooms named for what they do:
+//!
+//! | room | what it does |
+//! |---|---|
+//! | this module | the settings the tables are built under, and the tables held |
+//! | `budget` | the bytes a build needs, and making room for it under the budget |
+//! | `build` | the order of the sub-tables, their builds, and the build's progress |
+//! | `directory` | the table directory: loading saved tables, saving built ones |
+//! | `probing` | a position's value, its moves with theirs, the best move |
+//!
+//! ```
+//! use fairy_egt::board::{Position, Setup};
+//! use fairy_egt::egt::material::Material;
+//! use fairy_egt::egt::progress::Silent;
+//! use fairy_egt::egt::table::Metric;
+//! use fairy_egt::egt::tables::TableSet;
+//! use fairy_egt::egt::value::Value;
+//! use fairy_egt::piece::PieceSet;
+//!
+//! // Build K+Q against K (and the bare kings it captures into), mate distances.
+//! let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm);
+//! let kqk = Material::parse("KQ.K", tables.pieces())?;
+//! tables.build(&kqk, &Silent)?;
+//!
+//! // Probe a position: White to move mates in one (Qc2-c8).
+//! let setup = Setup::from_fen("k7/8/1K6/8/8/8/2Q5/8 w - - 0 1", tables.geometry().board())?;
+//! let pos = Position::new(&setup, tables.geometry(), kqk.royals())?;
+//! assert_eq!(tables.probe(&pos)?, Value::Win(1));
+//! let best = tables.best_move(&pos)?.expect("a legal move");
+//! assert_eq!((best.mv.text().as_str(), best.value), ("c2c8", Value::Win(1)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod budget;
+mod build;
+mod directory;
+mod probing;
+
+use crate::board::geometry::Geometry;
+use crate::board::BoardSize;
+use crate::egt::material::Material;
+use crate::egt::rules::Rules;
+use crate::egt::seed::Seed;
+use crate::egt::table::{Metric, Table};
+use crate::egt::table_file::TableKey;
+use crate::egt::value::MAX_DIRECT;
+use crate::piece::PieceSet;
+use budget::held_bytes;
+use directory::TableDir;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Tables of one piece set and metric, built on request.
+pub struct TableSet {
+    /// The pieces' move tables, and the pieces.
+    geometry: Geometry,
+    metric: Metric,
+    rules: Rules,
+    seeds: Option<(Material, Vec<Seed>)>,
+    fold: bool,
+    /// Longest distance a table byte holds (see `Recipe::direct`).
+    direct: u16,
+    /// Shared, so that a finished table can be read elsewhere (its statistics counted for
+    /// the report) while the set is used or extended.
+    tables: HashMap<Material, Arc<Table>>,
+    /// Most bytes the tables may take, those held and a build's together.
+    budget: u64,
+    /// The table directory, if any (boxed: the set travels in messages between threads).
+    dir: Option<Box<TableDir>>,
+    /// What the table directory did not do as asked (a saved table refused, a failed save),
+    /// for the engine to show the user (see [`TableSet::take_notices`]).
+    notices: Vec<String>,
+}
+
+impl TableSet {
+    /// An empty set for these pieces and this metric.
+    pub fn new(pieces: PieceSet, metric: Metric) -> TableSet {
+        TableSet {
+            geometry: Geometry::new(&pieces),
+            metric,
+            rules: Rules::default(),
+            seeds: None,
+            fold: true,
+            direct: MAX_DIRECT,
+            tables: HashMap::new(),
+            budget: u64::MAX,
+            dir: None,
+            notices: Vec::new(),
+        }
+    }
+
+    /// The same set (still empty), on another board.
+    pub fn on_board(mut self, board: BoardSize) -> TableSet {
+        assert!(
+            self.tables.is_empty(),
+            "the board is chosen before any table is built"
+        );
+        self.geometry = Geometry::on(self.geometry.pieces(), board);
+        self
+    }
+
+    /// Limits the memory of the builds from now on to `bytes` (see [`TableSet::build`]).
+    /// Without a budget there is no limit.
+    pub fn set_budget(&mut self, bytes: u64) {
+        self.budget = bytes;
+    }
+
+    /// The key of `material`'s table under these settings: what its file must match.
+    pub fn key(&self, material: &Material) -> TableKey {
+        TableKey::new(
+            material,
+            &self.geometry,
+            self.metric,
+            self.rules,
+            self.seeds_of(material),
+            self.fold,
+        )
+    }
+
+    /// The seeds of `material`: those of the seeded endgame, none for the others.
+    fn seeds_of(&self, material: &Material) -> &[Seed] {
+        match &self.seeds {
+            Some((seeded, seeds)) if seeded == material => seeds,
+            _ => &[],
+        }
+    }
+
+    /// `material`'s table from the table directory, if it holds a good one. A file that is
+    /// The same set (still empty), building its tables under `rules`.
+    pub fn with_rules(mut self, rules: Rules) -> TableSet {
+        assert!(
+            self.tables.is_empty(),
+            "rules are chosen before any table is built"
+        );
+        self.rules = rules;
+        self
+    }
+
+    /// The same set (still empty), with values fixed for seeded positions of `material`
+    /// (see `seed`).
+    pub fn with_seeds(mut self, material: Material, seeds: Vec<Seed>) -> TableSet {
+        assert!(
+            self.tables.is_empty(),
+            "seeds are chosen before any table is built"
+        );
+        self.seeds = Some((material, seeds));
+        self
+    }
+
+    /// The rules the tables are built under.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The same, but tables built from now on use no symmetry (for checking the folding).
+    pub fn without_symmetry(mut self) -> TableSet {
+        self.fold = false;
+        self
+    }
+
+    /// The same, but tables built from now on hold only distances up to `moves` in their
+    /// bytes, and every longer one as an exception, as they do beyond `MAX_DIRECT` (for
+    /// checking the exceptions on small tables: the values are the same).
+    pub fn with_direct_distances(mut self, moves: u16) -> TableSet {
+        self.direct = moves.min(MAX_DIRECT);
+        self
+    }
+
+    /// The piece definitions.
+    pub fn pieces(&self) -> &PieceSet {
+        self.geometry.pieces()
+    }
+
+    /// Move tables of the pieces.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The metric of every table.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// The built table of a material.
+    pub fn get(&self, material: &Material) -> Option<&Table> {
+        self.tables.get(material).map(|t| &**t)
+    }
+
+    /// The built table of a material, shared.
+    pub fn shared(&self, material: &Material) -> Option<Arc<Table>> {
+        self.tables.get(material).cloned()
+    }
+
+    /// Bytes the tables held take (every built table: both sides to move, its index and its
+    /// distances beyond a byte).
+    pub fn bytes(&self) -> u64 {
+        self.tables.values().map(|t| held_bytes(t)).sum()
+    }
+
+    /// Whether a build of `material` uses the table of `m`: it is `material` or one of the
+    /// smaller endgames its captures reach.
+    fn used_by(material: &Material) -> impl Fn(&Material) -> bool + '_ {
+        let subs = material.sub_materials();
+        move |m| m == material || subs.contains(m)
+    }
+}

@@ -1,0 +1,88 @@
+//! Probing checked positions: a position's value, every legal move with the value it leaves,
+//! and the best move by the rule of `egt::probe`.
+
+use super::TableSet;
+use crate::board::Position;
+use crate::egt::material::{material_of, MAX_MEN};
+use crate::egt::probe::{best_of, ProbeError, ScoredMove};
+use crate::egt::table::Metric;
+use crate::egt::value::Value;
+
+impl TableSet {
+    /// Value of a position for its side to move.
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        if pos.men().len() > MAX_MEN {
+            return Err(ProbeError::TooManyMen(pos.men().len()));
+        }
+        let (material, sq) = material_of(pos);
+        let table = self
+            .get(&material)
+            .ok_or_else(|| ProbeError::NotBuilt(material.name()))?;
+        // A checked position is legal, so it has a value.
+        table
+            .value(&sq, pos.side_to_move())
+            .ok_or_else(|| ProbeError::NoValue {
+                material: material.name(),
+                fen: pos.to_setup().to_fen(),
+            })
+    }
+
+    /// Every legal move with the value it leaves for the mover, in ascending (from, to)
+    /// order. Under DTC a capture that keeps the win is a conversion: a win in 1.
+    pub fn scored_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ProbeError> {
+        pos.legal_moves(self.geometry())
+            .into_iter()
+            .map(|mv| {
+                let after = self.probe(&pos.play(mv))?;
+                let value = match (self.metric(), pos.captured(mv), after) {
+                    (Metric::Dtc, Some(_), Value::Loss(_)) => Value::Win(1),
+                    (Metric::Dtc, Some(_), Value::Win(_)) => Value::Loss(0),
+                    (_, _, v) => v.for_mover(),
+                };
+                Ok(ScoredMove { mv, value })
+            })
+            .collect()
+    }
+
+    /// The best move by the rule in `probe`'s module doc, `None` if there is no legal move.
+    pub fn best_move(&self, pos: &Position) -> Result<Option<ScoredMove>, ProbeError> {
+        Ok(best_of(&self.scored_moves(pos)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{BoardSize, Setup};
+    use crate::egt::material::Material;
+    use crate::egt::progress::Silent;
+    use crate::egt::value::ILLEGAL;
+    use crate::piece::PieceSet;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn an_illegal_byte_for_a_legal_position_is_an_internal_error() {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kq = Material::parse("KQ.K", set.pieces()).unwrap();
+        set.build(&kq, &Silent).unwrap();
+        let fen = "k7/8/1K6/8/8/8/2Q5/8 w - - 0 1";
+        let setup = Setup::from_fen(fen, BoardSize::STANDARD).unwrap();
+        let pos = crate::board::Position::new(&setup, set.geometry(), kq.royals()).unwrap();
+        assert_eq!(set.probe(&pos), Ok(Value::Win(1)));
+        let (_, sq) = material_of(&pos);
+        let table = set.get(&kq).unwrap();
+        let index = table.indexer().index(&sq).unwrap();
+        table.data[pos.side_to_move().index()][index as usize].store(ILLEGAL, Ordering::Relaxed);
+        let e = set.probe(&pos).unwrap_err();
+        assert_eq!(
+            e,
+            ProbeError::NoValue {
+                material: "KQ.K".to_string(),
+                fen: fen.to_string()
+            }
+        );
+        assert!(e
+            .to_string()
+            .starts_with("internal error: the table of KQ.K"));
+    }
+}
