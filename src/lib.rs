@@ -9,3 +9,8 @@ pub mod piece;
 pub mod protocol;
 pub mod settings;
 pub mod symmetry;
+
+/// Test data in files under tests/data, for the unit tests as for the integration tests.
+#[cfg(test)]
+#[path = "../tests/support/data.rs"]
+mod test_data;

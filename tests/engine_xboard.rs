@@ -368,22 +368,17 @@ fn the_engine_claims_game_ends_that_are_true() {
     // Claims need no table: wait for the start-up build, or its last lines would fall
     // between the claims checked below.
     let mut e = kqkr_engine();
-    for (fen, claim) in [
-        ("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1", "1-0 {White mates}"),
-        ("8/7r/8/8/8/1k6/8/K7 b - - 0 1", "0-1 {Black mates}"),
-        ("k7/8/1Q6/8/8/8/8/K7 b - - 0 1", "1/2-1/2 {Stalemate}"),
-        (
-            "8/8/8/8/8/8/Kr6/7k w - - 0 1",
-            "1/2-1/2 {Insufficient material}",
-        ),
-    ] {
+    for case in support::data::cases("game_ends.txt") {
+        let [fen, claim] = &case[..] else {
+            panic!("game_ends.txt: {case:?}")
+        };
         e.send("force");
         e.send(&format!("setboard {fen}"));
         e.send("go");
         let lines = said(&mut e);
         assert_eq!(
             lines.last().map(String::as_str),
-            Some(claim),
+            Some(claim.as_str()),
             "{fen}: {lines:?}"
         );
         assert_eq!(lines.iter().filter(|l| l.contains('{')).count(), 1);

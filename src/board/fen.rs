@@ -282,15 +282,10 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        for fen in [
-            "8/8/8/8/8/8/8/8 w - - 0 1",
-            "7k/8/8/8/3Q4/8/8/K7 w - - 0 1",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-            "k7/8/2H5/8/8/5a2/8/6CK b - - 0 1",
-            "zZ6/8/8/8/8/8/8/7X b - - 0 1",
-        ] {
+        for case in crate::test_data::cases("fen_round_trips.txt") {
+            let fen = &case[0];
             let setup = Setup::from_fen(fen, B8).unwrap();
-            assert_eq!(setup.to_fen(), fen);
+            assert_eq!(&setup.to_fen(), fen);
         }
     }
 

@@ -649,11 +649,8 @@ fn under_null_move_the_engine_plays_its_best_real_move_and_says_its_value() {
     let pieces = PieceSet::standard();
     let g = crate::board::geometry::Geometry::new(&pieces);
     // Black to move in many KR.K positions: the move is legal, and the score is its value.
-    for fen in [
-        "8/8/8/3k4/8/8/8/R3K3 b - - 0 1",
-        "k7/8/1K6/8/8/8/8/7R b - - 0 1",
-        "8/8/8/8/8/2k5/8/K1R5 b - - 0 1",
-    ] {
+    for case in crate::test_data::cases("krk_black_to_move.txt") {
+        let fen = case[0].as_str();
         e.command(Command::Force);
         e.command(setup(fen));
         e.command(Command::Go);

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test crate uses a part
 
+pub mod data;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
