@@ -449,7 +449,7 @@ mod tests {
         assert_eq!("DtC".parse::<Metric>(), Ok(Metric::Dtc));
         assert_eq!(Metric::Dtc.name(), "dtc");
         assert_eq!(Metric::Dtm.to_string(), "dtm");
-        let e = "dtz".parse::<Metric>().err();
+        let e = "dtz".parse::<Metric>().err().map(|e| e.to_string());
         assert_eq!(e.as_deref(), Some("expected dtm or dtc, found 'dtz'"));
         for n in [
             NullMove::None,
