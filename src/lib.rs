@@ -8,4 +8,5 @@ pub mod files;
 pub mod piece;
 pub mod protocol;
 pub mod settings;
+pub mod settings_file;
 pub mod symmetry;

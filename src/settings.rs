@@ -4,11 +4,12 @@
 //! and seeds through when an option changes (the engine itself never touches a file).
 
 use crate::board::BoardSize;
-use crate::config::{EngineConfig, Metric};
+use crate::config::EngineConfig;
 use crate::egt::material::Material;
 use crate::egt::memory;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
+use crate::egt::table::Metric;
 use crate::egt::tables::TableSet;
 use crate::piece::PieceSet;
 use std::path::{Path, PathBuf};

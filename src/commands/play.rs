@@ -5,9 +5,9 @@
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
-use fairy_egt::config::Metric;
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::material_of;
+use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
 use fairy_egt::engine::think::game_end;

@@ -3,9 +3,9 @@
 
 use super::unplayable::Unplayable;
 use crate::board::{BoardSize, Color, Move, Setup, Square};
-use crate::config::Metric;
 use crate::egt::probe::ScoredMove;
 use crate::egt::rules::NullMove;
+use crate::egt::table::Metric;
 use crate::egt::value::Value;
 use std::path::PathBuf;
 

@@ -2,8 +2,9 @@
 
 use super::*;
 use crate::board::BoardSize;
-use crate::config::{EngineConfig, Metric};
+use crate::config::EngineConfig;
 use crate::egt::progress::Silent;
+use crate::egt::table::Metric;
 use crate::piece::PieceSet;
 use std::sync::atomic::Ordering;
 
@@ -742,7 +743,7 @@ fn undo_after_an_option_change_builds_the_table_it_returns_to() {
     e.command(Command::Force);
     e.command(setup("8/8/8/8/2r4Q/8/2k5/K7 w - - 0 1"));
     e.command(Command::Move("h4c4".into()));
-    e.command(Command::Metric(crate::config::Metric::Dtc));
+    e.command(Command::Metric(crate::egt::table::Metric::Dtc));
     drive(&mut e);
     e.command(Command::Undo(1));
     e.command(Command::Go);

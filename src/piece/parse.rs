@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::betza::parse_betza;
 use super::{PieceSet, PieceType, Step, StepMode};
+use crate::settings_file;
 use crate::symmetry::Sym;
 
 /// The shipped `piecedef.ini`, compiled into the program.
@@ -27,8 +28,8 @@ pub enum PieceDefError {
     Read {
         /// The file.
         path: PathBuf,
-        /// The operating system's reason.
-        error: std::io::Error,
+        /// Why not.
+        error: settings_file::ReadError,
     },
     /// The text is not a valid list of piece definitions.
     #[error("{file}:{line}:{column}: {message}")]
@@ -73,7 +74,7 @@ impl PieceSet {
 
 /// Reads and parses a piece-definition file.
 pub fn load_piece_file(path: &Path) -> Result<PieceSet, PieceDefError> {
-    let text = crate::files::read_settings_file(path).map_err(|error| PieceDefError::Read {
+    let text = settings_file::read(path).map_err(|error| PieceDefError::Read {
         path: path.to_path_buf(),
         error,
     })?;

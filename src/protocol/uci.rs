@@ -24,9 +24,9 @@
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::fen::FenError;
 use crate::board::{BoardSize, Setup};
-use crate::config::Metric;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
+use crate::egt::table::Metric;
 use crate::egt::value::Value;
 use crate::engine::game::standard_start;
 use crate::engine::{Command, Event, Options, Thinking, Unplayable};
