@@ -6,7 +6,7 @@ use crate::egt::seed::{parse_seeds, Seed};
 use crate::egt::table::Metric;
 use crate::piece::parse::{load_piece_file, PieceDefError};
 use crate::piece::PieceSet;
-use crate::settings::{Files, PieceFile};
+use crate::settings::{Files, PieceFile, PieceFileError, SeedFileError};
 use crate::settings_file;
 use std::path::Path;
 
@@ -15,7 +15,7 @@ use std::path::Path;
 pub struct Disk;
 
 impl Files for Disk {
-    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, String> {
+    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, PieceFileError> {
         pieces_of(file)
     }
 
@@ -26,7 +26,7 @@ impl Files for Disk {
         board: BoardSize,
         spec: &str,
         metric: Metric,
-    ) -> Result<Vec<Seed>, String> {
+    ) -> Result<Vec<Seed>, SeedFileError> {
         load_seeds(file, pieces, board, spec, metric)
     }
 }
@@ -39,23 +39,25 @@ pub fn load_seeds(
     board: BoardSize,
     spec: &str,
     metric: Metric,
-) -> Result<Vec<Seed>, String> {
-    let text = settings_file::read(file)
-        .map_err(|e| format!("{}: cannot read the seed file: {e}", file.display()))?;
-    parse_seeds(
+) -> Result<Vec<Seed>, SeedFileError> {
+    let text = settings_file::read(file).map_err(|error| SeedFileError::Read {
+        path: file.to_path_buf(),
+        error,
+    })?;
+    let seeds = parse_seeds(
         &text,
         &file.display().to_string(),
         spec,
         &Geometry::on(pieces, board),
         metric,
-    )
-    .map_err(|e| e.to_string())
+    )?;
+    Ok(seeds)
 }
 
 /// The piece definitions of a piece file, which must exist when the user named it; when no
 /// file was named and the default one is not there, the built-in definitions (those of the
 /// shipped `piecedef.ini`).
-pub fn pieces_of(file: &PieceFile) -> Result<PieceSet, String> {
+pub fn pieces_of(file: &PieceFile) -> Result<PieceSet, PieceFileError> {
     let path = &file.path;
     if !file.named && !path.exists() {
         log::info!(
@@ -66,8 +68,8 @@ pub fn pieces_of(file: &PieceFile) -> Result<PieceSet, String> {
     }
     load_piece_file(path).map_err(|e| match e {
         PieceDefError::Read { error, .. } if error.is_not_found() => {
-            format!("{}: piece file not found", path.display())
+            PieceFileError::NotFound(path.clone())
         }
-        e => e.to_string(),
+        e => PieceFileError::Definitions(e),
     })
 }

@@ -81,12 +81,12 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
         path: config.pieces.clone(),
         named: config.pieces_named,
     };
-    let pieces = pieces_of(&piece_file).map_err(UserError)?;
+    let pieces = pieces_of(&piece_file).map_err(UserError::from_display)?;
     let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
     let seeds = match &config.seed {
         Some(file) => Some(
             load_seeds(file, &pieces, config.board, &config.endgame, config.metric)
-                .map_err(UserError)?,
+                .map_err(UserError::from_display)?,
         ),
         None => None,
     };
