@@ -2,8 +2,8 @@
 
 use fairy_egt::board::BoardSize;
 use fairy_egt::config::MAX_THREADS;
-use fairy_egt::egt::rules::NullMove;
-use fairy_egt::egt::table::Metric;
+use fairy_egt::egt::rules::{NullMove, ParseNullMoveError};
+use fairy_egt::egt::table::{Metric, ParseMetricError};
 use lexopt::prelude::*;
 use std::path::PathBuf;
 
@@ -179,8 +179,9 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
                     None => NullMove::Black,
                     Some(v) => {
                         let v = v.string()?;
-                        v.parse()
-                            .map_err(|e: String| CliError(format!("--null-move: {e}")))?
+                        v.parse().map_err(|e: ParseNullMoveError| {
+                            CliError(format!("--null-move: {e}"))
+                        })?
                     }
                 })
             }
@@ -197,7 +198,7 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
                 let v = parser.value()?.string()?;
                 common.metric = Some(
                     v.parse()
-                        .map_err(|e: String| CliError(format!("--metric: {e}")))?,
+                        .map_err(|e: ParseMetricError| CliError(format!("--metric: {e}")))?,
                 );
             }
             Long("board") => {

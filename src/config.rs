@@ -8,11 +8,10 @@
 //! directory of the ini file. The shipped `engine.ini` documents every key.
 
 use crate::board::BoardSize;
+use crate::egt::rules::NullMove;
+use crate::egt::table::Metric;
+use crate::settings_file;
 use std::path::{Path, PathBuf};
-
-pub use crate::egt::table::Metric;
-
-pub use crate::egt::rules::NullMove;
 
 /// Most build threads anyone may ask for (`threads` here, `--threads`, XBoard's `cores` and
 /// the `Threads` option of either protocol): more would only make rayon start idle threads.
@@ -83,8 +82,8 @@ pub enum ConfigError {
     Read {
         /// The file.
         path: PathBuf,
-        /// The operating system's reason.
-        error: std::io::Error,
+        /// Why not.
+        error: settings_file::ReadError,
     },
     /// A line of the file is wrong.
     #[error("{file}:{line}: {message}")]
@@ -136,7 +135,7 @@ fn optional_path(value: &str) -> Option<Option<PathBuf>> {
 
 /// Reads and parses a configuration file.
 pub fn load_config(path: &Path) -> Result<EngineConfig, ConfigError> {
-    let text = crate::files::read_settings_file(path).map_err(|error| ConfigError::Read {
+    let text = settings_file::read(path).map_err(|error| ConfigError::Read {
         path: path.to_path_buf(),
         error,
     })?;
@@ -449,7 +448,7 @@ mod tests {
         assert_eq!("DtC".parse::<Metric>(), Ok(Metric::Dtc));
         assert_eq!(Metric::Dtc.name(), "dtc");
         assert_eq!(Metric::Dtm.to_string(), "dtm");
-        let e = "dtz".parse::<Metric>().err();
+        let e = "dtz".parse::<Metric>().err().map(|e| e.to_string());
         assert_eq!(e.as_deref(), Some("expected dtm or dtc, found 'dtz'"));
         for n in [
             NullMove::None,

@@ -42,6 +42,7 @@ pub mod files;
 pub mod piece;
 pub mod protocol;
 pub mod settings;
+pub mod settings_file;
 pub mod symmetry;
 
 /// Test data in files under tests/data, for the unit tests as for the integration tests.

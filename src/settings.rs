@@ -4,13 +4,16 @@
 //! and seeds through when an option changes (the engine itself never touches a file).
 
 use crate::board::BoardSize;
-use crate::config::{EngineConfig, Metric};
+use crate::config::EngineConfig;
 use crate::egt::material::Material;
 use crate::egt::memory;
 use crate::egt::rules::Rules;
-use crate::egt::seed::Seed;
+use crate::egt::seed::{Seed, SeedError};
+use crate::egt::table::Metric;
 use crate::egt::tables::TableSet;
+use crate::piece::parse::PieceDefError;
 use crate::piece::PieceSet;
+use crate::settings_file;
 use std::path::{Path, PathBuf};
 
 /// The options a GUI may change while the engine runs, as a protocol shows them as defaults
@@ -159,7 +162,7 @@ pub fn new_tables(s: &Settings) -> TableSet {
 pub trait Files: Send {
     /// The piece definitions of a piece file (or the built-in ones, for a default file that
     /// is missing).
-    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, String>;
+    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, PieceFileError>;
     /// The seeds of a seed file for the endgame `spec` (as the user wrote it: its letter
     /// order is the order of the squares) of these pieces on `board`, under `metric`.
     fn seeds(
@@ -169,5 +172,32 @@ pub trait Files: Send {
         board: BoardSize,
         spec: &str,
         metric: Metric,
-    ) -> Result<Vec<Seed>, String>;
+    ) -> Result<Vec<Seed>, SeedFileError>;
+}
+
+/// Why a piece file gave no pieces ([`Files::pieces`]).
+#[derive(Debug, thiserror::Error)]
+pub enum PieceFileError {
+    /// The file the user named is not there.
+    #[error("{}: piece file not found", .0.display())]
+    NotFound(PathBuf),
+    /// It could not be read, or a definition in it is wrong.
+    #[error(transparent)]
+    Definitions(#[from] PieceDefError),
+}
+
+/// Why a seed file gave no seeds ([`Files::seeds`]).
+#[derive(Debug, thiserror::Error)]
+pub enum SeedFileError {
+    /// The file could not be read.
+    #[error("{}: cannot read the seed file: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why not.
+        error: settings_file::ReadError,
+    },
+    /// A line of it is wrong, or the endgame is not one of these pieces.
+    #[error(transparent)]
+    Seeds(#[from] SeedError),
 }

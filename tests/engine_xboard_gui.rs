@@ -26,10 +26,10 @@
 mod support;
 
 use fairy_egt::board::{BoardSize, Color, Position, Setup};
-use fairy_egt::config::Metric;
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
+use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
 use fairy_egt::piece::PieceSet;

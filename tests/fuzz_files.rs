@@ -16,10 +16,11 @@ mod fuzz;
 
 use fairy_egt::board::geometry::Geometry;
 use fairy_egt::board::symmetry_group;
-use fairy_egt::config::{parse_config, Metric};
+use fairy_egt::config::parse_config;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::seed::parse_seeds;
+use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::piece::betza::try_betza;
 use fairy_egt::piece::parse::{parse_piece_defs, PieceDefError, STANDARD_PIECEDEF};

@@ -8,13 +8,14 @@ pub mod report;
 pub mod stats_text;
 
 use crate::cli::Common;
-use fairy_egt::board::{Position, Setup};
+use fairy_egt::board::{FenError, Position, Setup};
 use fairy_egt::config::{load_config, EngineConfig};
 use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::{BuildEvent, Phase, Progress, Rough};
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::engine::game::check;
+use fairy_egt::engine::Unplayable;
 use fairy_egt::files::{load_seeds, pieces_of};
 use fairy_egt::settings::PieceFile;
 pub use fairy_egt::settings::{new_tables, Settings};
@@ -82,12 +83,12 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
         path: config.pieces.clone(),
         named: config.pieces_named,
     };
-    let pieces = pieces_of(&piece_file).map_err(UserError)?;
+    let pieces = pieces_of(&piece_file).map_err(UserError::from_display)?;
     let material = Material::parse(&config.endgame, &pieces).map_err(UserError::from_display)?;
     let seeds = match &config.seed {
         Some(file) => Some(
             load_seeds(file, &pieces, config.board, &config.endgame, config.metric)
-                .map_err(UserError)?,
+                .map_err(UserError::from_display)?,
         ),
         None => None,
     };
@@ -209,19 +210,41 @@ impl Progress for StderrProgress {
     }
 }
 
+/// Why a FEN or set-up is not a position the built tables answer.
+#[derive(Debug, thiserror::Error)]
+pub enum NotBuilt {
+    /// The FEN is malformed.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// The set-up is no position the engine plays.
+    #[error(transparent)]
+    Unplayable(#[from] Unplayable),
+    /// Its material is not built.
+    #[error(
+        "the position is {material}, which is neither {spec} nor reachable from it by captures"
+    )]
+    Material {
+        /// The position's material.
+        material: Material,
+        /// The endgame built.
+        spec: Material,
+    },
+}
+
 /// The checked position of a set-up whose material is built in `tables`: `spec` (whose
 /// royals it uses) or an endgame reachable from it by captures. The error says why not.
 pub fn built_position(
     tables: &TableSet,
     spec: &Material,
     setup: &Setup,
-) -> Result<Position, String> {
-    let pos = check(setup, tables.geometry(), spec.royals()).map_err(|e| e.to_string())?;
+) -> Result<Position, NotBuilt> {
+    let pos = check(setup, tables.geometry(), spec.royals())?;
     let (material, _) = material_of(&pos);
     if tables.get(&material).is_none() {
-        return Err(format!(
-            "the position is {material}, which is neither {spec} nor reachable from it by captures"
-        ));
+        return Err(NotBuilt::Material {
+            material,
+            spec: spec.clone(),
+        });
     }
     Ok(pos)
 }

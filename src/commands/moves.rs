@@ -5,7 +5,7 @@
 use super::{read_fens, settings, UserError};
 use crate::cli::{Common, Fens};
 use fairy_egt::board::geometry::Geometry;
-use fairy_egt::board::{Position, Setup};
+use fairy_egt::board::{FenError, Position, PositionError, Setup};
 use std::io::Write as _;
 use std::path::Path;
 
@@ -48,13 +48,28 @@ pub fn run(common: &Common, fens: &Fens) -> Result<(), UserError> {
     Ok(())
 }
 
+/// Why a FEN is not a position whose moves can be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum NotAPosition {
+    /// The FEN is malformed.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// Its set-up is not a legal position.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+}
+
 /// The legal moves of a FEN's position in coordinate notation (`e1e2`), sorted as text and
 /// separated by spaces; empty when the side to move has none (checkmate or stalemate).
 /// `royals` are White's and Black's royal letters. The error says why the FEN is not a
 /// position.
-pub fn moves_line(fen: &str, geometry: &Geometry, royals: [char; 2]) -> Result<String, String> {
-    let setup = Setup::from_fen(fen, geometry.board()).map_err(|e| e.to_string())?;
-    let pos = Position::new(&setup, geometry, royals).map_err(|e| e.to_string())?;
+pub fn moves_line(
+    fen: &str,
+    geometry: &Geometry,
+    royals: [char; 2],
+) -> Result<String, NotAPosition> {
+    let setup = Setup::from_fen(fen, geometry.board())?;
+    let pos = Position::new(&setup, geometry, royals)?;
     let mut moves: Vec<String> = pos.legal_moves(geometry).iter().map(|m| m.text()).collect();
     moves.sort_unstable();
     Ok(moves.join(" "))
@@ -67,6 +82,7 @@ mod tests {
 
     fn line(fen: &str) -> Result<String, String> {
         moves_line(fen, &Geometry::new(&PieceSet::standard()), ['K', 'K'])
+            .map_err(|e| e.to_string())
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! `fairy-egt probe`: the value of a position, every move's value, and the perfect line.
 
-use super::{build_tables, built_position, read_fens, settings, start_threads, UserError};
+use super::{
+    build_tables, built_position, read_fens, settings, start_threads, NotBuilt, UserError,
+};
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::material_of;
@@ -46,6 +48,7 @@ pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
     let mut out = std::io::stdout().lock();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let answer = position(&tables, &s.material, line.trim())
+            .map_err(|e| e.to_string())
             .and_then(|pos| tables.probe(&pos).map_err(|e| e.to_string()))
             .map_or_else(|e| format!("error: {e}"), |v| v.to_string());
         writeln!(out, "{answer}").map_err(|e| UserError(format!("stdout: {e}")))?;
@@ -54,8 +57,8 @@ pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
 }
 
 /// The checked position of a FEN whose material is built (see `built_position`).
-fn position(tables: &TableSet, spec: &Material, fen: &str) -> Result<Position, String> {
-    let setup = Setup::from_fen(fen, tables.geometry().board()).map_err(|e| e.to_string())?;
+fn position(tables: &TableSet, spec: &Material, fen: &str) -> Result<Position, NotBuilt> {
+    let setup = Setup::from_fen(fen, tables.geometry().board())?;
     built_position(tables, spec, &setup)
 }
 

@@ -46,17 +46,22 @@ impl fmt::Display for NullMove {
     }
 }
 
+/// A text that names no null-move rule, as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected none, white, black or both, found '{0}'")]
+pub struct ParseNullMoveError(pub String);
+
 impl FromStr for NullMove {
-    type Err = String;
+    type Err = ParseNullMoveError;
 
     /// `none`, `white`, `black` or `both`, in any case.
-    fn from_str(s: &str) -> Result<NullMove, String> {
+    fn from_str(s: &str) -> Result<NullMove, ParseNullMoveError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "none" => Ok(NullMove::None),
             "white" => Ok(NullMove::White),
             "black" => Ok(NullMove::Black),
             "both" => Ok(NullMove::Both),
-            _ => Err(format!("expected none, white, black or both, found '{s}'")),
+            _ => Err(ParseNullMoveError(s.to_string())),
         }
     }
 }

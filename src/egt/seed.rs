@@ -9,8 +9,8 @@
 //! win in 1), and for losses 1+N under DTM, 10+N under DTC (1 or 10 = checkmated). A seed
 //! applies to every symmetric image of its position. `#` and `;` start comments.
 
-use crate::board::{BoardSize, Color, Position, Setup};
-use crate::egt::material::{material_of, Material, Squares};
+use crate::board::{BoardSize, Color, Position, PositionError, Setup};
+use crate::egt::material::{material_of, Material, SpecError, Squares};
 use crate::egt::table::Metric;
 use thiserror::Error;
 
@@ -42,14 +42,77 @@ pub struct Seed {
 
 /// A malformed seed file.
 #[derive(Debug, Error, PartialEq, Eq)]
-#[error("{file}:{line}: {message}")]
+#[error("{file}:{line}: {problem}")]
 pub struct SeedError {
     /// The file, as given.
     pub file: String,
-    /// 1-based line.
+    /// 1-based line; 0 when the endgame itself is wrong.
     pub line: usize,
     /// What was expected and found.
-    pub message: String,
+    pub problem: SeedProblem,
+}
+
+/// What a seed expects of its value, when the value is not one.
+const EXPECTED_VALUE: &str = "expected draw, stalemate, win N, loss N or an EGTgen code";
+
+/// What is wrong with a line of a seed file, or with the endgame it seeds.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SeedProblem {
+    /// The endgame is not one of these pieces (on no line).
+    #[error(transparent)]
+    Endgame(#[from] SpecError),
+    /// The squares are not as many as the endgame's men.
+    #[error("expected {men} squares (such as c1, or ** for any square), found '{found}'")]
+    SquareCount {
+        /// The endgame's men.
+        men: usize,
+        /// The squares as written.
+        found: String,
+    },
+    /// A square that is not one of the board's.
+    #[error("'{found}' does not start a square of the {board} board (a1 to {last} or **)")]
+    NotASquare {
+        /// The two characters where a square was expected.
+        found: String,
+        /// The board.
+        board: BoardSize,
+        /// The name of its last square.
+        last: String,
+    },
+    /// More than one `**`.
+    #[error("only one ** wildcard is allowed")]
+    Wildcards,
+    /// `win` or `loss` without its number.
+    #[error("{EXPECTED_VALUE}: a number must follow")]
+    NoNumber,
+    /// `win 0`.
+    #[error("win 0 is not a value (wins take at least one move)")]
+    WinInZero,
+    /// An EGTgen code that is no value under the metric.
+    #[error("EGTgen code {code} means nothing under {metric} (losses are {base}+N)")]
+    Code {
+        /// The code.
+        code: u16,
+        /// The metric.
+        metric: Metric,
+        /// The code of a loss in 0 under it.
+        base: u16,
+    },
+    /// No value after the squares.
+    #[error("{EXPECTED_VALUE}, found nothing")]
+    NoValue,
+    /// Words that are no value.
+    #[error("{EXPECTED_VALUE}, found '{0}'")]
+    Value(String),
+    /// Two men on one square (no `**`).
+    #[error("'{0}' puts two men on one square")]
+    SameSquare(String),
+    /// An illegal position (no `**`).
+    #[error("illegal position: {0}")]
+    Illegal(PositionError),
+    /// A `**` that gives no legal position wherever it stands.
+    #[error("'{0}' gives no legal position")]
+    NoLegalPosition(String),
 }
 
 /// Reads the seeds of `text` for the endgame `spec` (as the user wrote it: its letter order
@@ -64,15 +127,15 @@ pub fn parse_seeds(
     let material = Material::parse(spec, geometry.pieces()).map_err(|e| SeedError {
         file: file.to_string(),
         line: 0,
-        message: e.to_string(),
+        problem: e.into(),
     })?;
     let order = spec_order(spec);
     let mut seeds = Vec::new();
     for (number, raw) in text.lines().enumerate() {
-        let fail = |message: String| SeedError {
+        let fail = |problem: SeedProblem| SeedError {
             file: file.to_string(),
             line: number + 1,
-            message,
+            problem,
         };
         let line = raw.split(['#', ';']).next().unwrap_or("").trim();
         if line.is_empty() {
@@ -105,7 +168,7 @@ pub fn parse_seeds(
                 if wild.is_some() {
                     continue;
                 }
-                return Err(fail(format!("'{}' puts two men on one square", words[0])));
+                return Err(fail(SeedProblem::SameSquare(words[0].to_string())));
             }
             match Position::new(&setup, geometry, material.royals()) {
                 Ok(pos) => {
@@ -118,12 +181,12 @@ pub fn parse_seeds(
                     });
                     placed += 1;
                 }
-                Err(e) if wild.is_none() => return Err(fail(format!("illegal position: {e}"))),
+                Err(e) if wild.is_none() => return Err(fail(SeedProblem::Illegal(e))),
                 Err(_) => {}
             }
         }
         if placed == 0 {
-            return Err(fail(format!("'{}' gives no legal position", words[0])));
+            return Err(fail(SeedProblem::NoLegalPosition(words[0].to_string())));
         }
     }
     Ok(seeds)
@@ -149,9 +212,7 @@ fn spec_order(spec: &str) -> Vec<(Color, char)> {
 
 /// `c1d1c6c5` → squares of `board` (`a10`, three characters, on tall boards), `None` for
 /// the one `**`.
-fn parse_squares(text: &str, men: usize, board: BoardSize) -> Result<Vec<Option<u8>>, String> {
-    let wrong =
-        || format!("expected {men} squares (such as c1, or ** for any square), found '{text}'");
+fn parse_squares(text: &str, men: usize, board: BoardSize) -> Result<Vec<Option<u8>>, SeedProblem> {
     let mut squares = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {
@@ -162,33 +223,34 @@ fn parse_squares(text: &str, men: usize, board: BoardSize) -> Result<Vec<Option<
             squares.push(Some(sq));
             rest = after;
         } else {
-            let bad: String = rest.chars().take(2).collect();
-            return Err(format!(
-                "'{bad}' does not start a square of the {board} board (a1 to {} or **)",
-                board.square_name((board.squares() - 1) as u8)
-            ));
+            return Err(SeedProblem::NotASquare {
+                found: rest.chars().take(2).collect(),
+                board,
+                last: board.square_name((board.squares() - 1) as u8),
+            });
         }
     }
     if squares.len() != men {
-        return Err(wrong());
+        return Err(SeedProblem::SquareCount {
+            men,
+            found: text.to_string(),
+        });
     }
     if squares.iter().filter(|s| s.is_none()).count() > 1 {
-        return Err("only one ** wildcard is allowed".to_string());
+        return Err(SeedProblem::Wildcards);
     }
     Ok(squares)
 }
 
-fn parse_value(words: &[&str], metric: Metric) -> Result<SeedValue, String> {
-    let expected = "expected draw, stalemate, win N, loss N or an EGTgen code";
-    let number = |w: Option<&&str>| -> Result<u16, String> {
-        w.and_then(|w| w.parse().ok())
-            .ok_or_else(|| format!("{expected}: a number must follow"))
+fn parse_value(words: &[&str], metric: Metric) -> Result<SeedValue, SeedProblem> {
+    let number = |w: Option<&&str>| -> Result<u16, SeedProblem> {
+        w.and_then(|w| w.parse().ok()).ok_or(SeedProblem::NoNumber)
     };
     match words {
         ["draw"] => Ok(SeedValue::Draw),
         ["stalemate"] => Ok(SeedValue::Stalemate),
         ["win", rest @ ..] if rest.len() == 1 => match number(rest.first())? {
-            0 => Err("win 0 is not a value (wins take at least one move)".to_string()),
+            0 => Err(SeedProblem::WinInZero),
             n => Ok(SeedValue::Win(n)),
         },
         ["loss", rest @ ..] if rest.len() == 1 => Ok(SeedValue::Loss(number(rest.first())?)),
@@ -200,13 +262,11 @@ fn parse_value(words: &[&str], metric: Metric) -> Result<SeedValue, String> {
                 127 => Ok(SeedValue::Stalemate),
                 126 => Ok(SeedValue::Win(1)),
                 c if c >= base && c < 126 => Ok(SeedValue::Loss(c - base)),
-                c => Err(format!(
-                    "EGTgen code {c} means nothing under {metric} (losses are {base}+N)"
-                )),
+                code => Err(SeedProblem::Code { code, metric, base }),
             }
         }
-        [] => Err(format!("{expected}, found nothing")),
-        _ => Err(format!("{expected}, found '{}'", words.join(" "))),
+        [] => Err(SeedProblem::NoValue),
+        _ => Err(SeedProblem::Value(words.join(" "))),
     }
 }
 
@@ -262,36 +322,43 @@ mod tests {
     fn errors_name_the_line() {
         let e = parse("c1d1c6b5 draw\nc1d1c6 draw\n", Metric::Dtm).unwrap_err();
         assert_eq!(
-            (e.line, e.message.contains("expected 4 squares")),
+            (e.line, e.problem.to_string().contains("expected 4 squares")),
             (2, true)
         );
         assert!(parse("c1d1c6b5 maybe", Metric::Dtm)
             .unwrap_err()
-            .message
+            .problem
+            .to_string()
             .contains("'maybe'"));
         assert!(parse("c1**c6** draw", Metric::Dtm)
             .unwrap_err()
-            .message
+            .problem
+            .to_string()
             .contains("one ** wildcard"));
         assert!(parse("c1c1c6c5 draw", Metric::Dtm)
             .unwrap_err()
-            .message
+            .problem
+            .to_string()
             .contains("two men"));
         assert!(parse("c1d1i6c5 draw", Metric::Dtm)
             .unwrap_err()
-            .message
+            .problem
+            .to_string()
             .contains("'i6'"));
         assert!(parse("c1d1c6b5 5", Metric::Dtc)
             .unwrap_err()
-            .message
+            .problem
+            .to_string()
             .contains("code 5"));
         assert!(parse("c1d1c2c5 w draw", Metric::Dtm)
             .unwrap_err()
-            .message
+            .problem
+            .to_string()
             .contains("illegal"));
         assert!(parse("c1d1c6b5 win 0", Metric::Dtm)
             .unwrap_err()
-            .message
+            .problem
+            .to_string()
             .contains("win 0"));
     }
 }

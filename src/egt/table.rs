@@ -32,14 +32,19 @@ impl std::fmt::Display for Metric {
     }
 }
 
+/// A text that names no metric, as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected dtm or dtc, found '{0}'")]
+pub struct ParseMetricError(pub String);
+
 impl std::str::FromStr for Metric {
-    type Err = String;
+    type Err = ParseMetricError;
     /// `dtm` or `dtc`, in any case.
-    fn from_str(s: &str) -> Result<Metric, String> {
+    fn from_str(s: &str) -> Result<Metric, ParseMetricError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "dtm" => Ok(Metric::Dtm),
             "dtc" => Ok(Metric::Dtc),
-            _ => Err(format!("expected dtm or dtc, found '{s}'")),
+            _ => Err(ParseMetricError(s.to_string())),
         }
     }
 }

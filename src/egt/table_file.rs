@@ -216,10 +216,20 @@ pub enum LoadError {
     },
 }
 
+/// Why a table was not saved (nothing is left behind then).
+#[derive(Debug, Error)]
+#[error("cannot save {}: {error}", path.display())]
+pub struct SaveError {
+    /// The file it was to be saved to.
+    pub path: PathBuf,
+    /// The system's error.
+    pub error: std::io::Error,
+}
+
 /// Writes `table` to `dir` (created if missing) under its key's name, atomically: a
-/// temporary file in `dir`, synced, then renamed. Returns the file's path, or a message
-/// naming the file and the system's error (nothing is left behind then).
-pub fn write(table: &Table, key: &TableKey, dir: &Path) -> Result<PathBuf, String> {
+/// temporary file in `dir`, synced, then renamed. Returns the file's path, or the error
+/// naming the file and the system's reason (nothing is left behind then).
+pub fn write(table: &Table, key: &TableKey, dir: &Path) -> Result<PathBuf, SaveError> {
     write_packed(table, key, dir, Packing::DEFAULT)
 }
 
@@ -246,7 +256,7 @@ fn write_packed(
     key: &TableKey,
     dir: &Path,
     packing: Packing,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, SaveError> {
     let path = dir.join(key.file_name());
     let temp = dir.join(format!(".{}.{}.tmp", key.file_name(), std::process::id()));
     remove_leftovers(dir, key.file_name());
@@ -257,7 +267,7 @@ fn write_packed(
         Ok(()) => Ok(path),
         Err(e) => {
             let _ = std::fs::remove_file(&temp);
-            Err(format!("cannot save {}: {e}", path.display()))
+            Err(SaveError { path, error: e })
         }
     }
 }
@@ -947,7 +957,9 @@ mod tests {
         let m = Material::parse("KR.K", s.pieces()).unwrap();
         assert!(s.get(&m).is_some());
         let t = s.get(&m).unwrap();
-        let e = write(t, &s.key(&m), &file.join("tables")).unwrap_err();
+        let e = write(t, &s.key(&m), &file.join("tables"))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("cannot save "), "{e}");
         assert!(e.contains("KR.K.8x8.dtm.egt"), "{e}");
         // Built again, not saved: silent.

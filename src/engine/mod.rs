@@ -396,7 +396,8 @@ impl Engine {
                     named: true,
                 };
                 let endgame = &self.settings.options.endgame;
-                let loaded = self.files.pieces(&file).and_then(|pieces| {
+                let pieces = self.files.pieces(&file).map_err(|e| e.to_string());
+                let loaded = pieces.and_then(|pieces| {
                     let m = Material::parse(endgame, &pieces)
                         .map_err(|e| format!("the endgame {endgame} in these pieces: {e}"))?;
                     Ok((pieces, m))
@@ -471,7 +472,7 @@ impl Engine {
         match seeds.transpose() {
             Ok(seeds) => new.seeds = seeds,
             Err(e) => {
-                self.reject("bad option value", &e);
+                self.reject("bad option value", &e.to_string());
                 return;
             }
         }

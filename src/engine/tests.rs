@@ -6,6 +6,7 @@ use crate::config::EngineConfig;
 use crate::egt::progress::Silent;
 use crate::egt::table::Metric;
 use crate::piece::PieceSet;
+use crate::settings::{PieceFileError, SeedFileError};
 use std::sync::atomic::Ordering;
 
 /// The files of the engine tests, from memory: no file exists, so an unnamed piece file
@@ -13,9 +14,9 @@ use std::sync::atomic::Ordering;
 struct NoFiles;
 
 impl Files for NoFiles {
-    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, String> {
+    fn pieces(&self, file: &PieceFile) -> Result<PieceSet, PieceFileError> {
         if file.named {
-            Err(format!("{}: piece file not found", file.path.display()))
+            Err(PieceFileError::NotFound(file.path.clone()))
         } else {
             Ok(PieceSet::standard())
         }
@@ -28,8 +29,11 @@ impl Files for NoFiles {
         _board: BoardSize,
         _spec: &str,
         _metric: Metric,
-    ) -> Result<Vec<crate::egt::seed::Seed>, String> {
-        Err(format!("{}: cannot read the seed file", file.display()))
+    ) -> Result<Vec<crate::egt::seed::Seed>, SeedFileError> {
+        Err(SeedFileError::Read {
+            path: file.to_path_buf(),
+            error: std::io::Error::from(std::io::ErrorKind::NotFound).into(),
+        })
     }
 }
 

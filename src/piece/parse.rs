@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::betza::parse_betza;
 use super::{PieceSet, PieceType, Step, StepMode};
+use crate::settings_file;
 use crate::symmetry::Sym;
 
 /// The shipped `piecedef.ini`, compiled into the program.
@@ -27,8 +28,8 @@ pub enum PieceDefError {
     Read {
         /// The file.
         path: PathBuf,
-        /// The operating system's reason.
-        error: std::io::Error,
+        /// Why not.
+        error: settings_file::ReadError,
     },
     /// The text is not a valid list of piece definitions.
     #[error("{file}:{line}:{column}: {message}")]
@@ -71,16 +72,51 @@ impl PieceSet {
     }
 }
 
-/// Reads and parses a piece-definition file.
+/// Reads and parses a piece-definition file: its text as [`parse_piece_defs`] takes it, read
+/// as every settings file is (a regular file of at most 64 MiB of UTF-8), with the path
+/// naming the file in errors.
+///
+/// ```
+/// use fairy_egt::piece::parse::load_piece_file;
+/// use std::path::Path;
+///
+/// let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("piecedef.ini");
+/// let pieces = load_piece_file(&shipped).unwrap();
+/// assert_eq!(pieces.get('n').unwrap().steps.len(), 8);
+///
+/// // A file that cannot be read is an error naming it and the reason.
+/// let error = load_piece_file(Path::new("no/such/piecedef.ini")).unwrap_err();
+/// assert!(error
+///     .to_string()
+///     .starts_with("no/such/piecedef.ini: cannot read the piece definitions: "));
+/// ```
 pub fn load_piece_file(path: &Path) -> Result<PieceSet, PieceDefError> {
-    let text = crate::files::read_settings_file(path).map_err(|error| PieceDefError::Read {
+    let text = settings_file::read(path).map_err(|error| PieceDefError::Read {
         path: path.to_path_buf(),
         error,
     })?;
     parse_piece_defs(&text, &path.display().to_string())
 }
 
-/// Parses piece definitions; `file_name` is used in error messages only.
+/// Parses the text of a piece-definition file (`piecedef.ini`) into its [`PieceSet`]: the
+/// front door of reading pieces, which [`load_piece_file`] goes through with a file's text.
+/// `file_name` is used in error messages only. A byte-order mark at the start is skipped.
+///
+/// ```
+/// use fairy_egt::piece::parse::parse_piece_defs;
+///
+/// // A king and a knight by their steps, an archbishop (bishop + knight) in Betza.
+/// let text = "K: 1,0,* 1,1,*   # the royal\nN: 1,2,*\nA: BN\n";
+/// let pieces = parse_piece_defs(text, "my.ini").unwrap();
+/// assert_eq!(pieces.letters(), "AKN");
+/// assert_eq!(pieces.get('K').unwrap().steps.len(), 8);
+/// assert_eq!(pieces.get('a').unwrap().betza.as_deref(), Some("BN"));
+///
+/// // Every mistake is an error naming the file, line and column.
+/// let error = parse_piece_defs("N: 1,2,*\nB: 1,1,x\n", "my.ini").unwrap_err();
+/// assert_eq!((error.line(), error.column()), (Some(2), Some(8)));
+/// assert!(error.to_string().starts_with("my.ini:2:8: "), "{error}");
+/// ```
 pub fn parse_piece_defs(text: &str, file_name: &str) -> Result<PieceSet, PieceDefError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut defined: Vec<(PieceType, usize)> = Vec::new();
