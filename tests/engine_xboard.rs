@@ -290,7 +290,10 @@ fn setboard_edit_and_unplayable_positions() {
         lines.len() == 1 && lines[0].starts_with("tellusererror") && lines[0].contains("FEN"),
         "{lines:?}"
     );
-    // Positions the engine cannot play: the reason, and the engine goes on.
+    // Positions the engine cannot play: the reason, then, asked to move, the game given up
+    // for the side to move with the reason (XBoard ends the game and stops the clock; a
+    // `tellusererror` alone left the engine's clock running for ever), and the engine goes
+    // on.
     for (fen, reason) in [
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
@@ -305,11 +308,29 @@ fn setboard_edit_and_unplayable_positions() {
         e.send("go");
         let lines = said(&mut e);
         assert!(
-            lines.len() == 1 && lines[0].starts_with("tellusererror") && lines[0].contains(reason),
+            lines.len() == 2
+                && lines[0].starts_with("tellusererror")
+                && lines[0].contains(reason)
+                && lines[1].starts_with("0-1 {White resigns: ")
+                && lines[1].contains(reason)
+                && lines[1].ends_with('}'),
             "{fen}: {lines:?}"
         );
         e.send("force");
     }
+    // Black to move: Black resigns.
+    e.send("setboard 4k3/4p3/8/8/8/8/8/4K3 b - - 0 1");
+    e.send("go");
+    let lines = said(&mut e);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some(
+            "1-0 {Black resigns: the position has pawns (1); fairy-egt plays pawnless endgames \
+             of at most 6 men}"
+        ),
+        "{lines:?}"
+    );
+    e.send("force");
     // Edit mode, with XBoard's idiom for Black to move.
     for line in [
         "new", "black", "force", "edit", "#", "Ka1", "Qb1", "Nd4", "xd4", "c", "Kc2", "Rc4", "Zz9",

@@ -54,7 +54,7 @@ use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
 use crate::egt::value::Value;
 use crate::engine::game::standard_start;
-use crate::engine::{Command, Event, Options, Thinking, Variant};
+use crate::engine::{Command, Event, Options, Thinking, Unplayable, Variant};
 use crate::piece::betza::try_betza;
 use crate::piece::{PieceSet, PieceType};
 use crate::symmetry::Sym;
@@ -413,6 +413,21 @@ fn not_playable_line(reason: &dyn std::fmt::Display) -> String {
     format!("tellusererror fairy-egt cannot play this position: {reason}")
 }
 
+/// The line that gives the game up for `side`, which the engine cannot play: a claim of
+/// `side`'s loss with the reason as its comment. XBoard ends the game on it, stops the clocks
+/// and shows the comment in its message line, reason first (it accepts a claim of one's own
+/// loss unchecked, also in Two Machines mode, where a false draw claim would forfeit); a bare
+/// `resign` would end it the same way but say only "White resigns". Braces in the reason would
+/// end the comment early: they become parentheses.
+fn resign_line(side: Color, reason: &Unplayable) -> String {
+    let (result, name) = match side {
+        Color::White => ("0-1", "White"),
+        Color::Black => ("1-0", "Black"),
+    };
+    let reason = reason.to_string().replace('{', "(").replace('}', ")");
+    format!("{result} {{{name} resigns: {reason}}}")
+}
+
 /// What XBoard's rank numbers need to be the engine's on `board`: XBoard numbers the ranks
 /// of a board 10 high from 0 (common.h's `ONE`), every other board from 1 like the engine.
 fn xboard_rank_shift(board: BoardSize) -> Option<i32> {
@@ -681,6 +696,7 @@ impl XBoard {
                 format!("# {}", error_safe(reason)),
             ],
             Event::NotPlayable(reason) => vec![not_playable_line(reason)],
+            Event::Resign { side, reason } => vec![resign_line(*side, reason)],
             Event::Rejected { kind, detail } => vec![error_line(kind, detail)],
             Event::Synced(token) => vec![format!("pong {token}")],
             Event::Hint(m) => vec![format!("Hint: {}", xboard_move(m))],
@@ -784,6 +800,30 @@ mod tests {
         assert_eq!(score(Value::Loss(34), Metric::Dtm), -100_034);
         assert_eq!(score(Value::Draw, Metric::Dtm), 0);
         assert_eq!(score(Value::Win(3), Metric::Dtc), 9_997);
+    }
+
+    #[test]
+    fn a_position_it_cannot_play_is_given_up_with_the_reason() {
+        let x = xb();
+        assert_eq!(
+            x.render(&Event::Resign {
+                side: Color::White,
+                reason: Unplayable::Pawns(1)
+            }),
+            vec![
+                "0-1 {White resigns: the position has pawns (1); fairy-egt plays pawnless \
+                 endgames of at most 6 men}"
+                    .to_string()
+            ]
+        );
+        // Braces of the reason (text echoed from the input) would end the comment early.
+        let lines = x.render(&Event::Resign {
+            side: Color::Black,
+            reason: Unplayable::BadPositionLine("x {y} z".into()),
+        });
+        assert!(lines[0].starts_with("1-0 {Black resigns: "), "{lines:?}");
+        assert!(lines[0].ends_with("found 'x (y) z'}"), "{lines:?}");
+        assert_eq!(lines[0].matches('}').count(), 1, "{lines:?}");
     }
 
     #[test]
