@@ -467,6 +467,52 @@ fn thinking_analysis_hint_and_book() {
     e.send("post");
 }
 
+/// The report file's text once it is of `endgame` (the engine writes it after each build).
+fn report_of(path: &std::path::Path, endgame: &str) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if text.contains(&format!("endgame: {endgame}\n")) {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "no report of {endgame}: {text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_threads_option_alone_sets_the_build_threads() {
+    let dir = support::scratch("threads");
+    let report = dir.join("report.txt");
+    let report_arg = report.to_str().unwrap();
+    let (mut e, features) = Engine::xboard_until(
+        &["KQ.KR", "--threads", "3", "--report", report_arg],
+        |l| l.contains("(KQ.KR ready in"),
+    );
+    // What Engine Settings shows is what the start-up build used; XBoard is not asked for
+    // `cores` (no smp=1).
+    assert!(
+        features.contains(&"feature option=\"Threads -spin 3 0 256\"".to_string()),
+        "{features:?}"
+    );
+    assert!(!features.iter().any(|l| l.contains("smp=")), "{features:?}");
+    assert!(report_of(&report, "KQ.KR").contains("  3 threads  "));
+    // XBoard's default `cores 1` (sent all the same by some GUI) changes nothing: an
+    // on-demand build uses the same 3 threads as the start-up build.
+    e.send("cores 1");
+    e.send("force");
+    e.send("setboard 8/8/8/8/8/8/2k5/K6A w - - 0 1");
+    e.send("go");
+    e.until(|l| l.starts_with("move "), PATIENCE);
+    assert!(report_of(&report, "KA.K").contains("  3 threads  "));
+    // The option changes the following builds.
+    e.send("option Threads=2");
+    e.send("setboard 8/8/8/8/8/8/2k5/K6C w - - 0 1");
+    e.send("go");
+    e.until(|l| l.starts_with("move "), PATIENCE);
+    assert!(report_of(&report, "KC.K").contains("  2 threads  "));
+}
+
 #[test]
 fn options_and_accepted_commands() {
     let mut e = kqkr_engine();

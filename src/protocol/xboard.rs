@@ -45,6 +45,15 @@
 //!
 //! XBoard's own `memory N` is its hash-size setting for every engine (64 MB unless the user
 //! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
+//!
+//! Threads: the `Threads` option (start-up value `--threads`, `engine.ini`'s `threads`; 0 = one
+//! per core) is the one setting of the build threads, for the start-up build and every later
+//! one, and what Engine Settings shows is what is in force. The engine announces no `smp=1`,
+//! so XBoard sends no `cores N` (its `-smpCores`, 1 unless the user changed it, meant for a
+//! search's threads): it came after the handshake, when the start-up build had started on
+//! every core and XBoard's dialog could no longer show the change (XBoard 4.9.1 adds an
+//! option sent again as a second one), and it made later builds use one thread while the
+//! dialog said 0. A `cores` sent all the same is accepted, logged, and changes nothing.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::size::square_name_parts;
@@ -146,7 +155,7 @@ impl XBoard {
         };
         vec![
             "feature ping=1 setboard=1 usermove=1 playother=1 san=0 colors=0 sigint=0 \
-             sigterm=0 reuse=1 analyze=1 memory=1 smp=1 debug=1 draw=1"
+             sigterm=0 reuse=1 analyze=1 memory=1 debug=1 draw=1"
                 .to_string(),
             // XBoard sends `egtpath fairy-egt DIR` for `-egtFormats "fairy-egt:DIR"`, before `new`.
             format!("feature egt=\"{EGT_FORMAT}\""),
@@ -653,9 +662,16 @@ impl Protocol for XBoard {
                 }
                 Err(_) => return vec![rejected("bad argument, expected megabytes", line)],
             },
-            // At most as many threads as the Threads option offers.
+            // Not asked for (no `smp=1`): the Threads option alone sets the build threads.
             "cores" => match arg.parse::<usize>() {
-                Ok(n) if n <= MAX_THREADS => Command::Threads(n),
+                Ok(n) if n <= MAX_THREADS => {
+                    log::info!(
+                        "cores {n}: not a limit of the table builds (option Threads is; \
+                         {} in force, 0 = one per core)",
+                        options.threads
+                    );
+                    return vec![];
+                }
                 _ => {
                     return vec![rejected(
                         "bad argument",
@@ -959,12 +975,18 @@ mod tests {
     }
 
     #[test]
-    fn cores_are_bounded_like_the_threads_option() {
+    fn cores_change_nothing_and_are_bounded_like_the_threads_option() {
         let mut x = xb();
-        assert_eq!(
-            one(&mut x, &format!("cores {MAX_THREADS}")),
-            Input::Engine(Command::Threads(MAX_THREADS))
+        let features = x.read("protover 2", &options());
+        assert!(
+            !features
+                .iter()
+                .any(|l| matches!(l, Input::Reply(s) if s.contains("smp="))),
+            "{features:?}"
         );
+        // The Threads option alone sets the build threads: `cores` is accepted and ignored.
+        assert!(x.read("cores 1", &options()).is_empty());
+        assert!(x.read(&format!("cores {MAX_THREADS}"), &options()).is_empty());
         for line in [
             format!("cores {}", MAX_THREADS + 1),
             "cores 18446744073709551615".to_string(),
