@@ -325,11 +325,17 @@ fn go_on_a_board_that_cannot_be_played_does_not_wait_for_the_build() {
     e.command(Command::Go);
     let said = drive_said(&mut e);
     assert!(
-        matches!(&said[..], [
-            Event::NotPlayable(Unplayable::Pawns(1)),
-            Event::Resign { side: Color::Black, reason: Unplayable::Pawns(1) },
-            Event::NoMove,
-        ]),
+        matches!(
+            &said[..],
+            [
+                Event::NotPlayable(Unplayable::Pawns(1)),
+                Event::Resign {
+                    side: Color::Black,
+                    reason: Unplayable::Pawns(1)
+                },
+                Event::NoMove,
+            ]
+        ),
         "{said:?}"
     );
     // A playable position's `go` waits for its table as before.
@@ -764,7 +770,10 @@ fn uci_positions_with_moves() {
     e.command(Command::Go);
     let events = drive(&mut e);
     assert!(
-        matches!(&events[..], [Event::NotPlayable(_), Event::Resign { .. }, Event::NoMove]),
+        matches!(
+            &events[..],
+            [Event::NotPlayable(_), Event::Resign { .. }, Event::NoMove]
+        ),
         "{events:?}"
     );
 }

@@ -986,7 +986,9 @@ mod tests {
         );
         // The Threads option alone sets the build threads: `cores` is accepted and ignored.
         assert!(x.read("cores 1", &options()).is_empty());
-        assert!(x.read(&format!("cores {MAX_THREADS}"), &options()).is_empty());
+        assert!(x
+            .read(&format!("cores {MAX_THREADS}"), &options())
+            .is_empty());
         for line in [
             format!("cores {}", MAX_THREADS + 1),
             "cores 18446744073709551615".to_string(),
