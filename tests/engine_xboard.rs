@@ -35,6 +35,14 @@ fn kqkr_engine() -> Engine {
     e
 }
 
+/// The share of a progress line of `endgame` (`0 0 T 0 (42% KQ.KNR…`) and the text after the
+/// endgame's name.
+fn share_of<'a>(line: &'a str, endgame: &str) -> Option<(u32, &'a str)> {
+    let (_, pv) = line.split_once(" (")?;
+    let (share, rest) = pv.split_once("% ")?;
+    Some((share.parse().ok()?, rest.strip_prefix(endgame)?))
+}
+
 /// Lines between now and a `pong`: what the commands sent so far said.
 fn said(e: &mut Engine) -> Vec<String> {
     e.sync(1000)
@@ -66,24 +74,34 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
     let lines = e.drain(window);
     let progress: Vec<&String> = lines
         .iter()
-        .filter(|l| l.starts_with("0 0 ") && l.contains("(building KQ.KNR: "))
+        .filter(|l| l.starts_with("0 0 ") && share_of(l, "KQ.KNR").is_some())
         .collect();
     assert!(
         (3..=16).contains(&progress.len()),
         "{} progress lines in {window:?}: {lines:?}",
         progress.len()
     );
-    assert!(progress.iter().all(|l| l.contains('%') && l.ends_with(')')));
-    // After the first second, the share is followed by the time left:
-    // `0 0 250 0 (building KQ.KNR: 9%, about 24 s left, KQ.KNR captures and mates, 2.5 s)`.
+    assert!(progress.iter().all(|l| l.ends_with(')')));
+    // Once a fifth is done, the share and the endgame are followed by the time left, first
+    // where XBoard's narrow column shows them:
+    // `0 0 520 0 (21% KQ.KNR, ~24 s left: building KQ.KNR, distance 3, 5.2 s)`.
     let left = |l: &str| {
-        let pv = l.split_once("(building KQ.KNR: ").map_or("", |(_, pv)| pv);
-        pv.split_once("%, about ")
-            .is_some_and(|(share, rest)| share.parse::<u32>().is_ok() && rest.contains(" left, "))
+        share_of(l, "KQ.KNR").is_some_and(|(share, rest)| {
+            share >= 20 && rest.starts_with(", ~") && rest.contains(" left: building ")
+        })
     };
+    let shown = e.until(left, PATIENCE);
+    let share = |l: &String| share_of(l, "KQ.KNR").map(|(s, _)| s);
+    // Before a fifth, no time left is told (the first estimates were up to twice the time
+    // that was really left).
     assert!(
-        progress.iter().any(|l| left(l)),
-        "no time left: {progress:?}"
+        progress
+            .iter()
+            .copied()
+            .chain(&shown)
+            .filter(|l| share(l).is_some_and(|s| s < 20))
+            .all(|l| !l.contains(" left")),
+        "{progress:?} {shown:?}"
     );
     // A build is not a command: ping is answered at once. (XBoard drops thinking output
     // while a ping is unanswered, and it pings right after the handshake.)
@@ -94,7 +112,7 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
     // … and the progress goes on after it.
     let after = e.drain(Duration::from_millis(1200));
     assert!(
-        after.iter().any(|l| l.contains("(building KQ.KNR: ")),
+        after.iter().any(|l| share_of(l, "KQ.KNR").is_some()),
         "no progress after pong: {after:?}"
     );
     // Commands that need no table are answered at once.
@@ -372,7 +390,7 @@ fn captures_go_on_in_the_smaller_table_and_other_endgames_are_built() {
     e.send("go");
     let lines = e.until(|l| l.starts_with("move "), PATIENCE);
     assert!(
-        lines.iter().any(|l| l.contains("(building KC.KR: ")),
+        lines.iter().any(|l| share_of(l, "KC.KR").is_some()),
         "{lines:?}"
     );
     assert!(
@@ -485,10 +503,10 @@ fn the_threads_option_alone_sets_the_build_threads() {
     let dir = support::scratch("threads");
     let report = dir.join("report.txt");
     let report_arg = report.to_str().unwrap();
-    let (mut e, features) = Engine::xboard_until(
-        &["KQ.KR", "--threads", "3", "--report", report_arg],
-        |l| l.contains("(KQ.KR ready in"),
-    );
+    let (mut e, features) =
+        Engine::xboard_until(&["KQ.KR", "--threads", "3", "--report", report_arg], |l| {
+            l.contains("(KQ.KR ready in")
+        });
     // What Engine Settings shows is what the start-up build used; XBoard is not asked for
     // `cores` (no smp=1).
     assert!(

@@ -383,7 +383,7 @@ impl TableSet {
         // grows with them (TableClock makes each table's own fraction track time).
         let weight = |m: &Material| Indexer::new(m, &self.geometry, self.fold).size() as f64;
         let weights: Vec<f64> = todo.iter().map(weight).collect();
-        let total: f64 = weights.iter().sum::<f64>().max(1.0);
+        let mut total: f64 = weights.iter().sum::<f64>().max(1.0);
         let mut done = 0.0;
         // What the budget leaves for the lists of distances beyond a byte, which no one can
         // reckon before the builds: those of each table built here stay with it.
@@ -408,6 +408,8 @@ impl TableSet {
             };
             let key = self.key(&m);
             if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
+                // A load is no share of the build's time: the shares are of the tables built.
+                total = (total - w).max(1.0);
                 far_room = far_room.saturating_sub(table.far_bytes());
                 self.tables.insert(m.clone(), Arc::new(table));
                 if let Some(dir) = &mut self.dir {
@@ -442,8 +444,8 @@ impl TableSet {
                 );
                 self.tables.insert(m.clone(), Arc::new(table));
                 self.save(&m, &key);
+                done += w;
             }
-            done += w;
         }
         Ok(())
     }
