@@ -531,6 +531,51 @@ fn the_threads_option_alone_sets_the_build_threads() {
     assert!(report_of(&report, "KC.K").contains("  2 threads  "));
 }
 
+/// The progress lines (`0 0 T 0 (…)`) up to the line that says `material` is ready.
+fn progress_until_ready(e: &mut Engine, material: &str) -> Vec<String> {
+    let ready = format!("({material} ready in ");
+    let lines = e.until(|l| l.contains(&ready), PATIENCE);
+    lines
+        .into_iter()
+        .filter(|l| l.starts_with("0 0 ") && !l.contains(&ready))
+        .collect()
+}
+
+#[test]
+fn every_build_and_load_shows_its_progress() {
+    let dir = support::scratch("progress-loads");
+    let tables = dir.to_str().unwrap();
+    let (mut e, _) = Engine::xboard_until(&["KQ.KR", "--tables", tables], |l| {
+        l.contains("(KQ.KR ready in")
+    });
+    // An option that changes the tables rebuilds them, and the rebuild shows its progress.
+    e.send("option Metric=dtc");
+    let lines = progress_until_ready(&mut e, "KQ.KR");
+    assert!(
+        lines.first().is_some_and(
+            |l| share_of(l, "KQ.KR").is_some_and(|(_, rest)| rest.starts_with(": building "))
+        ),
+        "{lines:?}"
+    );
+    e.send("option StalemateWins=1");
+    let lines = progress_until_ready(&mut e, "KQ.KR");
+    assert!(
+        !lines.is_empty() && lines.iter().all(|l| l.contains("building")),
+        "{lines:?}"
+    );
+    // Back to the start-up settings: the saved tables are read, and the progress says so.
+    e.send("option StalemateWins=0");
+    e.send("option Metric=dtm");
+    let lines = progress_until_ready(&mut e, "KQ.KR");
+    assert!(!lines.is_empty(), "no progress of the load");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains("(loading ") && l.contains("KQ.KR, ") && !l.contains("building")),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn options_and_accepted_commands() {
     let mut e = kqkr_engine();
