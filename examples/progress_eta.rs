@@ -1,7 +1,7 @@
 //! How well the build progress foretells the time left: builds an endgame (default KBN.KN)
-//! with every progress report kept, then prints, at a tenth, a quarter, half, three quarters
-//! and nine tenths of the real build time, the share shown and the time left foretold beside
-//! the time that really was left.
+//! with every progress report kept, then prints the first time left foretold and, at a tenth,
+//! a quarter, half, three quarters and nine tenths of the real build time, the share shown and
+//! the time left foretold beside the time that really was left.
 //!
 //! `cargo run --release --example progress_eta KRN.KN`
 
@@ -27,6 +27,15 @@ fn main() {
     let total = start.elapsed().as_secs_f64();
     let events = events.into_inner().expect("not poisoned");
     println!("{spec}: built in {total:.2} s, {} reports", events.len());
+    if let Some(e) = events.iter().find(|e| e.remaining.is_some()) {
+        let at = e.elapsed.as_secs_f64();
+        let left = e.remaining.expect("found so").as_secs_f64();
+        println!(
+            "  first time left: at {at:.1} s, shown {:2.0}%, left {left:.1} s for {:.1} s",
+            e.fraction * 100.0,
+            total - at
+        );
+    }
     for share in [0.1, 0.25, 0.5, 0.75, 0.9] {
         let Some(e) = (events.iter().rev()).find(|e| e.elapsed.as_secs_f64() <= share * total)
         else {

@@ -18,7 +18,7 @@ failure:
     wins as exactly `mate k`.
 Prints how many positions were checked per N, the failures, and `M failed`; exit status 0
 when nothing failed, 1 otherwise, 2 for a setup error. Needs what scripts/soak.sh installs
-(pyffish in target/pyenv, the fairy-stockfish package) and the release engine.
+(pyffish in <target>/pyenv, the fairy-stockfish package) and the release engine.
 
 usage: fsf_mates.py [--wins K] [--losses K] [--max-n N] [--seed S] [--nodes N]
                     [--engine PATH] [--fsf PATH]
@@ -36,6 +36,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from soak import VARIANT, RawUci, die, log, random_fen  # noqa: E402  (the soak's helpers)
+from cargo_target import release_binary  # noqa: E402  (where cargo builds)
 
 # Letters of piecedef.ini: A Archbishop, C Chancellor, O Cannon (mRcpR), M Man (Commoner),
 # F Fers, W Wazir; soak-variants.ini gives Fairy-Stockfish the same letters.
@@ -169,11 +170,12 @@ def main():
                         help="nodes Fairy-Stockfish may search for one mate (a node limit, "
                              "not a time limit: the outcome does not depend on the machine's "
                              "load)")
-    parser.add_argument("--engine", default=os.path.join(REPO, "target", "release", "fairy-egt"))
+    parser.add_argument("--engine", default=None,
+                        help="the fairy-egt binary (default: the release build, where cargo put it)")
     parser.add_argument("--fsf", default=shutil.which("fairy-stockfish")
                         or "/usr/games/fairy-stockfish")
     args = parser.parse_args()
-    args.engine = os.path.abspath(args.engine)
+    args.engine = os.path.abspath(args.engine or release_binary())
     if not os.access(args.engine, os.X_OK):
         die(f"fsf_mates: {args.engine} is not an executable (cargo build --release)")
     if not os.access(args.fsf, os.X_OK):

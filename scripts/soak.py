@@ -61,6 +61,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 import oracle_data  # noqa: E402  (scripts/oracle_data.py: python-chess's sdist, verified)
+from cargo_target import release_binary, target_dir  # noqa: E402  (where cargo builds)
 
 
 PART1_ENDGAMES = ("KQ.KR", "KR.KB", "KR.KN")
@@ -725,7 +726,8 @@ def main():
     parser.add_argument("--games", type=int, help="python-chess games (default 200)")
     parser.add_argument("--fsf-games", type=int, help="Fairy-Stockfish games (default 40)")
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--engine", default=os.path.join(REPO, "target", "release", "fairy-egt"))
+    parser.add_argument("--engine", default=None,
+                        help="the fairy-egt binary (default: the release build, where cargo put it)")
     parser.add_argument("--gaviota", default=os.environ.get("FAIRY_EGT_GAVIOTA") or None,
                         help="directory of Gaviota tables with kqkr, krkb, krkn "
                              "(env FAIRY_EGT_GAVIOTA)")
@@ -735,8 +737,13 @@ def main():
                         help="seconds a fairy-egt move may take (else: timeout failure)")
     parser.add_argument("--fsf-movetime", type=int, default=150, help="Fairy-Stockfish ms/move")
     parser.add_argument("--verbose", action="store_true", help="one line per game")
-    parser.add_argument("--cache", default=os.path.join(REPO, "target", "oracle-cache"))
+    parser.add_argument("--cache", default=None,
+                        help="python-chess's source distribution (default: <cargo target>/oracle-cache)")
     args = parser.parse_args()
+    if args.engine is None:
+        args.engine = release_binary()
+    if args.cache is None:
+        args.cache = os.path.join(target_dir(), "oracle-cache")
     if args.games is None:
         args.games = 20 if args.quick else 200
     if args.fsf_games is None:

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The soak through real clients (scripts/soak.py): installs what it needs — python-chess and
-# pyffish into the virtual environment target/pyenv (as scripts/test.sh does), Debian's
+# pyffish into the virtual environment <target>/pyenv (as scripts/test.sh does), Debian's
 # fairy-stockfish when apt-get is available and it is missing — builds the release engine and
 # runs the soak. Arguments go to soak.py: `--quick` for CI (20 + 4 games), nothing for the full
 # run (200 + 40). FAIRY_EGT_GAVIOTA=DIR (Gaviota tables with kqkr, krkb, krkn) adds the exact
 # DTM oracle; python-chess's source distribution, which soak.py downloads itself into
-# target/soak-cache, ships only the 3-man Gaviota files but all 4-man Syzygy ones.
+# <target>/oracle-cache, ships only the 3-man Gaviota files but all 4-man Syzygy ones. <target> is
+# where cargo puts its builds (target/, CARGO_TARGET_DIR, a cargo configuration's target-dir):
+# soak.py finds the release engine there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-venv=target/pyenv
+venv=$(python3 scripts/cargo_target.py)/pyenv
 if ! "$venv/bin/python" -c 'import chess, pyffish' 2>/dev/null; then
     echo "soak.sh: installing python-chess and pyffish into $venv" >&2
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

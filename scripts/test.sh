@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Runs every test of fairy-egt on a fresh machine: installs what the tests need (a Python
-# virtual environment with python-chess and pyffish under target/pyenv; XBoard and Xvfb from
+# virtual environment with python-chess and pyffish under <target>/pyenv; XBoard and Xvfb from
 # Debian for the GUI test and PolyGlot for the UCI-wrapping test, when apt-get is available
 # and they are missing), then `cargo test --release`, then the move generator against
 # Fairy-Stockfish's (tests/python/movegen_pyffish.py, about a minute), then a short soak
 # through real clients (scripts/soak.sh --quick, which installs Fairy-Stockfish itself), then
-# Fairy-Stockfish's search on the table's short mates (scripts/fsf_mates.py).
+# Fairy-Stockfish's search on the table's short mates (scripts/fsf_mates.py). <target> is where
+# cargo puts its builds: target/, or CARGO_TARGET_DIR, or a cargo configuration's target-dir.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-venv=target/pyenv
+target=$(python3 scripts/cargo_target.py)
+venv=$target/pyenv
 # pyffish 0.0.90: the version issue 15 names, whose limits movegen_pyffish.py knows.
 pyffish=0.0.90
 if ! "$venv/bin/python" -c "import chess, pyffish; assert pyffish.version() == (${pyffish//./, })" 2>/dev/null; then
@@ -18,7 +20,7 @@ if ! "$venv/bin/python" -c "import chess, pyffish; assert pyffish.version() == (
     # `python -m pip`, not bin/pip: a copied venv's pip script may point at another venv.
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check chess "pyffish==$pyffish"
 fi
-export FAIRY_EGT_PYTHON="$PWD/$venv/bin/python"
+export FAIRY_EGT_PYTHON="$venv/bin/python"
 
 need=()
 command -v Xvfb >/dev/null || need+=(xvfb)
@@ -42,7 +44,7 @@ export PATH="$PATH:/usr/games"
 cargo test --release "$@"
 # Legal moves of every piece against Fairy-Stockfish's generator (pyffish), with the counts.
 cargo build --release --quiet
-"$venv/bin/python" tests/python/movegen_pyffish.py target/release/fairy-egt
+"$venv/bin/python" tests/python/movegen_pyffish.py "$target/release/fairy-egt"
 # Games through real clients: python-chess (XBoard and UCI) and Fairy-Stockfish, short run.
 scripts/soak.sh --quick
 # Fairy-Stockfish must find the tables' wins in N <= 5 as `mate N`, also after every defence

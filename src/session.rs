@@ -18,7 +18,7 @@ use fairy_egt::egt::builder::BuildError;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::{BuildEvent, Phase, Progress};
 use fairy_egt::egt::tables::TableSet;
-use fairy_egt::engine::{Action, BuildJob, Engine};
+use fairy_egt::engine::{Action, BuildJob, Engine, Event};
 use fairy_egt::protocol::uci::Uci;
 use fairy_egt::protocol::xboard::XBoard;
 use fairy_egt::protocol::{Dialect, Input, Protocol};
@@ -92,6 +92,7 @@ pub async fn serve<R, W>(
         first_line: true,
         out: output,
         progress: None,
+        shown: None,
         last_progress: None,
     };
     let mut input = input;
@@ -139,6 +140,7 @@ pub async fn serve<R, W>(
                 }
                 Some(FromWorker::Built(tables, result)) => {
                     s.progress = None;
+                    s.shown = None;
                     engine.built(tables, result);
                 }
                 None => {
@@ -169,6 +171,8 @@ struct Session<W> {
     out: W,
     /// Progress not shown yet.
     progress: Option<BuildEvent>,
+    /// The progress shown last, of the running build.
+    shown: Option<BuildEvent>,
     /// When the last progress line went out.
     last_progress: Option<Instant>,
 }
@@ -213,11 +217,25 @@ impl<W: AsyncWrite + Unpin> Session<W> {
                     for text in self.protocol.render(&event) {
                         self.write(&text).await?;
                     }
+                    // XBoard drops thinking output while its ping is unanswered, and it pings
+                    // right after the handshake and at every change of mode: a build's
+                    // progress (a short load's only line, say) may have been dropped. The
+                    // latest goes out again at once after the pong.
+                    if matches!(event, Event::Synced(_))
+                        && engine.building().is_some()
+                        && engine.shows_thinking()
+                    {
+                        if self.progress.is_none() {
+                            self.progress = self.shown.clone();
+                        }
+                        self.last_progress = None;
+                    }
                 }
                 Action::Build(job) => {
                     log::info!("building {}", job.material);
                     // The first progress of a build goes out at once.
                     self.last_progress = None;
+                    self.shown = None;
                     jobs.send(job)
                         .map_err(|_| std::io::Error::other("the build worker is gone"))?;
                 }
@@ -232,6 +250,7 @@ impl<W: AsyncWrite + Unpin> Session<W> {
             return Ok(());
         };
         self.last_progress = Some(Instant::now());
+        self.shown = Some(event.clone());
         match self.protocol.progress(&event) {
             Some(text) => self.write(&text).await,
             None => Ok(()),
@@ -475,6 +494,84 @@ mod tests {
         }
         SAW_CANCEL.store(true, Relaxed);
         Err(BuildError::Cancelled)
+    }
+
+    /// A load that reports once, then never ends unless cancelled.
+    fn one_report_then_endless(
+        _: &mut TableSet,
+        m: &Material,
+        p: &dyn Progress,
+        c: &AtomicBool,
+    ) -> Result<(), BuildError> {
+        p.report(&BuildEvent {
+            table: m.name(),
+            target: m.name(),
+            phase: Phase::Loading,
+            fraction: 0.0,
+            elapsed: Duration::ZERO,
+            remaining: None,
+        });
+        while !c.load(Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Err(BuildError::Cancelled)
+    }
+
+    #[test]
+    fn the_progress_goes_out_again_after_a_pong() {
+        // XBoard drops thinking output while its ping is unanswered: the line of a build
+        // that says nothing more (a load) must come again after the pong.
+        let pieces = PieceSet::standard();
+        let material = Material::parse("KQ.KR", &pieces).unwrap();
+        let engine = Engine::new(
+            Settings::from_config(
+                &EngineConfig::default(),
+                pieces.clone(),
+                material,
+                None,
+                true,
+            ),
+            Box::new(fairy_egt::files::Disk),
+        );
+        let (mut to_engine, input) = tokio::io::duplex(4096);
+        let (output, from_engine) = tokio::io::duplex(1 << 16);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let loading = "0 0 0 0 (loading KQ.KR, 0.0 s)";
+        let said = runtime.block_on(async {
+            let user = async {
+                let mut said = Vec::new();
+                let mut lines = tokio::io::BufReader::new(from_engine).lines();
+                let mut next = async || {
+                    let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line());
+                    let line = line.await.expect("an answer").unwrap().expect("a line");
+                    (!line.starts_with("feature ") && !line.starts_with("setup ")).then_some(line)
+                };
+                to_engine.write_all(b"xboard\nprotover 2\n").await.unwrap();
+                // The load's one line, then the ping.
+                while said.last().map(String::as_str) != Some(loading) {
+                    said.extend(next().await);
+                }
+                to_engine.write_all(b"ping 1\n").await.unwrap();
+                while said.len() < 3 {
+                    said.extend(next().await);
+                }
+                drop(to_engine);
+                said
+            };
+            let serving = serve(
+                engine,
+                XBoard::new(pieces, "KQ.KR"),
+                Uci::default(),
+                tokio::io::BufReader::new(input),
+                output,
+                one_report_then_endless,
+            );
+            tokio::join!(user, serving).0
+        });
+        assert_eq!(said, [loading, "pong 1", loading]);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! `popen_uci` for the UCI mode) plays KQ vs KR with the engine on both sides, from the issue's
 //! position to mate in 35, checking every score (tests/python/kqkr_game.py), and sets the
 //! table directory over either protocol (tests/python/saved_tables.py). Needs
-//! python-chess: `FAIRY_EGT_PYTHON`, else target/pyenv/bin/python, as scripts/test.sh sets up.
+//! python-chess: `FAIRY_EGT_PYTHON`, else <target>/pyenv/bin/python, as scripts/test.sh sets up.
 
 mod support;
 

@@ -72,21 +72,25 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
     assert!(
         progress
             .iter()
-            .filter(|l| l.starts_with("info string building KQ.KNR: "))
+            .filter(|l| {
+                l.strip_prefix("info string ")
+                    .and_then(|pv| pv.split_once("% KQ.KNR"))
+                    .is_some_and(|(share, _)| share.parse::<u32>().is_ok())
+            })
             .count()
             >= 2,
         "{progress:?}"
     );
-    // … with the share and, after the first second, the time left.
+    // … with the share and, once a fifth is done, the time left.
     e.until(
         |l| {
-            l.strip_prefix("info string building KQ.KNR: ")
-                .and_then(|rest| rest.split_once("%, about "))
+            l.strip_prefix("info string ")
+                .and_then(|pv| pv.split_once("% KQ.KNR, ~"))
                 .is_some_and(|(share, rest)| {
-                    share.parse::<u32>().is_ok() && rest.contains(" left, ")
+                    share.parse::<u32>().is_ok_and(|s| s >= 20) && rest.contains(" left: building ")
                 })
         },
-        Duration::from_secs(10),
+        PATIENCE,
     );
     // Unknown lines are ignored; a second `uci` is answered at once; isready waits.
     e.send("frobnicate the engine");

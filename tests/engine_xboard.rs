@@ -35,6 +35,14 @@ fn kqkr_engine() -> Engine {
     e
 }
 
+/// The share of a progress line of `endgame` (`0 0 T 0 (42% KQ.KNR…`) and the text after the
+/// endgame's name.
+fn share_of<'a>(line: &'a str, endgame: &str) -> Option<(u32, &'a str)> {
+    let (_, pv) = line.split_once(" (")?;
+    let (share, rest) = pv.split_once("% ")?;
+    Some((share.parse().ok()?, rest.strip_prefix(endgame)?))
+}
+
 /// Lines between now and a `pong`: what the commands sent so far said.
 fn said(e: &mut Engine) -> Vec<String> {
     e.sync(1000)
@@ -66,24 +74,34 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
     let lines = e.drain(window);
     let progress: Vec<&String> = lines
         .iter()
-        .filter(|l| l.starts_with("0 0 ") && l.contains("(building KQ.KNR: "))
+        .filter(|l| l.starts_with("0 0 ") && share_of(l, "KQ.KNR").is_some())
         .collect();
     assert!(
         (3..=16).contains(&progress.len()),
         "{} progress lines in {window:?}: {lines:?}",
         progress.len()
     );
-    assert!(progress.iter().all(|l| l.contains('%') && l.ends_with(')')));
-    // After the first second, the share is followed by the time left:
-    // `0 0 250 0 (building KQ.KNR: 9%, about 24 s left, KQ.KNR captures and mates, 2.5 s)`.
+    assert!(progress.iter().all(|l| l.ends_with(')')));
+    // Once a fifth is done, the share and the endgame are followed by the time left, first
+    // where XBoard's narrow column shows them:
+    // `0 0 520 0 (21% KQ.KNR, ~24 s left: building KQ.KNR, distance 3, 5.2 s)`.
     let left = |l: &str| {
-        let pv = l.split_once("(building KQ.KNR: ").map_or("", |(_, pv)| pv);
-        pv.split_once("%, about ")
-            .is_some_and(|(share, rest)| share.parse::<u32>().is_ok() && rest.contains(" left, "))
+        share_of(l, "KQ.KNR").is_some_and(|(share, rest)| {
+            share >= 20 && rest.starts_with(", ~") && rest.contains(" left: building ")
+        })
     };
+    let shown = e.until(left, PATIENCE);
+    let share = |l: &String| share_of(l, "KQ.KNR").map(|(s, _)| s);
+    // Before a fifth, no time left is told (the first estimates were up to twice the time
+    // that was really left).
     assert!(
-        progress.iter().any(|l| left(l)),
-        "no time left: {progress:?}"
+        progress
+            .iter()
+            .copied()
+            .chain(&shown)
+            .filter(|l| share(l).is_some_and(|s| s < 20))
+            .all(|l| !l.contains(" left")),
+        "{progress:?} {shown:?}"
     );
     // A build is not a command: ping is answered at once. (XBoard drops thinking output
     // while a ping is unanswered, and it pings right after the handshake.)
@@ -94,7 +112,7 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
     // … and the progress goes on after it.
     let after = e.drain(Duration::from_millis(1200));
     assert!(
-        after.iter().any(|l| l.contains("(building KQ.KNR: ")),
+        after.iter().any(|l| share_of(l, "KQ.KNR").is_some()),
         "no progress after pong: {after:?}"
     );
     // Commands that need no table are answered at once.
@@ -290,7 +308,10 @@ fn setboard_edit_and_unplayable_positions() {
         lines.len() == 1 && lines[0].starts_with("tellusererror") && lines[0].contains("FEN"),
         "{lines:?}"
     );
-    // Positions the engine cannot play: the reason, and the engine goes on.
+    // Positions the engine cannot play: the reason, then, asked to move, the game given up
+    // for the side to move with the reason (XBoard ends the game and stops the clock; a
+    // `tellusererror` alone left the engine's clock running for ever), and the engine goes
+    // on.
     for (fen, reason) in [
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
@@ -305,11 +326,29 @@ fn setboard_edit_and_unplayable_positions() {
         e.send("go");
         let lines = said(&mut e);
         assert!(
-            lines.len() == 1 && lines[0].starts_with("tellusererror") && lines[0].contains(reason),
+            lines.len() == 2
+                && lines[0].starts_with("tellusererror")
+                && lines[0].contains(reason)
+                && lines[1].starts_with("0-1 {White resigns: ")
+                && lines[1].contains(reason)
+                && lines[1].ends_with('}'),
             "{fen}: {lines:?}"
         );
         e.send("force");
     }
+    // Black to move: Black resigns.
+    e.send("setboard 4k3/4p3/8/8/8/8/8/4K3 b - - 0 1");
+    e.send("go");
+    let lines = said(&mut e);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some(
+            "1-0 {Black resigns: the position has pawns (1); fairy-egt plays pawnless endgames \
+             of at most 6 men}"
+        ),
+        "{lines:?}"
+    );
+    e.send("force");
     // Edit mode, with XBoard's idiom for Black to move.
     for line in [
         "new", "black", "force", "edit", "#", "Ka1", "Qb1", "Nd4", "xd4", "c", "Kc2", "Rc4", "Zz9",
@@ -351,7 +390,7 @@ fn captures_go_on_in_the_smaller_table_and_other_endgames_are_built() {
     e.send("go");
     let lines = e.until(|l| l.starts_with("move "), PATIENCE);
     assert!(
-        lines.iter().any(|l| l.contains("(building KC.KR: ")),
+        lines.iter().any(|l| share_of(l, "KC.KR").is_some()),
         "{lines:?}"
     );
     assert!(
@@ -439,6 +478,97 @@ fn thinking_analysis_hint_and_book() {
         "{lines:?}"
     );
     e.send("post");
+}
+
+/// The report file's text once it is of `endgame` (the engine writes it after each build).
+fn report_of(path: &std::path::Path, endgame: &str) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if text.contains(&format!("endgame: {endgame}\n")) {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "no report of {endgame}: {text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_threads_option_alone_sets_the_build_threads() {
+    let dir = support::scratch("threads");
+    let report = dir.join("report.txt");
+    let report_arg = report.to_str().unwrap();
+    let (mut e, features) =
+        Engine::xboard_until(&["KQ.KR", "--threads", "3", "--report", report_arg], |l| {
+            l.contains("(KQ.KR ready in")
+        });
+    // What Engine Settings shows is what the start-up build used; XBoard is not asked for
+    // `cores` (no smp=1).
+    assert!(
+        features.contains(&"feature option=\"Threads -spin 3 0 256\"".to_string()),
+        "{features:?}"
+    );
+    assert!(!features.iter().any(|l| l.contains("smp=")), "{features:?}");
+    assert!(report_of(&report, "KQ.KR").contains("  3 threads  "));
+    // XBoard's default `cores 1` (sent all the same by some GUI) changes nothing: an
+    // on-demand build uses the same 3 threads as the start-up build.
+    e.send("cores 1");
+    e.send("force");
+    e.send("setboard 8/8/8/8/8/8/2k5/K6A w - - 0 1");
+    e.send("go");
+    e.until(|l| l.starts_with("move "), PATIENCE);
+    assert!(report_of(&report, "KA.K").contains("  3 threads  "));
+    // The option changes the following builds.
+    e.send("option Threads=2");
+    e.send("setboard 8/8/8/8/8/8/2k5/K6C w - - 0 1");
+    e.send("go");
+    e.until(|l| l.starts_with("move "), PATIENCE);
+    assert!(report_of(&report, "KC.K").contains("  2 threads  "));
+}
+
+/// The progress lines (`0 0 T 0 (…)`) up to the line that says `material` is ready.
+fn progress_until_ready(e: &mut Engine, material: &str) -> Vec<String> {
+    let ready = format!("({material} ready in ");
+    let lines = e.until(|l| l.contains(&ready), PATIENCE);
+    lines
+        .into_iter()
+        .filter(|l| l.starts_with("0 0 ") && !l.contains(&ready))
+        .collect()
+}
+
+#[test]
+fn every_build_and_load_shows_its_progress() {
+    let dir = support::scratch("progress-loads");
+    let tables = dir.to_str().unwrap();
+    let (mut e, _) = Engine::xboard_until(&["KQ.KR", "--tables", tables], |l| {
+        l.contains("(KQ.KR ready in")
+    });
+    // An option that changes the tables rebuilds them, and the rebuild shows its progress.
+    e.send("option Metric=dtc");
+    let lines = progress_until_ready(&mut e, "KQ.KR");
+    assert!(
+        lines.first().is_some_and(
+            |l| share_of(l, "KQ.KR").is_some_and(|(_, rest)| rest.starts_with(": building "))
+        ),
+        "{lines:?}"
+    );
+    e.send("option StalemateWins=1");
+    let lines = progress_until_ready(&mut e, "KQ.KR");
+    assert!(
+        !lines.is_empty() && lines.iter().all(|l| l.contains("building")),
+        "{lines:?}"
+    );
+    // Back to the start-up settings: the saved tables are read, and the progress says so.
+    e.send("option StalemateWins=0");
+    e.send("option Metric=dtm");
+    let lines = progress_until_ready(&mut e, "KQ.KR");
+    assert!(!lines.is_empty(), "no progress of the load");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains("(loading ") && l.contains("KQ.KR, ") && !l.contains("building")),
+        "{lines:?}"
+    );
 }
 
 #[test]

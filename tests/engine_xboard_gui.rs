@@ -160,7 +160,7 @@ fn xboard_receives_the_start_up_progress_after_its_ping_is_answered() {
             .arg(script)
             .args([BIN, "KBN.KN"])
             .arg(&out)
-            .arg("3"),
+            .arg("4"),
         Duration::from_secs(60),
     );
     assert!(
@@ -176,19 +176,22 @@ fn xboard_receives_the_start_up_progress_after_its_ping_is_answered() {
     let progress_after_pong: Vec<&str> = got[pong..]
         .iter()
         .copied()
-        .filter(|l| l.starts_with("0 0 ") && l.contains("(building KBN.KN: "))
+        .filter(|l| l.starts_with("0 0 ") && l.contains("% KBN.KN"))
         .collect();
     assert!(
         progress_after_pong.len() >= 2,
         "{} progress lines reached XBoard after its ping was answered:\n{log}",
         progress_after_pong.len()
     );
-    // The percent comes first and the time left next, where the Engine Output column shows
-    // them: `(building KBN.KN: 29%, about 9 s left, KBN.KN dis…`.
+    // The percent, the endgame and the time left come first, where the Engine Output column
+    // shows them: `(29% KBN.KN, ~9 s left: building KBN.KN, …`.
     assert!(
-        progress_after_pong
-            .iter()
-            .any(|l| l.contains("%, about ") && l.contains(" left, ")),
+        progress_after_pong.iter().any(|l| l
+            .split_once(" (")
+            .and_then(|(_, pv)| pv.split_once("% KBN.KN, ~"))
+            .is_some_and(
+                |(share, rest)| share.parse::<u32>().is_ok() && rest.contains(" left: building ")
+            )),
         "no time left reached XBoard:\n{log}"
     );
     assert!(

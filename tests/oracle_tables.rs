@@ -14,7 +14,7 @@
 //! Gaviota tables (each file checked against the sdist's MD5 list), and is otherwise covered by
 //! the EPD suites, the published maxima (builder_maxima.rs) and the one-ply check
 //! (builder_consistency.rs). python-chess comes from `FAIRY_EGT_PYTHON` or the virtual
-//! environment `scripts/test.sh` makes at `target/pyenv`. Missing either is a failure, never a
+//! environment `scripts/test.sh` makes at `<target>/pyenv`. Missing either is a failure, never a
 //! skip.
 
 mod support;

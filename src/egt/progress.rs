@@ -51,8 +51,14 @@ pub struct BuildEvent {
 /// Least elapsed time before an estimate of the time left is given: the first moments of a
 /// build (allocation, the small tables) say little about the rest.
 const ESTIMATE_AFTER: Duration = Duration::from_secs(1);
-/// Least fraction done before an estimate of the time left is given.
-const ESTIMATE_FROM: f64 = 0.01;
+/// Least fraction done before an estimate of the time left is given. Until the largest
+/// table's captures pass is over and its iterations have begun (about a fifth of a 5-man
+/// build), the fraction rests on the measured shares of a typical table, which vary by a
+/// factor of three (the captures pass is 7–25% of a table): KBN.KN, whose captures pass is
+/// 25%, was told "about 10 s left" at 12% of a build that took 6.6 s in all (measured
+/// with `examples/progress_eta`: from 1%, its first estimates were 1.3–1.9 times the time
+/// really left; from 20%, 1.3–1.6 times; KRN.KN's 0.6, KQ.KRN's 0.55).
+const ESTIMATE_FROM: f64 = 0.2;
 
 /// Estimated time left of a build that has done `fraction` of its work in `elapsed`, going on
 /// at the same pace; `None` before [`ESTIMATE_AFTER`] and [`ESTIMATE_FROM`].
@@ -78,25 +84,30 @@ impl std::fmt::Display for Rough {
     }
 }
 
+/// A progress line, what matters first: XBoard's Engine Output column shows some 22
+/// characters of it at its default width (`(12% KBN.KN, ~10 s le`), its message line some 40.
+/// A build: `12% KBN.KN, ~10 s left: building KB.KN, distance 3, 1.2 s` (the share of the
+/// requested endgame's build, the time left once it can be told, then the table being built
+/// and its phase); a table read from the table directory: `loading KB.KN for KBN.KN, 0.1 s`.
 impl std::fmt::Display for BuildEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The share first: a GUI column cuts long lines at its edge.
-        write!(
-            f,
-            "building {}: {:.0}%, ",
-            self.target,
-            self.fraction * 100.0
-        )?;
-        if let Some(left) = self.remaining {
-            write!(f, "about {} left, ", Rough(left))?;
+        let elapsed = self.elapsed.as_secs_f64();
+        if self.phase == Phase::Loading {
+            f.write_str("loading ")?;
+            if self.table != self.target {
+                write!(f, "{} for ", self.table)?;
+            }
+            return write!(f, "{}, {elapsed:.1} s", self.target);
         }
-        write!(
-            f,
-            "{} {}, {:.1} s",
-            self.table,
-            self.phase,
-            self.elapsed.as_secs_f64()
-        )
+        write!(f, "{:.0}% {}", self.fraction * 100.0, self.target)?;
+        if let Some(left) = self.remaining {
+            write!(f, ", ~{} left", Rough(left))?;
+        }
+        match self.phase {
+            Phase::Done => write!(f, ": {} built", self.table)?,
+            phase => write!(f, ": building {}, {phase}", self.table)?,
+        }
+        write!(f, ", {elapsed:.1} s")
     }
 }
 
@@ -115,8 +126,8 @@ const PEAK_AT_LEAST: f64 = 0.002;
 /// pass's time in them: the first distances may have a hump of their own (KQ.KRN decides
 /// many positions at distance 2, its main peak is at 12).
 const TRUST_AFTER: f64 = 3.0;
-/// After the peak, the iterations are expected to take this many times the time they took up
-/// to it (measured 1.5–2.3).
+/// Once the counts fall after their peak, the iterations are expected to take this many times
+/// the time they took up to it, in all (measured 1.5–2.3).
 const AFTER_PEAK: f64 = 2.5;
 /// Least ratio of one distance's time to the previous one's in the tail: the last distances
 /// cost a little each, however few positions they decide.
@@ -206,7 +217,7 @@ impl TableClock {
                     step.mul_f64(ratio / (1.0 - ratio))
                 } else if new < 0.9 * peak {
                     (peaked - start)
-                        .mul_f64(AFTER_PEAK)
+                        .mul_f64(AFTER_PEAK - 1.0)
                         .saturating_sub(now - peaked)
                         .max(spent / 4)
                 } else {
@@ -248,11 +259,15 @@ mod tests {
     use super::*;
 
     fn event(fraction: f64, elapsed: f64) -> BuildEvent {
+        event_of("KBN.K", Phase::Iteration(14), fraction, elapsed)
+    }
+
+    fn event_of(table: &str, phase: Phase, fraction: f64, elapsed: f64) -> BuildEvent {
         let elapsed = Duration::from_secs_f64(elapsed);
         BuildEvent {
-            table: "KBN.K".to_string(),
+            table: table.to_string(),
             target: "KBN.KN".to_string(),
-            phase: Phase::Iteration(14),
+            phase,
             fraction,
             elapsed,
             remaining: time_left(fraction, elapsed),
@@ -269,9 +284,11 @@ mod tests {
             Some(Duration::from_secs(9))
         );
         assert_eq!(time_left(1.0, Duration::from_secs(3)), Some(Duration::ZERO));
-        // Too early to tell: under a second, or under 1% done.
+        // Too early to tell: under a second, or under 20% done (KBN.KN's 12% after 1.3 s
+        // would have said 10 s for the 5.3 s that were left).
         assert_eq!(time_left(0.5, Duration::from_millis(999)), None);
-        assert_eq!(time_left(0.009, Duration::from_secs(60)), None);
+        assert_eq!(time_left(0.12, Duration::from_secs_f64(1.3)), None);
+        assert_eq!(time_left(0.199, Duration::from_secs(60)), None);
         assert_eq!(time_left(0.0, Duration::from_secs(60)), None);
     }
 
@@ -287,14 +304,37 @@ mod tests {
     }
 
     #[test]
-    fn the_share_comes_first_then_the_time_left() {
+    fn the_share_and_the_time_left_come_first() {
+        // XBoard's Engine Output column, at its default width, shows about 22 characters of
+        // the pv: the share, the endgame and the time left fit in them.
+        let line = event(0.42, 8.4).to_string();
         assert_eq!(
-            event(0.42, 8.4).to_string(),
-            "building KBN.KN: 42%, about 12 s left, KBN.K distance 14, 8.4 s"
+            line,
+            "42% KBN.KN, ~12 s left: building KBN.K, distance 14, 8.4 s"
+        );
+        assert_eq!(&line[..21], "42% KBN.KN, ~12 s lef");
+        assert_eq!(
+            event(0.12, 1.3).to_string(),
+            "12% KBN.KN: building KBN.K, distance 14, 1.3 s"
         );
         assert_eq!(
-            event(0.42, 0.5).to_string(),
-            "building KBN.KN: 42%, KBN.K distance 14, 0.5 s"
+            event_of("KB.KN", Phase::Done, 0.3, 1.0).to_string(),
+            "30% KBN.KN, ~2 s left: KB.KN built, 1.0 s"
+        );
+        assert_eq!(
+            event_of("K.K", Phase::Setup, 0.0, 0.0).to_string(),
+            "0% KBN.KN: building K.K, setup, 0.0 s"
+        );
+    }
+
+    #[test]
+    fn a_table_read_from_the_directory_is_loading_not_building() {
+        let line = event_of("KB.KN", Phase::Loading, 0.0, 0.1).to_string();
+        assert_eq!(line, "loading KB.KN for KBN.KN, 0.1 s");
+        assert!(!line.contains("building") && !line.contains('%'), "{line}");
+        assert_eq!(
+            event_of("KBN.KN", Phase::Loading, 0.3, 0.4).to_string(),
+            "loading KBN.KN, 0.4 s"
         );
     }
 
@@ -341,6 +381,26 @@ mod tests {
         let foretold = CAPTURES_SHARE + (1.0 - CAPTURES_SHARE) * spent / (6.0 * 0.4);
         assert!((f[8] - foretold).abs() < 1e-9, "{f:?} at {times:?}");
         assert!(f[f.len() - 2] > 0.85, "{f:?} at {times:?}");
+    }
+
+    #[test]
+    fn once_the_counts_fall_the_iterations_take_after_peak_times_the_time_to_the_peak() {
+        // Captures 0–0.1 s; iterations from 0.1 s; the most positions are decided at distance
+        // 3 (0.5 s), fewer at distance 4 (0.7 s): the iterations are foretold to take
+        // AFTER_PEAK × the 0.4 s to the peak in all, 1.0 s, of which 0.6 s are spent. (They
+        // were once foretold to take AFTER_PEAK × that time *after* the peak, 1.4 s in all,
+        // and KBN.KN showed 44% at 90% of its build.)
+        let f = clock_run(&[
+            (0.0, Phase::Setup, 0.0),
+            (0.0, Phase::Captures, 0.0),
+            (0.1, Phase::Iteration(1), 0.5),
+            (0.2, Phase::Iteration(2), 0.5 + 0.5 * 0.01),
+            (0.5, Phase::Iteration(3), 0.5 + 0.5 * 0.11),
+            (0.7, Phase::Iteration(4), 0.5 + 0.5 * 0.18),
+        ]);
+        let total = AFTER_PEAK * 0.4;
+        let want = CAPTURES_SHARE + (1.0 - CAPTURES_SHARE) * 0.6 / total;
+        assert!((f[5] - want).abs() < 1e-9, "{f:?}, want {want}");
     }
 
     #[test]

@@ -196,6 +196,15 @@ pub enum Event {
     /// Asked to move, the engine made no move (the game is over or the position cannot be
     /// played; said after the reason).
     NoMove,
+    /// Asked to move in a position it cannot play (after [`Event::NotPlayable`] said why), the
+    /// engine gives the game up for `side`, the side it was to play: a GUI whose clock runs
+    /// for it would otherwise wait for a move forever. It then plays no side.
+    Resign {
+        /// The side the engine was to move for.
+        side: Color,
+        /// Why it cannot play.
+        reason: Unplayable,
+    },
     /// A move that is not legal here (nothing changed).
     IllegalMove {
         /// The move as received.

@@ -245,13 +245,15 @@ impl Engine {
             return false;
         }
         match cmd {
+            // On a board that cannot be played they need no table: the reason is said at
+            // once (a GUI's clock runs while a `go` waits).
             Command::Go
             | Command::Hint
             | Command::Book
             | Command::DrawOffer
-            | Command::SyncAfterBuild(_)
             | Command::Analyze(true)
-            | Command::AnalysisStatus => true,
+            | Command::AnalysisStatus => matches!(self.board, Board::Playable(_)),
+            Command::SyncAfterBuild(_) => true,
             Command::Move(_) => self.analyzing || self.engine_replies(),
             Command::NewGame
             | Command::SetPosition(_)
@@ -642,15 +644,20 @@ impl Engine {
     fn engine_move(&mut self) {
         let started = Instant::now();
         let post = self.post;
+        if let Some(reason) = self.unplayable_reason() {
+            self.say(Event::NotPlayable(reason.clone()));
+            self.resign(reason);
+            return;
+        }
         let Some((tables, game)) = self.playable() else {
-            self.say(Event::NoMove);
             return;
         };
         let (thinking, end_after) = match think::think(tables, game.position(), started) {
             Ok(t) => t,
             Err(e) => {
-                self.say(Event::NotPlayable(e.into()));
-                self.say(Event::NoMove);
+                let reason = Unplayable::from(e);
+                self.say(Event::NotPlayable(reason.clone()));
+                self.resign(reason);
                 return;
             }
         };
@@ -672,6 +679,15 @@ impl Engine {
             self.side = None;
             self.say(Event::GameEnd(end));
         }
+    }
+
+    /// Asked to move where it cannot (the reason said already): gives the game up for the
+    /// side to move, and plays no side until told again.
+    fn resign(&mut self, reason: Unplayable) {
+        let side = self.board.setup().side_to_move;
+        self.side = None;
+        self.say(Event::Resign { side, reason });
+        self.say(Event::NoMove);
     }
 
     /// Shows the analysis of the current position.

@@ -301,14 +301,54 @@ fn unplayable_positions_are_explained_and_the_engine_goes_on() {
     drive(&mut e);
     e.command(Command::Go);
     let events = drive(&mut e);
+    // The reason, then the game given up for the side to move (White at the start), so that
+    // a GUI whose clock runs for the engine ends the game; then the engine plays no side.
     assert!(
-        matches!(&events[..], [Event::NotPlayable(r @ Unplayable::Pawns(_)), Event::NoMove] if r.to_string().contains("pawns")),
+        matches!(&events[..], [
+            Event::NotPlayable(r @ Unplayable::Pawns(_)),
+            Event::Resign { side: Color::White, reason: Unplayable::Pawns(16) },
+            Event::NoMove,
+        ] if r.to_string().contains("pawns")),
         "{events:?}"
     );
+    assert_eq!(e.game_state().1, None);
     e.command(Command::Force);
     e.command(setup(KQKR));
     e.command(Command::Go);
     assert_eq!(moves_of(&drive(&mut e)).len(), 1);
+}
+
+#[test]
+fn go_on_a_board_that_cannot_be_played_does_not_wait_for_the_build() {
+    let mut e = engine("KQ.KR");
+    // The start-up build is out, not finished.
+    let startup = e.take_actions();
+    assert!(matches!(&startup[..], [Action::Build(_)]));
+    // Black to move with pawns: the engine resigns for Black at once.
+    let pawns = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1";
+    e.command(setup(pawns));
+    e.command(Command::Go);
+    let said = drive_said(&mut e);
+    assert!(
+        matches!(
+            &said[..],
+            [
+                Event::NotPlayable(Unplayable::Pawns(1)),
+                Event::Resign {
+                    side: Color::Black,
+                    reason: Unplayable::Pawns(1)
+                },
+                Event::NoMove,
+            ]
+        ),
+        "{said:?}"
+    );
+    // A playable position's `go` waits for its table as before.
+    e.command(setup(KQKR));
+    e.command(Command::Go);
+    assert!(drive_said(&mut e).is_empty());
+    let events = drive_actions(&mut e, startup);
+    assert_eq!(moves_of(&events).len(), 1, "{events:?}");
 }
 
 #[test]
@@ -409,7 +449,7 @@ fn the_table_memory_budget_refuses_what_does_not_fit_and_keeps_what_is_held() {
     e.command(Command::Go);
     let events = drive(&mut e);
     assert!(
-        matches!(&events[..], [Event::NotPlayable(why), Event::NoMove]
+        matches!(&events[..], [Event::NotPlayable(why), Event::Resign { side: Color::White, .. }, Event::NoMove]
             if why.to_string().contains("could not be built: KC.KR needs")),
         "{events:?}"
     );
@@ -603,7 +643,7 @@ fn a_table_without_a_value_for_a_legal_position_is_reported_not_played() {
     e.command(Command::Go);
     let events = drive(&mut e);
     assert!(
-        matches!(&events[..], [Event::NotPlayable(why), Event::NoMove]
+        matches!(&events[..], [Event::NotPlayable(why), Event::Resign { .. }, Event::NoMove]
             if why.to_string().starts_with("internal error: the table of KQ.KR holds no value")),
         "{events:?}"
     );
@@ -732,7 +772,10 @@ fn uci_positions_with_moves() {
     e.command(Command::Go);
     let events = drive(&mut e);
     assert!(
-        matches!(&events[..], [Event::NotPlayable(_), Event::NoMove]),
+        matches!(
+            &events[..],
+            [Event::NotPlayable(_), Event::Resign { .. }, Event::NoMove]
+        ),
         "{events:?}"
     );
 }

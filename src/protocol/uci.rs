@@ -446,6 +446,8 @@ impl Uci {
                 .into_iter()
                 .collect(),
             Event::NoMove => self.best("bestmove 0000".to_string()).into_iter().collect(),
+            // UCI has no resignation: `bestmove 0000` (NoMove) follows.
+            Event::Resign { .. } => vec![],
             Event::GameEnd(end) => vec![format!("info string game over: {end}")],
             Event::NotPlayable(reason) => {
                 vec![format!("info string cannot play this position: {reason}")]

@@ -45,6 +45,15 @@
 //!
 //! XBoard's own `memory N` is its hash-size setting for every engine (64 MB unless the user
 //! changed it), not a limit meant for tables: it is accepted and logged, and limits nothing.
+//!
+//! Threads: the `Threads` option (start-up value `--threads`, `engine.ini`'s `threads`; 0 = one
+//! per core) is the one setting of the build threads, for the start-up build and every later
+//! one, and what Engine Settings shows is what is in force. The engine announces no `smp=1`,
+//! so XBoard sends no `cores N` (its `-smpCores`, 1 unless the user changed it, meant for a
+//! search's threads): it came after the handshake, when the start-up build had started on
+//! every core and XBoard's dialog could no longer show the change (XBoard 4.9.1 adds an
+//! option sent again as a second one), and it made later builds use one thread while the
+//! dialog said 0. A `cores` sent all the same is accepted, logged, and changes nothing.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::size::square_name_parts;
@@ -54,7 +63,7 @@ use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
 use crate::egt::value::Value;
 use crate::engine::game::standard_start;
-use crate::engine::{Command, Event, Options, Thinking, Variant};
+use crate::engine::{Command, Event, Options, Thinking, Unplayable, Variant};
 use crate::piece::betza::try_betza;
 use crate::piece::{PieceSet, PieceType};
 use crate::symmetry::Sym;
@@ -146,7 +155,7 @@ impl XBoard {
         };
         vec![
             "feature ping=1 setboard=1 usermove=1 playother=1 san=0 colors=0 sigint=0 \
-             sigterm=0 reuse=1 analyze=1 memory=1 smp=1 debug=1 draw=1"
+             sigterm=0 reuse=1 analyze=1 memory=1 debug=1 draw=1"
                 .to_string(),
             // XBoard sends `egtpath fairy-egt DIR` for `-egtFormats "fairy-egt:DIR"`, before `new`.
             format!("feature egt=\"{EGT_FORMAT}\""),
@@ -413,6 +422,21 @@ fn not_playable_line(reason: &dyn std::fmt::Display) -> String {
     format!("tellusererror fairy-egt cannot play this position: {reason}")
 }
 
+/// The line that gives the game up for `side`, which the engine cannot play: a claim of
+/// `side`'s loss with the reason as its comment. XBoard ends the game on it, stops the clocks
+/// and shows the comment in its message line, reason first (it accepts a claim of one's own
+/// loss unchecked, also in Two Machines mode, where a false draw claim would forfeit); a bare
+/// `resign` would end it the same way but say only "White resigns". Braces in the reason would
+/// end the comment early: they become parentheses.
+fn resign_line(side: Color, reason: &Unplayable) -> String {
+    let (result, name) = match side {
+        Color::White => ("0-1", "White"),
+        Color::Black => ("1-0", "Black"),
+    };
+    let reason = reason.to_string().replace('{', "(").replace('}', ")");
+    format!("{result} {{{name} resigns: {reason}}}")
+}
+
 /// What XBoard's rank numbers need to be the engine's on `board`: XBoard numbers the ranks
 /// of a board 10 high from 0 (common.h's `ONE`), every other board from 1 like the engine.
 fn xboard_rank_shift(board: BoardSize) -> Option<i32> {
@@ -638,9 +662,16 @@ impl Protocol for XBoard {
                 }
                 Err(_) => return vec![rejected("bad argument, expected megabytes", line)],
             },
-            // At most as many threads as the Threads option offers.
+            // Not asked for (no `smp=1`): the Threads option alone sets the build threads.
             "cores" => match arg.parse::<usize>() {
-                Ok(n) if n <= MAX_THREADS => Command::Threads(n),
+                Ok(n) if n <= MAX_THREADS => {
+                    log::info!(
+                        "cores {n}: not a limit of the table builds (option Threads is; \
+                         {} in force, 0 = one per core)",
+                        options.threads
+                    );
+                    return vec![];
+                }
                 _ => {
                     return vec![rejected(
                         "bad argument",
@@ -681,6 +712,7 @@ impl XBoard {
                 format!("# {}", error_safe(reason)),
             ],
             Event::NotPlayable(reason) => vec![not_playable_line(reason)],
+            Event::Resign { side, reason } => vec![resign_line(*side, reason)],
             Event::Rejected { kind, detail } => vec![error_line(kind, detail)],
             Event::Synced(token) => vec![format!("pong {token}")],
             Event::Hint(m) => vec![format!("Hint: {}", xboard_move(m))],
@@ -784,6 +816,30 @@ mod tests {
         assert_eq!(score(Value::Loss(34), Metric::Dtm), -100_034);
         assert_eq!(score(Value::Draw, Metric::Dtm), 0);
         assert_eq!(score(Value::Win(3), Metric::Dtc), 9_997);
+    }
+
+    #[test]
+    fn a_position_it_cannot_play_is_given_up_with_the_reason() {
+        let x = xb();
+        assert_eq!(
+            x.render(&Event::Resign {
+                side: Color::White,
+                reason: Unplayable::Pawns(1)
+            }),
+            vec![
+                "0-1 {White resigns: the position has pawns (1); fairy-egt plays pawnless \
+                 endgames of at most 6 men}"
+                    .to_string()
+            ]
+        );
+        // Braces of the reason (text echoed from the input) would end the comment early.
+        let lines = x.render(&Event::Resign {
+            side: Color::Black,
+            reason: Unplayable::BadPositionLine("x {y} z".into()),
+        });
+        assert!(lines[0].starts_with("1-0 {Black resigns: "), "{lines:?}");
+        assert!(lines[0].ends_with("found 'x (y) z'}"), "{lines:?}");
+        assert_eq!(lines[0].matches('}').count(), 1, "{lines:?}");
     }
 
     #[test]
@@ -919,12 +975,20 @@ mod tests {
     }
 
     #[test]
-    fn cores_are_bounded_like_the_threads_option() {
+    fn cores_change_nothing_and_are_bounded_like_the_threads_option() {
         let mut x = xb();
-        assert_eq!(
-            one(&mut x, &format!("cores {MAX_THREADS}")),
-            Input::Engine(Command::Threads(MAX_THREADS))
+        let features = x.read("protover 2", &options());
+        assert!(
+            !features
+                .iter()
+                .any(|l| matches!(l, Input::Reply(s) if s.contains("smp="))),
+            "{features:?}"
         );
+        // The Threads option alone sets the build threads: `cores` is accepted and ignored.
+        assert!(x.read("cores 1", &options()).is_empty());
+        assert!(x
+            .read(&format!("cores {MAX_THREADS}"), &options())
+            .is_empty());
         for line in [
             format!("cores {}", MAX_THREADS + 1),
             "cores 18446744073709551615".to_string(),

@@ -312,11 +312,11 @@ pub fn thinking(line: &str) -> Option<(usize, i64, Vec<String>)> {
 }
 
 /// The Python interpreter with python-chess: `FAIRY_EGT_PYTHON`, else the virtual environment
-/// scripts/test.sh makes at target/pyenv. `modules` must import in it; a missing one fails the
+/// scripts/test.sh makes at `<target>/pyenv` (the build directory, [`target_dir`]). `modules` must import in it; a missing one fails the
 /// test with a message saying how to get it (never a skip).
 pub fn python(modules: &str) -> PathBuf {
     let from_env = std::env::var_os("FAIRY_EGT_PYTHON").map(PathBuf::from);
-    let fallback = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pyenv/bin/python");
+    let fallback = target_dir().join("pyenv/bin/python");
     let candidates: Vec<PathBuf> = from_env.into_iter().chain([fallback]).collect();
     for p in &candidates {
         let (status, _, _) = run_with_limit(
@@ -328,7 +328,7 @@ pub fn python(modules: &str) -> PathBuf {
         }
     }
     panic!(
-        "this test needs python-chess: run scripts/test.sh (it makes target/pyenv), or set \
+        "this test needs python-chess: run scripts/test.sh (it makes <target>/pyenv), or set \
          FAIRY_EGT_PYTHON to a Python that has it (tried {candidates:?}, import {modules})"
     );
 }

@@ -56,7 +56,7 @@ impl TableSet {
         // grows with them (TableClock makes each table's own fraction track time).
         let weight = |m: &Material| Indexer::new(m, &self.geometry, self.fold).size() as f64;
         let weights: Vec<f64> = todo.iter().map(weight).collect();
-        let total: f64 = weights.iter().sum::<f64>().max(1.0);
+        let mut total: f64 = weights.iter().sum::<f64>().max(1.0);
         let mut done = 0.0;
         for (m, w) in todo.into_iter().zip(weights) {
             let clock = Mutex::new(TableClock::new());
@@ -78,6 +78,8 @@ impl TableSet {
             };
             let key = self.key(&m);
             if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
+                // A load is no share of the build's time: the shares are of the tables built.
+                total = (total - w).max(1.0);
                 far_room = far_room.saturating_sub(table.far_bytes());
                 self.hold_loaded(m, table);
             } else {
@@ -109,8 +111,8 @@ impl TableSet {
                 );
                 self.tables.insert(m.clone(), Arc::new(table));
                 self.save(&m, &key);
+                done += w;
             }
-            done += w;
         }
         Ok(())
     }
