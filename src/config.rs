@@ -13,8 +13,8 @@ use crate::egt::table::Metric;
 use crate::settings_file;
 use std::path::{Path, PathBuf};
 
-/// Most build threads anyone may ask for (`threads` here, `--threads`, XBoard's `cores` and
-/// the `Threads` option of either protocol): more would only make rayon start idle threads.
+/// Most build threads anyone may ask for (`threads` here, `--threads`, and the `Threads`
+/// option of either protocol): more would only make rayon start idle threads.
 pub const MAX_THREADS: usize = 256;
 
 /// Everything `engine.ini` sets. [`Default`] gives the documented defaults, with paths
