@@ -273,7 +273,7 @@ fn xboard_options_rebuild_the_tables_and_claims_follow_the_rules() {
     let lines: Vec<String> = e
         .sync(8)
         .into_iter()
-        .filter(|l| !l.contains(" (building ") && !l.contains("(KQ.K ready in "))
+        .filter(|l| !l.contains(": building ") && !l.contains("(KQ.K ready in "))
         .collect();
     assert!(
         lines.len() == 1 && lines[0].starts_with("Error (bad option value): Endgame=KR."),
