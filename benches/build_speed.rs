@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 const CHILD: &str = "FAIRY_EGT_BENCH_CHILD";
 
 /// EGTgen 1.2 (-O2, one side to move, one thread) building KBN.KN on the project's 2-core
-/// machine, the median measured on 2026-11-24 (`../shared/DESIGN.md` §3), in seconds: the
+/// machine, the median measured on 2026-11-24 (`docs/DESIGN.md` §3), in seconds: the
 /// baseline of the 5-man speed aim (issue 17: 30 times faster, statistics included).
 /// Meaningful only on that machine; `FAIRY_EGT_EGTGEN` measures it side by side instead.
 const EGTGEN_KBNKN: f64 = 39.6;

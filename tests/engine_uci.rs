@@ -1,5 +1,5 @@
 //! Engine mode through its pipes, speaking UCI (the first line is `uci`) as
-//! `../shared/PROTOCOL.md` describes: the handshake during a build, `isready` after the work
+//! `docs/PROTOCOL.md` describes: the handshake during a build, `isready` after the work
 //! in progress, `position` with fairy letters and moves, on-demand builds, unusable positions,
 //! `go`/`stop`/`ucinewgame`/`quit`/end of input, unknown and garbage lines, the rule options;
 //! and PolyGlot wrapping the UCI mode as an XBoard engine.

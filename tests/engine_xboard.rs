@@ -1,4 +1,4 @@
-//! Engine mode through its pipes, speaking XBoard (CECP v2) as `../shared/PROTOCOL.md`
+//! Engine mode through its pipes, speaking XBoard (CECP v2) as `docs/PROTOCOL.md`
 //! describes: handshake timing during a build, ping ordering, every command of issue 3,
 //! illegal input, and a whole game played to mate by the engine on both sides.
 

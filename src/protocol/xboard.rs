@@ -1,4 +1,4 @@
-//! The XBoard / WinBoard protocol (CECP v2), as `../shared/PROTOCOL.md` describes what XBoard
+//! The XBoard / WinBoard protocol (CECP v2), as `docs/PROTOCOL.md` describes what XBoard
 //! 4.9 and python-chess send and expect.
 //!
 //! Thinking output is `ply score time nodes pv`. Under the DTM metric the score of a win in N
