@@ -68,12 +68,6 @@ impl TableSet {
         tables + builder
     }
 
-    /// Builds `material` and every smaller material reachable by captures that is not built
-    /// yet, smallest first, on the current rayon pool.
-    ///
-    /// Memory: when the build ([`TableSet::bytes_needed`]) does not fit in the budget beside
-    /// the tables held, the held tables it does not use are dropped first. If it does not fit
-
     /// Makes room for a build of `material` under the budget: when its need
     /// ([`TableSet::bytes_needed`]) does not fit beside the tables held, the held tables it
     /// does not use are dropped. If it does not fit even so (its need and the held tables it
