@@ -1,7 +1,7 @@
 //! Per-piece, per-colour move tables: for every square, the rays a man walks when it moves
 //! (forward) and the rays of squares it may have come from by a non-capturing move (retro).
 //! Plain leaps and rides are rays with set queries for the builder's block-wise work; lame
-//! leaps and hops ([`StepKind`]) are kept apart as [`Special`] moves, answered square by
+//! leaps and hops ([`StepKind`]) are kept apart as `Special` moves, answered square by
 //! square.
 
 use super::size::BoardSize;

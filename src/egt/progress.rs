@@ -61,7 +61,7 @@ const ESTIMATE_AFTER: Duration = Duration::from_secs(1);
 const ESTIMATE_FROM: f64 = 0.2;
 
 /// Estimated time left of a build that has done `fraction` of its work in `elapsed`, going on
-/// at the same pace; `None` before [`ESTIMATE_AFTER`] and [`ESTIMATE_FROM`].
+/// at the same pace; `None` before `ESTIMATE_AFTER` and `ESTIMATE_FROM`.
 pub fn time_left(fraction: f64, elapsed: Duration) -> Option<Duration> {
     (elapsed >= ESTIMATE_AFTER && fraction >= ESTIMATE_FROM)
         .then(|| elapsed.mul_f64((1.0 - fraction.min(1.0)) / fraction))
@@ -137,12 +137,12 @@ const TAIL_RATIO: f64 = 0.85;
 /// `Phase::Iteration` at 0.5 + 0.5 · decided / legal) into the fraction of the table's build
 /// *time* done, so that the whole build's fraction tracks time and gives a time left.
 ///
-/// The setup and the captures pass are [`CAPTURES_SHARE`] of the table, in proportion to its
+/// The setup and the captures pass are `CAPTURES_SHARE` of the table, in proportion to its
 /// royal pairs. The iterations' length is not known ahead (it depends on how many positions
 /// are won or lost and at which distances), so it is estimated first as
-/// [`ITERATIONS_PER_CAPTURES`] times the captures pass, then (after [`TRUST_AFTER`] times it)
+/// `ITERATIONS_PER_CAPTURES` times the captures pass, then (after `TRUST_AFTER` times it)
 /// from the positions decided at each distance: while they grow, as that or at least the
-/// time spent again; once they shrink, as [`AFTER_PEAK`] times the time to
+/// time spent again; once they shrink, as `AFTER_PEAK` times the time to
 /// the peak; below half the peak, as the geometric tail of the distances' times. A table whose
 /// counts rise again (KBB.KN) ends later than foretold. The fraction never goes back, and is 1
 /// only when the table is done.

@@ -1,6 +1,6 @@
 //! The retrograde builder of one table, parallel over all of rayon's threads. This file holds
-//! the build's state ([`Build`]), [`build_table`] and the order of the phases
-//! ([`Build::run`]); each phase lives in its own file:
+//! the build's state (`Build`), [`build_table`] and the order of the phases
+//! (`Build::run`); each phase lives in its own file:
 //! 1. *captures and mates* (`first_pass.rs`, block by block in `block_setup.rs`): one pass over
 //!    every slot marks illegal positions, values every capture from the smaller tables (a
 //!    winning capture gives a provisional win; a position whose only legal moves are losing

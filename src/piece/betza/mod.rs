@@ -1,6 +1,6 @@
 //! Betza notation, the language of the Chess Variant Pages, of XBoard's `piece` command and of
 //! Fairy-Stockfish's custom pieces: read from `piecedef.ini` ([`read`]) and written for
-//! XBoard ([`write`]).
+//! XBoard ([`write`](mod@write)).
 //!
 //! The dialect is the one XBoard implements ("XBetza", XBoard ≥ 4.8):
 //! - atoms `W` (1,0), `F` (1,1), `D` (2,0), `N` (2,1), `A` (2,2), `H` (3,0), `C` (3,1),
@@ -12,7 +12,7 @@
 //!   the h-file); the modality prefixes `m` (non-capture only) and `c` (capture only); the
 //!   way of walking: `n` lame leap, `p` hop (cannon), `g` grasshop.
 //!
-//! Directions are bits: direction `d` turns the atom's step `(x, y)` (as in [`ATOMS`]) by
+//! Directions are bits: direction `d` turns the atom's step `(x, y)` (as in `ATOMS`) by
 //! `ROT[d]`; an orthogonal or diagonal atom uses 4 of the 8 bits, an oblique one all 8.
 
 pub mod read;
