@@ -7,12 +7,14 @@
 #
 # usage: scripts/xboard-progress.sh ENGINE ENDGAME OUTDIR [SECONDS]
 #   ENGINE   the fairy-egt binary; ENDGAME its start-up endgame (a 5-man one, e.g. KBN.KN,
-#            builds long enough to be seen); SECONDS after XBoard starts, the screenshot
-#            (default 2).
+#            builds long enough to be seen); the screenshot is taken once XBoard has been sent
+#            a progress line with the time left (the engine shows it from a fifth of the build
+#            on, so when depends on the machine's speed), or SECONDS after XBoard starts if
+#            none comes by then (default 20).
 # Needs Xvfb, xboard (/usr/games), xdotool and ImageMagick's import. Exits 1 if XBoard did
 # not come up.
 set -euo pipefail
-engine=$1 endgame=$2 out=$3 wait=${4:-2}
+engine=$1 endgame=$2 out=$3 wait=${4:-20}
 export PATH="$PATH:/usr/games"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -37,6 +39,12 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 [ "$up" = 1 ] || { echo "xboard-progress.sh: no Engine Output window" >&2; exit 1; }
-sleep "$wait"
+for _ in $(seq $((wait * 10))); do
+    if grep -qE "<first *: 0 0 .*% $endgame, ~" "$out/xboard-debug.log" 2>/dev/null; then
+        sleep 0.3   # let the Engine Output window draw it
+        break
+    fi
+    sleep 0.1
+done
 import -window root -crop 1260x560+0+0 "$out/progress.png"
 grep -E '^[0-9]+ <first *: ' "$out/xboard-debug.log" >"$out/engine-lines.txt" || true

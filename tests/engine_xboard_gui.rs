@@ -160,8 +160,8 @@ fn xboard_receives_the_start_up_progress_after_its_ping_is_answered() {
             .arg(script)
             .args([BIN, "KBN.KN"])
             .arg(&out)
-            .arg("4"),
-        Duration::from_secs(60),
+            .arg("30"),
+        Duration::from_secs(90),
     );
     assert!(
         status.is_some_and(|s| s.success()),
