@@ -106,7 +106,7 @@ fn longest_wins_on_rectangular_boards_play_out_to_mate() {
         let (start, d) = longest_win(&set, &m, Color::White).expect("a win");
         assert_eq!(start.board(), board.parse::<BoardSize>().unwrap());
         assert_eq!(set.probe(&start), Ok(Value::Win(d)), "{spec} on {board}");
-        let line = line(&set, &start, 1000).unwrap().moves();
+        let line = line(&set, &start, 1000).unwrap().pv();
         assert_eq!(line.len(), 2 * d as usize - 1, "{spec} on {board}");
         let mut at = start;
         for mv in line {

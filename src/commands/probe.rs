@@ -88,7 +88,7 @@ pub fn report(
     let _ = writeln!(
         out,
         "line: {}",
-        numbered(pos, &line.moves(), &end_of_line(&line))
+        numbered(pos, &line.pv(), &end_of_line(&line))
     );
     let pv: Vec<String> = line.moves.iter().map(|m| m.mv.text()).collect();
     let _ = writeln!(out, "pv {}", pv.join(" "));

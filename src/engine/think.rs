@@ -26,15 +26,13 @@ pub struct Line {
     pub moves: Vec<ScoredMove>,
     /// How the game stands over at the end of the line, if it does.
     pub end: Option<GameEnd>,
-    /// The best of the first position's moves, if it has any and the game is not over there.
-    pub first: Option<ScoredMove>,
     /// Moves scored on the way: each is one table probe.
     pub nodes: u64,
 }
 
 impl Line {
-    /// The moves alone.
-    pub fn moves(&self) -> Vec<Move> {
+    /// The moves alone, as a principal variation.
+    pub fn pv(&self) -> Vec<Move> {
         self.moves.iter().map(|m| m.mv).collect()
     }
 
@@ -56,7 +54,6 @@ pub fn line(tables: &TableSet, pos: &Position, limit: usize) -> Result<Line, Pro
     let mut line = Line {
         moves: Vec::new(),
         end: game_end(tables, &at),
-        first: None,
         nodes: 0,
     };
     while line.end.is_none() && line.moves.len() < limit {
@@ -65,9 +62,6 @@ pub fn line(tables: &TableSet, pos: &Position, limit: usize) -> Result<Line, Pro
         let Some(best) = best_of(&scored) else {
             break;
         };
-        if line.moves.is_empty() {
-            line.first = Some(best);
-        }
         line.moves.push(best);
         at = at.play(best.mv);
         line.end = game_end(tables, &at);
@@ -90,9 +84,9 @@ pub fn think(
         tables.rules().null_move.allows(pos.side_to_move()) && !pos.in_check(tables.geometry());
     // Where the game is over the line has no first move, but a side that may pass still has
     // its real moves' value.
-    let first = match line.first {
+    let first = match line.moves.first() {
         None if may_pass && line.end.is_some() => best_of(&tables.scored_moves(pos)?),
-        first => first,
+        first => first.copied(),
     };
     let value = match (may_pass, first) {
         (true, Some(best)) => best.value,
@@ -101,7 +95,7 @@ pub fn think(
     let thinking = Thinking {
         value,
         metric: tables.metric(),
-        pv: line.moves(),
+        pv: line.pv(),
         end: line.end_at_start(),
         nodes: line.nodes,
         centis: (started.elapsed().as_millis() / 10) as u64,
