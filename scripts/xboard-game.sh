@@ -24,34 +24,16 @@ echo "$fen" >"$out/start.fen"
 . "$(dirname "$0")/xvfb-display.sh" "$out"
 
 # Without -xexit, XBoard stays up at the end with its "final score" message, so the final
-# board can be photographed; the engines have been told to quit by then. An XBoard that
-# cannot open the display (seen once in CI, right after Xvfb had answered) is started again
-# on a new one, up to three times; one that outlives its limit gets KILL 5 s after TERM.
-for attempt in 1 2 3; do
-    timeout -k 5 "$limit" xboard \
-        -fcp "$engine $endgame" -fd "$out" -scp "$engine $endgame" -sd "$out" \
-        -lpf "$out/start.fen" -mm -sgf "$out/game.pgn" -tc 5 -inc 0 -ruleMoves 0 \
-        -variant fairy -testLegality true -size medium -engineOutputUp true \
-        -debug -nameOfDebugFile "$out/xboard-debug.log" \
-        -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true \
-        "$@" >"$out/xboard.out" 2>&1 &
-    xboard_pid=$!
-    pids+=($xboard_pid)
-    sleep 1
-    if kill -0 "$xboard_pid" 2>/dev/null || ! grep -q "cannot open display" "$out/xboard.out"; then
-        break
-    fi
-    echo "xboard-game.sh: XBoard could not open $DISPLAY (attempt $attempt)" >&2
-    new_display "$out"
-done
-
-# Put the Engine Output window beside the board (there is no window manager to do it).
-for _ in $(seq 100); do
-    if xdotool search --name "Engine Output" windowmove 530 0 windowsize 720 400 2>/dev/null; then
-        break
-    fi
-    sleep 0.1
-done
+# board can be photographed; the engines have been told to quit by then.
+start_xboard "$out" "$limit" \
+    -fcp "$engine $endgame" -fd "$out" -scp "$engine $endgame" -sd "$out" \
+    -lpf "$out/start.fen" -mm -sgf "$out/game.pgn" -tc 5 -inc 0 -ruleMoves 0 \
+    -variant fairy -testLegality true -size medium -engineOutputUp true \
+    -debug -nameOfDebugFile "$out/xboard-debug.log" \
+    -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true \
+    "$@"
+# The game goes on without the window beside the board; only the screenshot is poorer.
+engine_output_beside 30 || true
 
 result=1
 for _ in $(seq $((limit * 5))); do

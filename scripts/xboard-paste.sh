@@ -9,7 +9,7 @@
 # usage: scripts/xboard-paste.sh ENGINE ENDGAME FEN OUTDIR
 #   ENGINE   the fairy-egt binary; ENDGAME its start-up endgame; FEN White to move
 # Needs Xvfb, xboard (/usr/games), xdotool, xclip and ImageMagick's import. Exits 1 if the
-# engine's move did not come within 30 s.
+# engine's move did not come within 30 s of the paste.
 set -euo pipefail
 engine=$1 endgame=$2 fen=$3 out=$4
 export PATH="$PATH:/usr/games"
@@ -19,15 +19,13 @@ rm -f "$out/pasted.png" "$out/xboard-debug.log"
 
 . "$(dirname "$0")/xvfb-display.sh" "$out"
 
-xboard -fcp "$engine $endgame" -fd "$out" -variant fairy -testLegality true -size medium \
-    -debug -nameOfDebugFile "$out/xboard-debug.log" \
-    -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true \
-    >"$out/xboard.out" 2>&1 &
-pids+=($!)
+start_xboard "$out" 300 -fcp "$engine $endgame" -fd "$out" -variant fairy -testLegality true \
+    -size medium -debug -nameOfDebugFile "$out/xboard-debug.log" \
+    -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true
 
 # The engine's reply to `variant fairy` ends with its `piece` lines.
 told=0
-for _ in $(seq 300); do
+for _ in $(seq 600); do
     if grep -q '<first : piece ' "$out/xboard-debug.log" 2>/dev/null; then
         told=1
         break

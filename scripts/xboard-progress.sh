@@ -22,23 +22,11 @@ rm -f "$out/progress.png" "$out/xboard-debug.log"
 
 . "$(dirname "$0")/xvfb-display.sh" "$out"
 
-xboard -fcp "$engine $endgame" -fd "$out" -initialMode EditPosition -variant fairy \
-    -size medium -engineOutputUp true -showThinking true -ruleMoves 0 \
+start_xboard "$out" 300 -fcp "$engine $endgame" -fd "$out" -initialMode EditPosition \
+    -variant fairy -size medium -engineOutputUp true -showThinking true -ruleMoves 0 \
     -debug -nameOfDebugFile "$out/xboard-debug.log" \
-    -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true \
-    >"$out/xboard.out" 2>&1 &
-pids+=($!)
-
-# Put the Engine Output window beside the board (there is no window manager to do it).
-up=0
-for _ in $(seq 100); do
-    if xdotool search --name "Engine Output" windowmove 530 0 windowsize 720 400 2>/dev/null; then
-        up=1
-        break
-    fi
-    sleep 0.1
-done
-[ "$up" = 1 ] || { echo "xboard-progress.sh: no Engine Output window" >&2; exit 1; }
+    -saveSettingsOnExit false -settingsFile "$out/xboard.settings" -soundProgram /bin/true
+engine_output_beside 60 || exit 1
 for _ in $(seq $((wait * 10))); do
     if grep -qE "<first *: 0 0 .*% $endgame, ~" "$out/xboard-debug.log" 2>/dev/null; then
         sleep 0.3   # let the Engine Output window draw it

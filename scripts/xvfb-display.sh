@@ -4,6 +4,8 @@
 # once seen to outlive TERM by 12 minutes).
 # usage: . scripts/xvfb-display.sh OUTDIR   (Xvfb writes its display number to OUTDIR/display)
 # `new_display OUTDIR` starts another one, for a script whose client lost the first.
+# `start_xboard OUTDIR LIMIT XBOARD-ARG…` starts XBoard on it; `engine_output_beside SECONDS`
+# waits for XBoard's Engine Output window and puts it beside the board.
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -43,3 +45,43 @@ new_display() {
     exit 1
 }
 new_display "$1"
+
+# Starts XBoard with the given arguments under `timeout LIMIT` (KILL 5 s after TERM), its
+# output in OUTDIR/xboard.out (xboard_out), and sets xboard_pid. An XBoard that cannot open the display
+# (seen once in CI, right after Xvfb had answered) is started again on a new one, up to three
+# times.
+start_xboard() {
+    local dir=$1 limit=$2
+    shift 2
+    xboard_out=$dir/xboard.out
+    for attempt in 1 2 3; do
+        timeout -k 5 "$limit" xboard "$@" >"$xboard_out" 2>&1 &
+        xboard_pid=$!
+        pids+=($xboard_pid)
+        sleep 1
+        if kill -0 "$xboard_pid" 2>/dev/null || ! grep -q "cannot open display" "$xboard_out"; then
+            return 0
+        fi
+        echo "$(basename "$0"): XBoard could not open $DISPLAY (attempt $attempt)" >&2
+        new_display "$dir"
+    done
+}
+
+# Waits up to SECONDS for XBoard's Engine Output window and puts it beside the board (there is
+# no window manager to do it). Fails, saying why, if XBoard ended or the window never came; on
+# a fresh machine XBoard's first start (fonts) once took more than 10 s.
+engine_output_beside() {
+    for _ in $(seq $(($1 * 10))); do
+        if xdotool search --name "Engine Output" windowmove 530 0 windowsize 720 400 >/dev/null 2>&1; then
+            return 0
+        fi
+        if ! kill -0 "$xboard_pid" 2>/dev/null; then
+            echo "$(basename "$0"): XBoard ended before its Engine Output window came:" >&2
+            cat "$xboard_out" >&2 2>/dev/null || true
+            return 1
+        fi
+        sleep 0.1
+    done
+    echo "$(basename "$0"): no Engine Output window within $1 s" >&2
+    return 1
+}

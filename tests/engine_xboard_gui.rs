@@ -161,7 +161,7 @@ fn xboard_receives_the_start_up_progress_after_its_ping_is_answered() {
             .args([BIN, "KBN.KN"])
             .arg(&out)
             .arg("30"),
-        Duration::from_secs(90),
+        Duration::from_secs(150),
     );
     assert!(
         status.is_some_and(|s| s.success()),
@@ -275,7 +275,7 @@ fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
             .arg(script)
             .args([BIN, "KY.KO", fen])
             .arg(&out),
-        Duration::from_secs(60),
+        Duration::from_secs(120),
     );
     let log = std::fs::read_to_string(out.join("xboard-debug.log")).unwrap_or_default();
     assert!(
