@@ -48,6 +48,9 @@ pub enum StepKind {
     Grasshop,
 }
 
+/// The pawn's letter.
+pub const PAWN: char = 'P';
+
 /// One way of moving: a step `(dx, dy)` taken once (leaper, `range == 1`), up to `range`
 /// times, or as often as the board allows (`range == 0`, a rider), for White, walked as its
 /// `kind` says. Black uses the step mirrored up-down, so "forward" means towards the
@@ -64,6 +67,11 @@ pub struct Step {
     pub mode: StepMode,
     /// How the line is walked.
     pub kind: StepKind,
+    /// Only from the man's own second rank (XBetza `i`, the pawn's double step).
+    pub initial: bool,
+    /// This capture may also take en passant (XBetza `e`): a man that has just passed, by an
+    /// initial lame step, over the target square.
+    pub en_passant: bool,
 }
 
 impl Step {
@@ -75,6 +83,8 @@ impl Step {
             range,
             mode,
             kind: StepKind::Plain,
+            initial: false,
+            en_passant: false,
         }
     }
 
@@ -132,6 +142,12 @@ impl PieceType {
             betza: Some(text.to_string()),
             ..self
         }
+    }
+
+    /// Whether this is the pawn: the letter `P`, the one piece type that promotes, whose
+    /// moves are irreversible and that may not stand on its first or last rank.
+    pub fn is_pawn(&self) -> bool {
+        self.letter == PAWN
     }
 
     /// Whether some step is walked other than plainly (lame leaps, hops): such pieces move
@@ -229,6 +245,11 @@ impl PieceSet {
     /// Every piece type, by letter, which is by id.
     pub fn iter(&self) -> impl Iterator<Item = &PieceType> {
         self.pieces.iter()
+    }
+
+    /// The id of the pawn `P`, if the set defines it.
+    pub fn pawn(&self) -> Option<PieceId> {
+        self.id(PAWN)
     }
 
     /// The letters defined, in order.

@@ -213,6 +213,8 @@ impl Group {
                     range: self.range,
                     mode: self.mode,
                     kind,
+                    initial: false,
+                    en_passant: false,
                 };
                 if kind == StepKind::Lame {
                     match step.lame_leg() {
