@@ -31,7 +31,7 @@ fn agree(make: &Make, spec: &str, direct: u16) -> usize {
     let material = Material::parse(spec, normal.pieces()).unwrap();
     normal.build(&material, &Silent).unwrap();
     short.build(&material, &Silent).unwrap();
-    let mut all = material.sub_materials();
+    let mut all = material.sub_materials(&[]);
     all.push(material.clone());
     for m in &all {
         let (a, b) = (normal.get(m).unwrap(), short.get(m).unwrap());

@@ -1,7 +1,7 @@
 //! Endgame specs (`KQ.KR`, `KQvKR`) and the material they name.
 
 use crate::board::{Color, Position, Square};
-use crate::piece::{PieceId, PieceSet};
+use crate::piece::{PieceId, PieceSet, PAWN};
 use thiserror::Error;
 
 /// Most men an endgame may have (royals included).
@@ -24,8 +24,26 @@ pub struct ManKind {
     pub royal: bool,
 }
 
+impl ManKind {
+    /// Whether he is a pawn (the letter `P`).
+    pub fn is_pawn(&self) -> bool {
+        self.letter == PAWN
+    }
+
+    /// His place in canonical man order: royals first, then by side, a side's pawns after
+    /// its other men, then by letter. Without pawns this is the order of (royal, side,
+    /// letter), so pawnless names and table keys are those of before pawns.
+    pub fn sort_key(&self) -> (bool, Color, bool, char) {
+        (!self.royal, self.color, self.is_pawn(), self.letter)
+    }
+}
+
+/// Where each man of a material goes in another: entry j is the new place of man j.
+pub type Perm = [usize; MAX_MEN];
+
 /// An endgame's men in canonical order: White's royal, Black's royal, then White's other men
-/// and Black's other men, each sorted by letter. Removing a man keeps the order canonical.
+/// and Black's other men, each sorted by letter with the pawns last (`KRP.KR`). Removing a
+/// man keeps the order canonical.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Material {
     men: Vec<ManKind>,
@@ -96,7 +114,7 @@ impl Material {
 
     /// The material of the given men (exactly one royal per side), put in canonical order.
     pub fn from_men(mut men: Vec<ManKind>) -> Material {
-        men.sort_by_key(|m| (!m.royal, m.color, m.letter));
+        men.sort_by_key(ManKind::sort_key);
         Material { men }
     }
 
@@ -139,20 +157,61 @@ impl Material {
         Material { men }
     }
 
-    /// Every smaller material reachable by captures, each once, smallest first.
-    pub fn sub_materials(&self) -> Vec<Material> {
+    /// Number of pawns, both sides.
+    pub fn pawns(&self) -> usize {
+        self.men.iter().filter(|m| m.is_pawn()).count()
+    }
+
+    /// The material after pawn `i` promotes to `piece` (with its `letter`), and where each
+    /// man goes in the new material's order (the promoted man is put among his side's men
+    /// by his new letter).
+    ///
+    /// # Panics
+    /// If man `i` is not a pawn or `letter` is the pawn's.
+    pub fn promoted(&self, i: usize, piece: PieceId, letter: char) -> (Material, Perm) {
+        assert!(
+            self.men[i].is_pawn() && letter != PAWN,
+            "{}: man {i} promoting to {letter}",
+            self.name()
+        );
+        let mut men = self.men.clone();
+        men[i] = ManKind {
+            piece,
+            letter,
+            ..men[i]
+        };
+        // A stable sort of the men's numbers keeps identical men in their order.
+        let mut order: Vec<usize> = (0..men.len()).collect();
+        order.sort_by_key(|&j| men[j].sort_key());
+        let mut perm = [0; MAX_MEN];
+        for (place, &j) in order.iter().enumerate() {
+            perm[j] = place;
+        }
+        let men = order.iter().map(|&j| men[j]).collect();
+        (Material { men }, perm)
+    }
+
+    /// Every material a game from this one can reach by captures, promotions to the
+    /// `promotions` (piece, letter) and captures that promote, each once, in dependency order:
+    /// by count of men, then of pawns, then by name. A capture takes a man away and a
+    /// promotion a pawn, so every table comes after all the tables its own exits lead to.
+    pub fn sub_materials(&self, promotions: &[(PieceId, char)]) -> Vec<Material> {
         let mut found: Vec<Material> = Vec::new();
         let mut todo = vec![self.clone()];
         while let Some(m) = todo.pop() {
-            for i in 2..m.len() {
-                let sub = m.without(i);
+            let captured = (2..m.len()).map(|j| m.without(j));
+            let promoted = (2..m.len())
+                .filter(|&i| m.men[i].is_pawn())
+                .flat_map(|i| promotions.iter().map(move |&(p, l)| (i, p, l)))
+                .map(|(i, p, l)| m.promoted(i, p, l).0);
+            for sub in captured.chain(promoted) {
                 if !found.contains(&sub) {
                     found.push(sub.clone());
                     todo.push(sub);
                 }
             }
         }
-        found.sort_by_key(|m| (m.len(), m.name()));
+        found.sort_by_key(|m| (m.len(), m.pawns(), m.name()));
         found
     }
 }
@@ -174,7 +233,7 @@ pub fn material_of(pos: &Position) -> (Material, Squares) {
             )
         })
         .collect();
-    men.sort_by_key(|(k, _)| (!k.royal, k.color, k.letter));
+    men.sort_by_key(|(k, _)| k.sort_key());
     let mut sq = [0; MAX_MEN];
     for (slot, (_, s)) in sq.iter_mut().zip(&men) {
         *slot = *s;
@@ -188,5 +247,129 @@ pub fn material_of(pos: &Position) -> (Material, Squares) {
 impl std::fmt::Display for Material {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.name())
+    }
+}
+
+/// The standard pieces and a pawn `P` (one step forward, captures one step diagonally
+/// forward), for tests of pawn materials while the shipped piece file has none.
+#[cfg(test)]
+pub(crate) fn pieces_with_pawn() -> PieceSet {
+    use crate::piece::{PieceType, Step, StepMode};
+    let mut set = PieceSet::standard();
+    set.insert(PieceType::new(
+        PAWN,
+        vec![
+            Step::plain(0, 1, 1, StepMode::MoveOnly),
+            Step::plain(1, 1, 1, StepMode::CaptureOnly),
+            Step::plain(-1, 1, 1, StepMode::CaptureOnly),
+        ],
+    ));
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(spec: &str) -> Material {
+        Material::parse(spec, &pieces_with_pawn()).unwrap()
+    }
+
+    /// The promotions of the standard board, as (piece, letter).
+    fn qrbn() -> Vec<(PieceId, char)> {
+        let set = pieces_with_pawn();
+        "QRBN".chars().map(|l| (set.id(l).unwrap(), l)).collect()
+    }
+
+    #[test]
+    fn pawns_come_last_on_each_side_and_pawnless_names_stay() {
+        for (spec, name) in [
+            ("KPR.KR", "KRP.KR"),
+            ("KPB.K", "KBP.K"),
+            ("KP.KPN", "KP.KNP"),
+            ("KPQP.KR", "KQPP.KR"),
+            ("KNB.KR", "KBN.KR"),
+            ("KRQ.KNA", "KQR.KAN"),
+        ] {
+            assert_eq!(parse(spec).name(), name, "{spec}");
+        }
+        let m = parse("KPR.KPN");
+        let pawns: Vec<bool> = m.men().iter().map(ManKind::is_pawn).collect();
+        assert_eq!(pawns, [false, false, false, true, false, true]);
+        assert_eq!(m.pawns(), 2);
+    }
+
+    /// The permutation of a promotion takes every man to his place in the new material: the
+    /// same man (the promoted one with his new letter), and no two men to one place.
+    #[test]
+    fn a_promotion_moves_each_man_to_his_new_place() {
+        let set = pieces_with_pawn();
+        for spec in ["KRP.KR", "KPP.KB", "KP.KNP", "KQP.KRP", "KP.K"] {
+            let m = parse(spec);
+            for i in (0..m.len()).filter(|&i| m.men()[i].is_pawn()) {
+                for l in "QRBNA".chars() {
+                    let (to, perm) = m.promoted(i, set.id(l).unwrap(), l);
+                    assert_eq!(to.len(), m.len());
+                    assert_eq!(to.pawns(), m.pawns() - 1, "{spec} {i} {l}");
+                    assert_eq!(to, Material::from_men(to.men().to_vec()), "canonical");
+                    let mut seen = [false; MAX_MEN];
+                    for (j, man) in m.men().iter().enumerate() {
+                        let new = to.men()[perm[j]];
+                        assert!(!seen[perm[j]], "{spec}: two men to {}", perm[j]);
+                        seen[perm[j]] = true;
+                        if j == i {
+                            assert_eq!((new.letter, new.color, new.royal), (l, man.color, false));
+                        } else {
+                            assert_eq!(new, *man, "{spec} {i} {l}: man {j}");
+                        }
+                    }
+                }
+            }
+        }
+        let (to, perm) = parse("KRP.KR").promoted(3, set.id('Q').unwrap(), 'Q');
+        assert_eq!(
+            (to.name(), &perm[..5]),
+            ("KQR.KR".to_string(), &[0, 1, 3, 2, 4][..])
+        );
+    }
+
+    /// Every material's exits (captures, promotions, captures that promote) are in its list,
+    /// and each material of the list comes after the exits of its own.
+    #[test]
+    fn sub_materials_close_over_exits_in_dependency_order() {
+        let promos = qrbn();
+        let exits = |m: &Material| -> Vec<Material> {
+            let mut out: Vec<Material> = (2..m.len()).map(|j| m.without(j)).collect();
+            for i in (2..m.len()).filter(|&i| m.men()[i].is_pawn()) {
+                out.extend(promos.iter().map(|&(p, l)| m.promoted(i, p, l).0));
+            }
+            out
+        };
+        for spec in ["KP.K", "KRP.KR", "KP.KP", "KPP.KB"] {
+            let m = parse(spec);
+            let subs = m.sub_materials(&promos);
+            for (k, s) in subs.iter().chain([&m]).enumerate() {
+                for e in exits(s) {
+                    let at = subs.iter().position(|x| *x == e);
+                    assert!(at.is_some_and(|at| at < k), "{spec}: {e} for {s}");
+                }
+            }
+            let mut unique = subs.clone();
+            unique.dedup();
+            assert_eq!(unique.len(), subs.len(), "{spec}");
+        }
+        let names: Vec<String> = parse("KP.K")
+            .sub_materials(&promos)
+            .iter()
+            .map(Material::name)
+            .collect();
+        assert_eq!(names, ["K.K", "KB.K", "KN.K", "KQ.K", "KR.K"]);
+        // Without pawns the promotions change nothing.
+        for spec in ["KQ.KR", "KBN.KN", "KRR.K"] {
+            assert_eq!(
+                parse(spec).sub_materials(&promos),
+                parse(spec).sub_materials(&[])
+            );
+        }
     }
 }

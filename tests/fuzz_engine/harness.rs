@@ -245,7 +245,7 @@ impl Run {
         let (material, _) = material_of(pos);
         self.failed
             .iter()
-            .any(|f| *f == material || f.sub_materials().contains(&material))
+            .any(|f| *f == material || f.sub_materials(&[]).contains(&material))
     }
 
     fn snapshot(&self) -> Snapshot {

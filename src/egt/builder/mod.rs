@@ -66,6 +66,10 @@ pub enum BuildError {
     /// Distances beyond what the tables hold (`MAX_DISTANCE` moves).
     #[error("{0}: a distance is longer than {MAX_DISTANCE} moves")]
     TooLong(String),
+    /// The endgame has pawns, whose tables the builder cannot make yet (their index exists,
+    /// their moves, promotions and layers are not built).
+    #[error("{0}: tables with pawns cannot be built yet")]
+    Pawns(String),
     /// The build was cancelled (its cancel flag was raised) before the table was complete.
     #[error("the build was cancelled")]
     Cancelled,

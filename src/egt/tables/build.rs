@@ -14,9 +14,10 @@ use std::time::Instant;
 
 impl TableSet {
     /// The endgames a build of `material` builds: it and every smaller endgame reachable by
-    /// captures, those not built yet, smallest first.
+    /// captures, those not built yet, smallest first. No promotions: pawn tables are refused
+    /// (see `build_cancellable`).
     pub(super) fn missing(&self, material: &Material) -> Vec<Material> {
-        let mut todo = material.sub_materials();
+        let mut todo = material.sub_materials(&[]);
         todo.push(material.clone());
         todo.retain(|m| !self.tables.contains_key(m));
         todo
@@ -39,13 +40,17 @@ impl TableSet {
 
     /// [`TableSet::build`] that stops soon after `cancel` is raised, with
     /// [`BuildError::Cancelled`]: the tables completed before stay in the set, the one in
-    /// progress is dropped, so no half-built table is ever in the set.
+    /// progress is dropped, so no half-built table is ever in the set. A material with pawns
+    /// is refused with [`BuildError::Pawns`] until their tables can be built.
     pub fn build_cancellable(
         &mut self,
         material: &Material,
         progress: &dyn Progress,
         cancel: &AtomicBool,
     ) -> Result<(), BuildError> {
+        if material.pawns() > 0 {
+            return Err(BuildError::Pawns(material.name()));
+        }
         let start = Instant::now();
         // What the budget leaves for the lists of distances beyond a byte, which no one can
         // reckon before the builds: those of each table built here stay with it.
@@ -142,6 +147,19 @@ mod tests {
                 .longest_win,
             16
         );
+    }
+
+    /// A pawn material is refused by name, before anything is built.
+    #[test]
+    fn pawn_tables_are_refused_for_now() {
+        let pieces = crate::egt::material::pieces_with_pawn();
+        let kpk = Material::parse("KP.K", &pieces).unwrap();
+        let mut set = TableSet::new(pieces, Metric::Dtm);
+        assert_eq!(
+            set.build(&kpk, &Silent),
+            Err(BuildError::Pawns("KP.K".into()))
+        );
+        assert_eq!(set.bytes(), 0);
     }
 
     #[test]

@@ -204,7 +204,7 @@ impl TableSet {
     /// Whether a build of `material` uses the table of `m`: it is `material` or one of the
     /// smaller endgames its captures reach.
     fn used_by(material: &Material) -> impl Fn(&Material) -> bool + '_ {
-        let subs = material.sub_materials();
+        let subs = material.sub_materials(&[]);
         move |m| m == material || subs.contains(m)
     }
 }
