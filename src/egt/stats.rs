@@ -259,19 +259,18 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
         let occ = men.occupancy(sq);
         (!men.has_legal_move(sq, occ, c)).then(|| men.royal_attacked(sq, occ.all(), c))
     };
-    let per_pair = ix.slots_per_pair();
-    let tallies = (0..ix.pair_count() as u64)
+    let tallies = (0..ix.chunk_count())
         .into_par_iter()
         .fold(
             || [Tally::new(), Tally::new()],
             |mut acc, p| {
                 if by_blocks && ix.has_blocks() && men.blockwise() {
-                    let slots = p * per_pair..(p + 1) * per_pair;
-                    let plain = ix.pair_is_plain(p as usize);
+                    let slots = ix.chunk_slots(p);
+                    let plain = ix.chunk_is_plain(p);
                     count_pair_by_blocks(table, &men, slots, plain, &mut acc, &stuck);
                     return acc;
                 }
-                for index in p * per_pair..(p + 1) * per_pair {
+                for index in ix.chunk_slots(p) {
                     let Some(sq) = ix.decode(index) else { continue };
                     let weight = ix.orbit_size(&sq);
                     for c in Color::BOTH {
@@ -361,7 +360,10 @@ mod tests {
             set.build(&material, &Silent).unwrap();
             let table = set.get(&material).unwrap();
             let ix = table.indexer();
-            assert!((0..ix.pair_count()).any(|p| !ix.pair_is_plain(p)), "{spec}");
+            assert!(
+                (0..ix.chunk_count()).any(|c| !ix.chunk_is_plain(c)),
+                "{spec}"
+            );
             let by_blocks = count(table, set.geometry(), true);
             assert_eq!(by_blocks, count(table, set.geometry(), false), "{spec}");
             assert!(by_blocks.btm.checkmates > 0, "{spec}");

@@ -42,11 +42,11 @@ impl Captures {
 impl<S: SquareSet> Build<'_, S> {
     /// Phase 1 over every slot; returns the number of legal positions.
     pub(super) fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
-        let pairs = self.ix.pair_count() as u64;
+        let chunks = self.ix.chunk_count();
         let done = AtomicU64::new(0);
         // The first pass writes both sides' tables, and reads only the smaller tables.
         let tables = Color::BOTH.map(|c| self.sides.writer(c));
-        (0..pairs)
+        (0..chunks)
             .into_par_iter()
             .map(|p| {
                 if self.cancelled() {
@@ -57,14 +57,13 @@ impl<S: SquareSet> Build<'_, S> {
                 // over its cache line).
                 let mut bytes = [[0u64; 256]; 2];
                 let mut legal = 0;
-                let per_pair = self.ix.slots_per_pair() / 64;
-                let first = p * per_pair;
                 if self.blockwise() {
-                    for w in first..first + per_pair {
+                    let slots = self.ix.chunk_slots(p);
+                    for w in slots.start / 64..slots.end / 64 {
                         legal += self.setup_block(w, &tables, &mut bytes);
                     }
                 } else {
-                    self.ix.for_each_slot_of_pair(p as usize, |i, sq| {
+                    self.ix.for_each_slot_of_chunk(p, |i, sq| {
                         legal += self.setup_slot(i, sq, &tables, &mut bytes)
                     });
                 }
@@ -75,7 +74,7 @@ impl<S: SquareSet> Build<'_, S> {
                 }
                 let d = done.fetch_add(1, Relaxed) + 1;
                 if d.is_multiple_of(16) {
-                    report(Phase::Captures, 0.5 * d as f64 / pairs as f64);
+                    report(Phase::Captures, 0.5 * d as f64 / chunks as f64);
                 }
                 legal
             })

@@ -12,25 +12,37 @@
 //! pair, a placement is canonical if no symmetry fixing the pair gives a smaller `r`. Slots whose
 //! men share a square, or that are not canonical, are holes.
 //!
+//! With pawns, an index is `slice · S + pair · rest + r` (see `slices`): the pawn placement
+//! is the outermost digit, numbered in build order, and S is `pairs · rest` rounded up to a
+//! multiple of 64 (the padding slots are holes). G folds only slices (a placement and its
+//! left-right mirror image are one slice); within a slice the pairs are every ordered pair
+//! of the identity, a pawn's square is a hole for the other men, and pawns are in no group
+//! and never the block man. Only in a slice that is its own mirror image are the pairs
+//! folded, by the mirror, numbered as the identity numbers them (the others become holes).
+//! Pawn tables have no blocks yet.
+//!
 //! This module holds the [`Indexer`], which ties the parts together (placement ↔ index, the
 //! digits, the strides of lone men); `pairs` folds the royal pairs, `ranks` ranks groups of
-//! identical men, and `blocks` holds the block-man layout (the Indexer's block methods and
-//! the types the builder's block passes use).
+//! identical men, `slices` numbers the pawn placements, and `blocks` holds the block-man
+//! layout (the Indexer's block methods and the types the builder's block passes use).
 
 mod blocks;
 mod divisor;
 mod pairs;
 mod ranks;
+mod slices;
 
 pub use blocks::{BlockMove, BlockShape, Fold};
 
 use crate::board::symmetry_group;
-use crate::board::{geometry::Geometry, BoardSize, Square, Sym};
-use crate::egt::material::{Material, Squares, MAX_MEN};
+use crate::board::{geometry::Geometry, BoardSize, Color, Square, Sym};
+use crate::egt::material::{ManKind, Material, Squares, MAX_MEN};
 use crate::with_tables;
 use divisor::Divisor;
-use pairs::{royal_pairs, PairSlot, NO_PAIR};
+use pairs::{renumbered, royal_pairs, PairSlot, NO_PAIR};
 use ranks::{binomial, rank_sorted, Group};
+use slices::{pawn_placements, Slices};
+use std::ops::Range;
 
 /// Maps placements of one material to table indexes and back.
 #[derive(Clone, Debug)]
@@ -56,6 +68,9 @@ pub struct Indexer {
     block_man: Option<usize>,
     /// Per element of G: the fold of a block fixed by it.
     folds: Vec<Fold>,
+    /// The pawn slices, for a material with pawns (see `slices`): then `pairs` and
+    /// `pair_slot` are those of the identity alone, G folds slices.
+    slices: Option<Slices>,
 }
 
 impl Indexer {
@@ -66,24 +81,54 @@ impl Indexer {
         let pieces = geometry.pieces();
         let board = geometry.board();
         let n = board.squares();
+        let has_pawns = men.iter().any(ManKind::is_pawn);
         let mut syms = symmetry_group(men.iter().map(|m| pieces.piece(m.piece)), board);
         if !fold {
             syms.truncate(1);
+        }
+        if has_pawns {
+            // A pawn's rank is part of the slice: only symmetries keeping every square's rank
+            // fold (the identity and the left-right mirror).
+            let rank = |s| board.rank_of(s);
+            syms.retain(|&g| {
+                board
+                    .all_squares()
+                    .all(|s| rank(board.image(g, s)) == rank(s))
+            });
         }
         let images: Vec<Vec<Square>> = syms
             .iter()
             .map(|&g| board.all_squares().map(|s| board.image(g, s)).collect())
             .collect();
         // A royal pair is left out when each royal captures the other whatever stands between.
-        let (pairs, pair_slot) = with_tables!(geometry, |t| {
+        // With pawns, the pairs are those of the identity, and those folded by the mirror are
+        // numbered as the identity numbers them (for the slices the mirror maps onto
+        // themselves).
+        let (pairs, pair_slot, pair_slot_sym) = with_tables!(geometry, |t| {
             let royal = [0, 1].map(|i| t.moves(men[i].piece, men[i].color));
-            royal_pairs(n, &images, |a, b| {
+            let mutual = |a, b| {
                 royal[0].attacks_whatever_between(a, b) && royal[1].attacks_whatever_between(b, a)
-            })
+            };
+            if has_pawns {
+                let (pairs, plain) = royal_pairs(n, &images[..1], mutual);
+                let sym = match images.len() {
+                    1 => Vec::new(),
+                    _ => renumbered(n, royal_pairs(n, &images, mutual), &plain),
+                };
+                (pairs, plain, sym)
+            } else {
+                let (pairs, slots) = royal_pairs(n, &images, mutual);
+                (pairs, slots, Vec::new())
+            }
         });
+        // Pawns are no group: they are the slice.
         let mut groups: Vec<Group> = Vec::new();
         let mut i = 2;
         while i < men.len() {
+            if men[i].is_pawn() {
+                i += 1;
+                continue;
+            }
             let mut len = 1;
             while i + len < men.len() && men[i + len] == men[i] {
                 len += 1;
@@ -99,7 +144,7 @@ impl Indexer {
         }
         let block_man = groups
             .last()
-            .filter(|g| g.len == 1 && men.len() > 2 && board == BoardSize::STANDARD)
+            .filter(|g| g.len == 1 && men.len() > 2 && board == BoardSize::STANDARD && !has_pawns)
             .map(|g| g.start);
         let rest: u64 = groups.iter().map(|g| g.size).product();
         let mut strides = [0; MAX_MEN];
@@ -110,11 +155,26 @@ impl Indexer {
             }
             stride *= g.size;
         }
-        let rest_shift = rest.is_power_of_two().then(|| rest.trailing_zeros());
+        let rest_shift = (rest.is_power_of_two() && !has_pawns).then(|| rest.trailing_zeros());
         let folds = match block_man {
             Some(_) => syms.iter().map(|&g| Fold::new(g)).collect(),
             None => Vec::new(),
         };
+        let slices = has_pawns.then(|| {
+            let pawns = [Color::White, Color::Black].map(|c| {
+                let first = men.iter().position(|m| m.is_pawn() && m.color == c);
+                let count = men.iter().filter(|m| m.is_pawn() && m.color == c).count();
+                first.map_or(0..0, |f| f..f + count)
+            });
+            let mirror = images.get(1).map(Vec::as_slice);
+            Slices::new(
+                pawns,
+                board,
+                mirror,
+                pairs.len() as u64 * rest,
+                pair_slot_sym,
+            )
+        });
         Indexer {
             men: men.len(),
             n,
@@ -129,6 +189,7 @@ impl Indexer {
             strides,
             block_man,
             folds,
+            slices,
         }
     }
 
@@ -150,21 +211,69 @@ impl Indexer {
             + of(&self.groups)
             + self.groups.iter().map(|g| of(&g.unrank)).sum::<u64>()
             + of(&self.folds)
+            + self.slices.as_ref().map_or(0, Slices::heap_bytes)
     }
 
     /// Number of index slots (holes included).
     pub fn size(&self) -> u64 {
-        self.pairs.len() as u64 * self.rest
+        match &self.slices {
+            Some(s) => s.count() * s.size,
+            None => self.pairs.len() as u64 * self.rest,
+        }
     }
 
-    /// Slots per royal pair; the slots of one pair are contiguous.
-    pub fn slots_per_pair(&self) -> u64 {
-        self.rest
+    /// Slots per pawn slice: a multiple of 64 (the table's size without pawns). The slots of
+    /// slice s are `s · slice_size() ..`, the pair-and-rest index of its placements and then
+    /// holes up to the next multiple of 64.
+    pub fn slice_size(&self) -> u64 {
+        self.slices.as_ref().map_or(self.size(), |s| s.size)
     }
 
-    /// Number of canonical royal pairs.
+    /// The layers: runs of slices of equal pawn progress, in build order, as ranges of slots.
+    /// Every pawn move leads from a layer to an earlier one; each starts on a multiple of 64.
+    /// A table without pawns is one layer.
+    pub fn layers(&self) -> Vec<Range<u64>> {
+        match &self.slices {
+            Some(s) => (s.layers().iter())
+                .map(|l| l.start as u64 * s.size..l.end as u64 * s.size)
+                .collect(),
+            None => std::iter::once(0..self.size()).collect(),
+        }
+    }
+
+    /// Number of royal pairs (per slice, with pawns: every pair of the identity).
     pub fn pair_count(&self) -> usize {
         self.pairs.len()
+    }
+
+    /// Number of *chunks*, the (slice, royal pair) runs of contiguous slots, in index order.
+    pub fn chunk_count(&self) -> u64 {
+        self.pairs.len() as u64 * self.slices.as_ref().map_or(1, Slices::count)
+    }
+
+    /// The slots of chunk `chunk` (a multiple of 64 apart when the table has blocks).
+    pub fn chunk_slots(&self, chunk: u64) -> Range<u64> {
+        let pairs = self.pairs.len() as u64;
+        let (slice, pair) = (chunk / pairs, chunk % pairs);
+        let start = slice * self.slice_size() + pair * self.rest;
+        start..start + self.rest
+    }
+
+    /// Whether the placements of chunk `chunk` are plain (see `is_plain`).
+    pub fn chunk_is_plain(&self, chunk: u64) -> bool {
+        self.is_plain(&self.chunk_men(chunk))
+    }
+
+    /// The royals' and pawns' squares of a chunk (other men on square 0).
+    fn chunk_men(&self, chunk: u64) -> Squares {
+        let pairs = self.pairs.len() as u64;
+        let (slice, pair) = (chunk / pairs, chunk % pairs);
+        let (a, b) = self.pairs[pair as usize];
+        let placed = self.slices.as_ref().map_or(0, |s| s.placed(slice));
+        let packed = a as u64 | (b as u64) << 8 | placed;
+        let mut sq = [0; MAX_MEN];
+        sq.copy_from_slice(&packed.to_le_bytes()[..MAX_MEN]);
+        sq
     }
 
     /// Size of the symmetry group used (1, 2, 4 or 8).
@@ -175,15 +284,21 @@ impl Indexer {
     /// Whether a placement's royal pair is canonical as it stands and fixed by no other
     /// symmetry: then moving a man that is alone in its group shifts the index by
     /// `(to − from) · stride(man)` (see `shifted`).
+    /// With pawns, the placement must also be in its slice's own orientation.
     #[inline]
     pub fn is_plain(&self, sq: &Squares) -> bool {
+        if let Some(s) = &self.slices {
+            return self.is_plain_sliced(s, sq);
+        }
         self.pair_slot[sq[0] as usize * self.n + sq[1] as usize].1 == 1
     }
 
-    /// Whether the royal pair number `pair` is plain (see `is_plain`).
-    pub fn pair_is_plain(&self, pair: usize) -> bool {
-        let (a, b) = self.pairs[pair];
-        self.pair_slot[a as usize * self.n + b as usize].1 == 1
+    /// `is_plain` with pawns.
+    fn is_plain_sliced(&self, s: &Slices, sq: &Squares) -> bool {
+        s.locate(sq).is_some_and(|(slice, orientation)| {
+            let slots = s.pair_slots(slice, &self.pair_slot);
+            orientation == 0 && slots[sq[0] as usize * self.n + sq[1] as usize].1 == 1
+        })
     }
 
     /// Index after man `i` of the placement `sq` (slot `index`, `plain` as `is_plain`)
@@ -199,6 +314,9 @@ impl Indexer {
         i: usize,
         moved: &Squares,
     ) -> Option<u64> {
+        if let Some(s) = &self.slices {
+            return self.after_move_sliced(s, index, plain, sq, i, moved);
+        }
         if plain {
             if i < 2 {
                 let (pair, mask) = self.pair_slot[moved[0] as usize * self.n + moved[1] as usize];
@@ -216,7 +334,35 @@ impl Indexer {
         self.index(moved)
     }
 
-    /// (pair number, rest) of an index.
+    /// `after_move` with pawns: a pawn's move changes the slice (the slow path), another
+    /// man's keeps it, and its orientation.
+    fn after_move_sliced(
+        &self,
+        s: &Slices,
+        index: u64,
+        plain: bool,
+        sq: &Squares,
+        i: usize,
+        moved: &Squares,
+    ) -> Option<u64> {
+        if plain && i < 2 {
+            let (slice, within) = s.divisor.div_rem(index);
+            let slots = s.pair_slots(slice as u32, &self.pair_slot);
+            let (pair, mask) = slots[moved[0] as usize * self.n + moved[1] as usize];
+            if pair == NO_PAIR {
+                return None;
+            }
+            if mask == 1 {
+                return Some(slice * s.size + pair as u64 * self.rest + self.split(within).1);
+            }
+        } else if plain && self.strides[i] != 0 {
+            let step = (moved[i] as i64 - sq[i] as i64) * self.strides[i] as i64;
+            return Some((index as i64 + step) as u64);
+        }
+        self.index(moved)
+    }
+
+    /// (pair number, rest) of an index (of an index within its slice, with pawns).
     #[inline]
     fn split(&self, index: u64) -> (u64, u64) {
         match self.rest_shift {
@@ -227,9 +373,39 @@ impl Indexer {
 
     /// Index of a placement (men on distinct squares, canonical man order), or `None` when
     /// its royal pair is left out of the table (every such position is illegal).
+    /// With pawns, also `None` when a pawn stands on his first or last rank.
     #[inline]
     pub fn index(&self, sq: &Squares) -> Option<u64> {
-        let (pair, mask) = self.pair_slot[sq[0] as usize * self.n + sq[1] as usize];
+        if let Some(s) = &self.slices {
+            return self.index_sliced(s, sq);
+        }
+        self.index_in(self.pair_slot[sq[0] as usize * self.n + sq[1] as usize], sq)
+    }
+
+    /// `index` with pawns: the placement turned to its slice's orientation, then indexed
+    /// in the slice with its pair slots.
+    fn index_sliced(&self, s: &Slices, sq: &Squares) -> Option<u64> {
+        let (slice, orientation) = s.locate(sq)?;
+        let sq = &self.oriented(sq, orientation);
+        let slots = s.pair_slots(slice, &self.pair_slot);
+        let within = self.index_in(slots[sq[0] as usize * self.n + sq[1] as usize], sq)?;
+        Some(slice as u64 * s.size + within)
+    }
+
+    /// The image of a placement under element `k` of G.
+    fn oriented(&self, sq: &Squares, k: usize) -> Squares {
+        let mut image = *sq;
+        if k != 0 {
+            for (to, &from) in image[..self.men].iter_mut().zip(sq) {
+                *to = self.images[k][from as usize];
+            }
+        }
+        image
+    }
+
+    /// `pair · rest + r` of a placement whose royal pair has the slot `(pair, mask)`.
+    #[inline]
+    fn index_in(&self, (pair, mask): PairSlot, sq: &Squares) -> Option<u64> {
         if pair == NO_PAIR {
             return None;
         }
@@ -249,16 +425,31 @@ impl Indexer {
     /// The slots of the placements `sq` with man `m` moved to any square: `base + stride · x`
     /// for square x, when their royal pair is plain and man m is alone in his group; `None`
     /// otherwise. Slots whose men share a square are holes.
+    /// With pawns, the placement must be in its slice's own orientation, and a pawn has no
+    /// line.
     #[inline]
     pub fn line(&self, sq: &Squares, m: usize) -> Option<(u64, u64)> {
         let stride = self.strides[m];
-        let (pair, mask) = self.pair_slot[sq[0] as usize * self.n + sq[1] as usize];
+        let (base, slots) = match &self.slices {
+            None => (0, &self.pair_slot[..]),
+            Some(s) => {
+                let (slice, orientation) = s.locate(sq)?;
+                if orientation != 0 {
+                    return None;
+                }
+                (slice as u64 * s.size, s.pair_slots(slice, &self.pair_slot))
+            }
+        };
+        let (pair, mask) = slots[sq[0] as usize * self.n + sq[1] as usize];
         if m < 2 || stride == 0 || pair == NO_PAIR || mask != 1 {
             return None;
         }
         let mut at_zero = *sq;
         at_zero[m] = 0;
-        Some((pair as u64 * self.rest + self.rest_plain(&at_zero), stride))
+        Some((
+            base + pair as u64 * self.rest + self.rest_plain(&at_zero),
+            stride,
+        ))
     }
 
     /// `rest_of` under the identity.
@@ -302,6 +493,9 @@ impl Indexer {
     /// that is not the canonical one of its symmetry class).
     #[inline]
     pub fn decode(&self, index: u64) -> Option<Squares> {
+        if let Some(s) = &self.slices {
+            return self.decode_sliced(s, index);
+        }
         let sq = self.digits(index);
         if !distinct(&sq[..self.men]) {
             return None;
@@ -313,14 +507,40 @@ impl Indexer {
         Some(sq)
     }
 
-    /// The squares an index's digits name, whether or not they form a placement.
+    /// `decode` with pawns: padding slots are holes, and in a slice its own mirror image
+    /// the placements whose mirror image has the smaller index.
+    fn decode_sliced(&self, s: &Slices, index: u64) -> Option<Squares> {
+        let (slice, within) = s.divisor.div_rem(index);
+        if slice >= s.count() || within >= self.pairs.len() as u64 * self.rest {
+            return None;
+        }
+        let (pair, r) = self.split(within);
+        let (a, b) = self.pairs[pair as usize];
+        let sq = self.unpack(r, a as u64 | (b as u64) << 8 | s.placed(slice));
+        if !distinct(&sq[..self.men]) {
+            return None;
+        }
+        if s.is_symmetric(slice as u32) && self.index(&sq) != Some(index) {
+            return None;
+        }
+        Some(sq)
+    }
+
+    /// The squares an index's digits name, whether or not they form a placement (without
+    /// pawns).
     #[inline]
     fn digits(&self, index: u64) -> Squares {
-        let (pair, mut r) = self.split(index);
+        let (pair, r) = self.split(index);
         let (a, b) = self.pairs[pair as usize];
         // The squares are packed in a word, not stored byte by byte, so that reading them
         // back does not wait.
-        let mut packed = a as u64 | (b as u64) << 8;
+        self.unpack(r, a as u64 | (b as u64) << 8)
+    }
+
+    /// The squares of `packed` (men's squares, each in its byte) with those of the groups'
+    /// digits of `r` added.
+    #[inline]
+    fn unpack(&self, mut r: u64, mut packed: u64) -> Squares {
         if self.rest_shift.is_some() {
             // No identical men: every man's digit is one square, at his stride.
             for i in 2..self.men {
@@ -346,12 +566,11 @@ impl Indexer {
         sq
     }
 
-    /// Calls `f(index, placement)` for every slot of one royal pair in order, `None` for
-    /// holes: the same as `decode` on each slot, without the divisions.
-    pub fn for_each_slot_of_pair(&self, pair: usize, mut f: impl FnMut(u64, Option<&Squares>)) {
-        let base = pair as u64 * self.rest;
-        let mut sq = [0; MAX_MEN];
-        (sq[0], sq[1]) = self.pairs[pair];
+    /// Calls `f(index, placement)` for every slot of one chunk in order, `None` for holes:
+    /// the same as `decode` on each slot, without the divisions.
+    pub fn for_each_slot_of_chunk(&self, chunk: u64, mut f: impl FnMut(u64, Option<&Squares>)) {
+        let base = self.chunk_slots(chunk).start;
+        let mut sq = self.chunk_men(chunk);
         let plain = self.is_plain(&sq);
         let mut ranks = [0u64; MAX_MEN];
         for g in &self.groups {
@@ -374,8 +593,18 @@ impl Indexer {
 
     /// Number of distinct placements (identical men unordered) in the symmetry class of a
     /// canonical placement: |G| divided by the size of its stabiliser.
+    /// With pawns: 2 in a slice that is not its own mirror image (when G has the mirror),
+    /// else as without.
     pub fn orbit_size(&self, sq: &Squares) -> u64 {
-        let (_, mask) = self.pair_slot[sq[0] as usize * self.n + sq[1] as usize];
+        let mut slots = &self.pair_slot[..];
+        if let Some(s) = &self.slices {
+            let slice = s.locate(sq).expect("a canonical placement").0;
+            if !s.is_symmetric(slice) {
+                return self.syms.len() as u64;
+            }
+            slots = s.pair_slots(slice, &self.pair_slot);
+        }
+        let (_, mask) = slots[sq[0] as usize * self.n + sq[1] as usize];
         if mask == 1 {
             return self.syms.len() as u64;
         }
@@ -387,10 +616,19 @@ impl Indexer {
     }
 
     /// Number of placements of the men on distinct squares of the full board, identical men
-    /// counted once per unordered placement.
+    /// counted once per unordered placement, and no pawn on his first or last rank.
     pub fn full_board_placements(&self) -> u64 {
-        let mut free = self.n as u64;
-        let mut total = free * (free - 1);
+        let (mut total, mut free) = match &self.slices {
+            None => (1, self.n as u64),
+            Some(s) => {
+                let pawns = s.pawns();
+                (
+                    pawn_placements(s.span(), pawns),
+                    self.n as u64 - pawns[0] - pawns[1],
+                )
+            }
+        };
+        total *= free * (free - 1);
         free -= 2;
         for g in &self.groups {
             total *= binomial(free, g.len as u64);
@@ -428,8 +666,8 @@ mod tests {
                     covered += ix.orbit_size(&sq);
                 }
             }
-            for p in 0..ix.pair_count() {
-                ix.for_each_slot_of_pair(p, |i, sq| assert_eq!(sq.copied(), ix.decode(i)));
+            for c in 0..ix.chunk_count() {
+                ix.for_each_slot_of_chunk(c, |i, sq| assert_eq!(sq.copied(), ix.decode(i)));
             }
             // Every placement without adjacent kings is covered exactly once.
             let adjacent_pairs = 420u64; // ordered pairs of adjacent squares on 8x8

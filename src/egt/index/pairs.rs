@@ -48,6 +48,23 @@ pub(super) fn royal_pairs(
     (pairs, pair_slot)
 }
 
+/// The slots of `folded` (the pairs and slots of `royal_pairs` under a larger group) with each
+/// canonical pair numbered as `plain` (the slots under the identity alone) numbers it: the
+/// pairs a larger group folds away become holes among the identity's numbers.
+pub(super) fn renumbered(
+    n: usize,
+    (pairs, slots): (Vec<(Square, Square)>, Vec<PairSlot>),
+    plain: &[PairSlot],
+) -> Vec<PairSlot> {
+    slots
+        .into_iter()
+        .map(|(number, mask)| match pairs.get(number as usize) {
+            Some(&(a, b)) => (plain[a as usize * n + b as usize].0, mask),
+            None => (NO_PAIR, mask),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::board::geometry::Geometry;
