@@ -570,4 +570,30 @@ mod tests {
             assert!(lines > 0 || spec == "KP.KP", "{spec}");
         }
     }
+
+    /// A pawn on his first or last rank has no slot, and the padding slots of a slice and
+    /// the slots past the table are holes.
+    #[test]
+    fn pawns_off_their_ranks_and_padding_have_no_slot() {
+        let c = Case::new("KP.KP", BoardSize::STANDARD, true);
+        let ix = &c.ix;
+        // Kings on a1 and h1 (0, 7); a pawn on the first (8..16 is the second) or last rank.
+        for (white, black) in [(3, 20), (60, 20), (20, 5), (20, 62), (12, 52)] {
+            let sq = [0, 7, white, black, 0, 0];
+            let edge = !c.is_pawn_square(white) || !c.is_pawn_square(black);
+            assert_eq!(ix.index(&sq).is_none(), edge, "{sq:?}");
+        }
+        let used = ix.pair_count() as u64; // one slot per pair: no other men
+        assert!(ix.slice_size() > used, "KP.KP pads its slices");
+        for slice in [0, 1, ix.size() / ix.slice_size() - 1] {
+            let start = slice * ix.slice_size();
+            assert!((start..start + used).any(|i| ix.decode(i).is_some()));
+            for index in start + used..start + ix.slice_size() {
+                assert_eq!(ix.decode(index), None, "{index}");
+            }
+        }
+        for index in [ix.size(), ix.size() + 63, u64::MAX] {
+            assert_eq!(ix.decode(index), None);
+        }
+    }
 }
