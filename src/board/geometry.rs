@@ -4,6 +4,7 @@
 //! leaps and hops ([`StepKind`]) are kept apart as `Special` moves, answered square by
 //! square.
 
+use super::promotion::{default_promotions, promotions, Promotion, PromotionError};
 use super::size::BoardSize;
 use super::square::{Color, Square};
 use super::square_set::{Bits256, SquareSet};
@@ -593,6 +594,8 @@ pub struct Geometry {
     pieces: PieceSet,
     board: BoardSize,
     tables: AnyTables,
+    /// What a pawn may promote to, in order.
+    promotions: Vec<Promotion>,
 }
 
 impl Geometry {
@@ -601,7 +604,8 @@ impl Geometry {
         Geometry::on(pieces, BoardSize::STANDARD)
     }
 
-    /// Tables for every piece type of the set on `board`.
+    /// Tables for every piece type of the set on `board`, with the board's default
+    /// promotions (`promotion::default_letters`, less the letters the set does not define).
     pub fn on(pieces: &PieceSet, board: BoardSize) -> Geometry {
         let tables = match board.squares() {
             n if n <= 64 => AnyTables::Narrow(MoveTables::new(pieces, board)),
@@ -612,7 +616,20 @@ impl Geometry {
             pieces: pieces.clone(),
             board,
             tables,
+            promotions: default_promotions(pieces, board),
         }
+    }
+
+    /// The same geometry with the promotion pieces `letters` (either case, in order of
+    /// preference, e.g. `QRBN`): each must be defined, not the pawn, and given once.
+    pub fn with_promotions(self, letters: &str) -> Result<Geometry, PromotionError> {
+        let promotions = promotions(&self.pieces, letters)?;
+        Ok(Geometry { promotions, ..self })
+    }
+
+    /// What a pawn may promote to, in order of preference.
+    pub fn promotions(&self) -> &[Promotion] {
+        &self.promotions
     }
 
     /// The piece set the tables are of: its ids index them.
