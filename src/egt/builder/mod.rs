@@ -72,6 +72,12 @@ pub enum BuildError {
     /// The build stopped on an internal error (a panic), with its message.
     #[error("internal error while building: {0}")]
     Internal(String),
+    /// The endgame has pawns: their tables (promotions, e.p., pawn slices) are not built yet.
+    #[error("{endgame}: tables with pawns are not built yet (fairy-egt builds pawnless endgames)")]
+    Pawns {
+        /// The endgame asked for.
+        endgame: String,
+    },
     /// The build needs more memory than the budget allows; refused before allocating.
     #[error(
         "{endgame} needs {} MB of table memory, more than the budget of {} MB (--memory / memory= in engine.ini / option TableMemory)",

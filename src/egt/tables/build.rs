@@ -8,6 +8,7 @@ use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::progress::{time_left, BuildEvent, Phase, Progress, TableClock};
 use crate::egt::value::MAX_DIRECT;
+use crate::piece::PAWN;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -39,13 +40,19 @@ impl TableSet {
 
     /// [`TableSet::build`] that stops soon after `cancel` is raised, with
     /// [`BuildError::Cancelled`]: the tables completed before stay in the set, the one in
-    /// progress is dropped, so no half-built table is ever in the set.
+    /// progress is dropped, so no half-built table is ever in the set. A material with pawns
+    /// is refused with [`BuildError::Pawns`]: their tables are not built yet.
     pub fn build_cancellable(
         &mut self,
         material: &Material,
         progress: &dyn Progress,
         cancel: &AtomicBool,
     ) -> Result<(), BuildError> {
+        if material.men().iter().any(|m| m.letter == PAWN) {
+            return Err(BuildError::Pawns {
+                endgame: material.name(),
+            });
+        }
         let start = Instant::now();
         // What the budget leaves for the lists of distances beyond a byte, which no one can
         // reckon before the builds: those of each table built here stay with it.
