@@ -190,6 +190,32 @@ fn bad_input_is_named_with_exit_code_2() {
     );
 }
 
+/// A piece file may define the pawn, but tables with pawns are refused, not built wrong.
+#[test]
+fn tables_with_pawns_are_refused() {
+    let dir = scratch("pawns");
+    let pieces = dir.join("pieces.ini");
+    std::fs::write(&pieces, "K: K\nQ: Q\nP: fmWfceFifmnD\n").unwrap();
+    let pieces = pieces.to_str().unwrap();
+    let want = "KP.K: tables with pawns are not built yet";
+    fails_with(&["build", "KP.K", "--pieces", pieces], want);
+    fails_with(
+        &[
+            "probe",
+            "KP.K",
+            "--pieces",
+            pieces,
+            "--fen",
+            "7k/8/8/8/8/8/4P3/K7 w - - 0 1",
+        ],
+        want,
+    );
+    fails_with(
+        &["build", "KQ.KP", "--pieces", pieces],
+        "KQ.KP: tables with pawns",
+    );
+}
+
 #[test]
 fn malformed_files_name_file_and_line() {
     let dir = scratch("bad");

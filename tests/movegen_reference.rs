@@ -173,7 +173,7 @@ fn standard() -> &'static Tables {
 fn special() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let text = "K: K\nQ: Q\nN: N\nO: mRcpR\nP: pQ\nG: gQ\nU: nN\nT: nA\nL: nDnHnG\n\
+        let text = "K: K\nQ: Q\nN: N\nO: mRcpR\nV: pQ\nG: gQ\nU: nN\nT: nA\nL: nDnHnG\n\
                     H: gNN\nI: cpNNmB\nS: FfW\nJ: WfF\nR: rW\nM: mgRcN";
         Tables::new(parse_piece_defs(text, "special").unwrap_or_else(|e| panic!("{e}")))
     })
@@ -566,11 +566,7 @@ fn check(tables: &Tables, pl: &Placement) -> Result<(), TestCaseError> {
     // And every other from/to pair of an own man is refused.
     for m in pos.men().iter().filter(|m| m.color == pl.side) {
         for to in size.all_squares() {
-            let mv = Move {
-                from: m.square,
-                to,
-                board: size,
-            };
+            let mv = Move::new(m.square, to, size);
             if !want.contains(&(mv.from, mv.to)) {
                 prop_assert!(pos.parse_move(&mv.text(), g).is_err());
             }

@@ -4,6 +4,7 @@
 //! leaps and hops ([`StepKind`]) are kept apart as `Special` moves, answered square by
 //! square.
 
+use super::promotion::{default_promotions, promotions, Promotion, PromotionError};
 use super::size::BoardSize;
 use super::square::{Color, Square};
 use super::square_set::{Bits256, SquareSet};
@@ -176,8 +177,9 @@ struct Specials<S> {
 }
 
 impl<S: SquareSet> Specials<S> {
-    /// The special moves of `steps` (White's orientation or Black's, as given) from `sq`.
-    fn new(board: BoardSize, sq: Square, steps: &[Step]) -> Specials<S> {
+    /// The special moves of `steps` (White's orientation or Black's, as given) from `sq`;
+    /// `initial` steps (XBetza `i`) only from and back to `initial_rank`.
+    fn new(board: BoardSize, sq: Square, steps: &[Step], initial_rank: i8) -> Specials<S> {
         let mut out = Specials {
             forward: Vec::new(),
             retro: Vec::new(),
@@ -197,14 +199,19 @@ impl<S: SquareSet> Specials<S> {
                         leg.iter()
                             .try_fold(S::default(), |m, &d| Some(m | S::bit(offset(from, d)?)))
                     };
-                    if let (Some(to), Some(leg)) = (offset(sq, (s.dx, s.dy)), leg_from(sq)) {
+                    let from_here = !s.initial || board.rank_of(sq) == initial_rank;
+                    let targets = (offset(sq, (s.dx, s.dy)), leg_from(sq));
+                    if let (Some(to), Some(leg), true) = (targets.0, targets.1, from_here) {
                         out.forward.push(Special::Lame {
                             to,
                             leg,
                             mode: s.mode,
                         });
                     }
-                    if let Some(from) = offset(sq, reverse).filter(|_| s.mode.moves()) {
+                    let origin = offset(sq, reverse).filter(|&from| {
+                        s.mode.moves() && (!s.initial || board.rank_of(from) == initial_rank)
+                    });
+                    if let Some(from) = origin {
                         if let Some(leg) = leg_from(from) {
                             let mode = StepMode::MoveOnly;
                             out.retro.push(Special::Lame {
@@ -301,8 +308,9 @@ pub struct PieceMoves<S> {
 
 impl<S: SquareSet> PieceMoves<S> {
     /// Tables for the given steps (already in the colour's orientation) on `board`, which
-    /// `S` must hold.
-    pub fn new(board: BoardSize, steps: &[Step]) -> PieceMoves<S> {
+    /// `S` must hold. Steps marked `initial` (XBetza `i`, the pawn's double step) are taken
+    /// only from `initial_rank`, the colour's second rank.
+    pub fn new(board: BoardSize, steps: &[Step], initial_rank: i8) -> PieceMoves<S> {
         let n = board.squares();
         assert!(
             n <= S::CAPACITY,
@@ -314,6 +322,10 @@ impl<S: SquareSet> PieceMoves<S> {
                 steps
                     .iter()
                     .filter(|s| s.kind == StepKind::Plain && keep(s.mode))
+                    .filter(|s| {
+                        let origin_rank = board.rank_of(sq) - if back { s.dy } else { 0 };
+                        !s.initial || origin_rank == initial_rank
+                    })
                     .filter_map(|s| {
                         let d = if back { (-s.dx, -s.dy) } else { (s.dx, s.dy) };
                         Ray::walk(board, sq, d, s.range, mode.unwrap_or(s.mode))
@@ -362,7 +374,9 @@ impl<S: SquareSet> PieceMoves<S> {
             moves.attacker_sets.push(RaySet::new(attackers.iter()));
             moves.forward.push(forward);
             moves.retro.push(retro);
-            moves.specials.push(Specials::new(board, sq, steps));
+            moves
+                .specials
+                .push(Specials::new(board, sq, steps, initial_rank));
         }
         moves
     }
@@ -525,8 +539,8 @@ impl<S: SquareSet> MoveTables<S> {
     fn new(pieces: &PieceSet, board: BoardSize) -> MoveTables<S> {
         let both = |p: &PieceType| {
             [
-                PieceMoves::new(board, &p.steps),
-                PieceMoves::new(board, &p.steps_for_black()),
+                PieceMoves::new(board, &p.steps, 1),
+                PieceMoves::new(board, &p.steps_for_black(), board.ranks() as i8 - 2),
             ]
         };
         MoveTables {
@@ -580,6 +594,8 @@ pub struct Geometry {
     pieces: PieceSet,
     board: BoardSize,
     tables: AnyTables,
+    /// What a pawn may promote to, in order.
+    promotions: Vec<Promotion>,
 }
 
 impl Geometry {
@@ -588,7 +604,8 @@ impl Geometry {
         Geometry::on(pieces, BoardSize::STANDARD)
     }
 
-    /// Tables for every piece type of the set on `board`.
+    /// Tables for every piece type of the set on `board`, with the board's default
+    /// promotions (`promotion::default_letters`, less the letters the set does not define).
     pub fn on(pieces: &PieceSet, board: BoardSize) -> Geometry {
         let tables = match board.squares() {
             n if n <= 64 => AnyTables::Narrow(MoveTables::new(pieces, board)),
@@ -599,7 +616,20 @@ impl Geometry {
             pieces: pieces.clone(),
             board,
             tables,
+            promotions: default_promotions(pieces, board),
         }
+    }
+
+    /// The same geometry with the promotion pieces `letters` (either case, in order of
+    /// preference, e.g. `QRBN`): each must be defined, not the pawn, and given once.
+    pub fn with_promotions(self, letters: &str) -> Result<Geometry, PromotionError> {
+        let promotions = promotions(&self.pieces, letters)?;
+        Ok(Geometry { promotions, ..self })
+    }
+
+    /// What a pawn may promote to, in order of preference.
+    pub fn promotions(&self) -> &[Promotion] {
+        &self.promotions
     }
 
     /// The piece set the tables are of: its ids index them.
@@ -617,5 +647,47 @@ impl Geometry {
     #[inline]
     pub fn tables(&self) -> &AnyTables {
         &self.tables
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::betza::parse_betza;
+    use crate::piece::PieceType;
+
+    /// The pawn's initial steps (`i`), lame (`ifmnD`) or plain (`ifmD`), are taken only from
+    /// the colour's second rank, and un-made only back to it.
+    #[test]
+    fn initial_steps_only_from_the_second_rank() {
+        let board = BoardSize::STANDARD;
+        let at = |f: i8, r: i8| board.square_at(f, r).unwrap();
+        let set = |squares: &[(i8, i8)]| squares.iter().fold(0u64, |m, &(f, r)| m | 1 << at(f, r));
+        for text in ["fmWfceFifmnD", "fmWfceFifmD"] {
+            let pawn = PieceType::new('P', parse_betza(text).unwrap());
+            let white = PieceMoves::<u64>::new(board, &pawn.steps, 1);
+            let black = PieceMoves::<u64>::new(board, &pawn.steps_for_black(), 6);
+            let quiet = |m: &PieceMoves<u64>, f, r, occ| {
+                m.quiet_targets(at(f, r), occ) | m.special_targets(at(f, r), occ).0
+            };
+            assert_eq!(quiet(&white, 4, 1, 0), set(&[(4, 2), (4, 3)]), "{text}");
+            assert_eq!(quiet(&white, 4, 2, 0), set(&[(4, 3)]), "{text}");
+            assert_eq!(quiet(&white, 4, 6, 0), set(&[(4, 7)]), "{text}");
+            assert_eq!(quiet(&black, 4, 6, 0), set(&[(4, 5), (4, 4)]), "{text}");
+            assert_eq!(quiet(&black, 4, 5, 0), set(&[(4, 4)]), "{text}");
+            assert_eq!(quiet(&black, 4, 1, 0), set(&[(4, 0)]), "{text}");
+            let origins = |m: &PieceMoves<u64>, f, r| {
+                m.unmove_origins(at(f, r), 0) | m.special_origins(at(f, r), 0)
+            };
+            assert_eq!(origins(&white, 4, 3), set(&[(4, 2), (4, 1)]), "{text}");
+            assert_eq!(origins(&white, 4, 4), set(&[(4, 3)]), "{text}");
+            assert_eq!(origins(&black, 4, 4), set(&[(4, 5), (4, 6)]), "{text}");
+            assert_eq!(origins(&black, 4, 3), set(&[(4, 4)]), "{text}");
+        }
+        // The lame double step is blocked by a man on the square passed.
+        let pawn = PieceType::new('P', parse_betza("fmWfceFifmnD").unwrap());
+        let white = PieceMoves::<u64>::new(board, &pawn.steps, 1);
+        let blocker = set(&[(4, 2)]);
+        assert_eq!(white.special_targets(at(4, 1), blocker).0, 0);
     }
 }

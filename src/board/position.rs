@@ -5,16 +5,19 @@
 //! Rules (DESIGN.md §1): each side has exactly one royal man; a move is a piece's move (a leap,
 //! or a ride stopped by the first occupied square, with the step's move/capture rights); a
 //! capture takes an enemy man; a move that leaves one's own royal capturable is illegal; a
-//! position where the side to move can capture the enemy royal is illegal. No pawns, castling
-//! or en passant.
+//! position where the side to move can capture the enemy royal is illegal. A pawn (`P`) never
+//! stands on the first or last rank: reaching its last rank it becomes one of the geometry's
+//! promotion pieces, one move per piece. No castling; en passant is not built yet.
 
 use super::geometry::{Geometry, MoveTables, PieceMoves};
 use super::man::{piece_name, Man};
 use super::move_text::{Move, MoveError};
+use super::promotion::Promotion;
 use super::setup::Setup;
 use super::size::BoardSize;
 use super::square::{Color, Square};
 use super::square_set::{for_each_bit, SquareSet};
+use crate::piece::PAWN;
 use crate::with_tables;
 use thiserror::Error;
 
@@ -61,6 +64,12 @@ pub enum PositionError {
         first: Man,
         /// The second such man.
         second: Man,
+    },
+    /// A pawn on the first or last rank: it never stands there (it would have promoted).
+    #[error("{} stands on the {} rank, where a pawn never stands", man.describe(), if man.board.rank_of(man.square) == 0 { "first" } else { "last" })]
+    PawnOnEdgeRank {
+        /// The pawn.
+        man: Man,
     },
     /// The side to move can capture the enemy royal.
     #[error("{} can be captured by {}, and {} is to move", royal.describe(), attacker.describe(), attacker.color.name())]
@@ -140,6 +149,10 @@ impl Position {
         }
         if men.is_empty() {
             return Err(PositionError::EmptyBoard);
+        }
+        let edge = |m: &&Man| [0, board.ranks() as i8 - 1].contains(&board.rank_of(m.square));
+        if let Some(&man) = men.iter().filter(|m| m.letter == PAWN).find(edge) {
+            return Err(PositionError::PawnOnEdgeRank { man });
         }
         let mut royal_squares = [0; 2];
         for color in Color::BOTH {
@@ -316,24 +329,39 @@ impl Position {
         Self::first_attacker(attackers, royal, occupied, Some(mv.to))
     }
 
-    /// All legal moves, sorted ascending by (from, to).
-    pub fn legal_moves(&self, g: &Geometry) -> Vec<Move> {
-        with_tables!(g, |t| self.legal_moves_in(t))
+    /// Whether `man`, going to `to`, is a pawn reaching its last rank.
+    fn promotes(&self, man: &Man, to: Square) -> bool {
+        let last = match man.color {
+            Color::White => self.board.ranks() as i8 - 1,
+            Color::Black => 0,
+        };
+        man.letter == PAWN && self.board.rank_of(to) == last
     }
 
-    fn legal_moves_in<S: SquareSet>(&self, t: &MoveTables<S>) -> Vec<Move> {
+    /// All legal moves, sorted ascending by (from, to, promotion order); a pawn reaching its
+    /// last rank gives one move per promotion piece of `g`.
+    pub fn legal_moves(&self, g: &Geometry) -> Vec<Move> {
+        with_tables!(g, |t| self.legal_moves_in(t, g.promotions()))
+    }
+
+    fn legal_moves_in<S: SquareSet>(
+        &self,
+        t: &MoveTables<S>,
+        promotions: &[Promotion],
+    ) -> Vec<Move> {
         let sets = self.sets::<S>();
         self.with_attackers(t, self.side.flip(), |att| {
             let mut out = Vec::with_capacity(32);
             for m in self.men.iter().filter(|m| m.color == self.side) {
                 let pm = t.moves(m.piece, m.color);
                 for_each_bit(self.targets(sets, m.square, pm), |to| {
-                    let mv = Move {
-                        from: m.square,
-                        to,
-                        board: self.board,
-                    };
-                    if self.exposer(sets, att, mv).is_none() {
+                    let mv = Move::new(m.square, to, self.board);
+                    if self.exposer(sets, att, mv).is_some() {
+                        return;
+                    }
+                    if self.promotes(m, to) {
+                        out.extend(promotions.iter().map(|&p| mv.promoting(p)));
+                    } else {
                         out.push(mv);
                     }
                 });
@@ -347,6 +375,11 @@ impl Position {
         self.man_at(mv.to).copied()
     }
 
+    /// Whether a move converts the material: a capture or a promotion.
+    pub fn converts(&self, mv: Move) -> bool {
+        mv.promotion.is_some() || self.captured(mv).is_some()
+    }
+
     /// The position after a legal move (the side to move flips). For a move that is not
     /// legal the result is meaningless (the man on `from`, if any, goes to `to`, removing what
     /// stood there), but this never panics.
@@ -357,6 +390,9 @@ impl Position {
             for m in men.iter_mut() {
                 if m.square == mv.from {
                     m.square = mv.to;
+                    if let Some(p) = mv.promotion {
+                        (m.piece, m.letter) = (p.piece, p.letter);
+                    }
                 }
             }
             men.sort_unstable_by_key(|m| m.square);
@@ -373,19 +409,22 @@ impl Position {
         }
     }
 
-    /// Reads a move in coordinate notation (`d1d8`, squares in either case) and checks that it
-    /// is legal here.
+    /// Reads a move in coordinate notation (`d1d8`, `e7e8q`, squares and letter in either
+    /// case) and checks that it is legal here, with a promotion letter exactly when a pawn
+    /// reaches its last rank, naming one of `g`'s promotion pieces.
     pub fn parse_move(&self, text: &str, g: &Geometry) -> Result<Move, MoveError> {
-        with_tables!(g, |t| self.parse_move_in(text, t))
+        with_tables!(g, |t| self.parse_move_in(text, t, g.promotions()))
     }
 
     fn parse_move_in<S: SquareSet>(
         &self,
         text: &str,
         t: &MoveTables<S>,
+        promotions: &[Promotion],
     ) -> Result<Move, MoveError> {
-        let mv = Move::parse(text, self.board)?;
-        let Move { from, to, .. } = mv;
+        let read = Move::parse(text, self.board)?;
+        let (from, to) = (read.from, read.to);
+        let mv = Move::new(from, to, self.board);
         let Some(man) = self.man_at(from).filter(|m| m.color == self.side) else {
             return Err(MoveError::NoOwnMan {
                 color: self.side,
@@ -431,7 +470,24 @@ impl Position {
             };
             return Err(MoveError::Illegal { mv, reason });
         }
-        Ok(mv)
+        let allowed = || promotions.iter().map(|p| p.letter).collect::<String>();
+        match (self.promotes(man, to), read.promotion) {
+            (false, None) => Ok(mv),
+            (false, Some(_)) => Err(MoveError::NotAPromotion {
+                text: text.trim().to_string(),
+            }),
+            (true, None) => Err(MoveError::PromotionNeeded {
+                text: text.trim().to_string(),
+                allowed: allowed(),
+            }),
+            (true, Some(letter)) => match promotions.iter().find(|p| p.letter == letter) {
+                Some(&p) => Ok(mv.promoting(p)),
+                None => Err(MoveError::NotPromotionPiece {
+                    letter: text.trim().chars().last().unwrap_or(letter),
+                    allowed: allowed(),
+                }),
+            },
+        }
     }
 }
 
@@ -533,13 +589,7 @@ mod tests {
             moves,
             ["a1c2", "a1b3", "a1e3", "a1g4", "a1c5", "h1g1", "h1g2", "h1h2"]
         );
-        let c5 = p
-            .captured(Move {
-                from: 0,
-                to: 34,
-                board: B8,
-            })
-            .unwrap();
+        let c5 = p.captured(Move::new(0, 34, B8)).unwrap();
         assert_eq!((c5.color, c5.letter, c5.royal), (Color::Black, 'N', false));
     }
 
@@ -712,14 +762,7 @@ mod tests {
         let g = geo();
         let p = pos("k3r3/8/8/8/8/8/4R3/4K3 w", &g);
         let mv = p.parse_move(" E2E8 ", &g).unwrap();
-        assert_eq!(
-            mv,
-            Move {
-                from: 12,
-                to: 60,
-                board: B8
-            }
-        );
+        assert_eq!(mv, Move::new(12, 60, B8));
         assert_eq!(mv.to_string(), "e2e8");
         assert_eq!(p.captured(mv).map(|m| m.letter), Some('R'));
         let q = p.play(mv);
@@ -730,14 +773,7 @@ mod tests {
         let r = q.play(q.parse_move("a8b7", &g).unwrap());
         assert_eq!(r.royal(Color::Black), 49);
         assert_eq!(r.side_to_move(), Color::White);
-        assert_eq!(
-            p.captured(Move {
-                from: 4,
-                to: 3,
-                board: B8
-            }),
-            None
-        );
+        assert_eq!(p.captured(Move::new(4, 3, B8)), None);
 
         let err = |t: &str| p.parse_move(t, &g).unwrap_err().to_string();
         assert_eq!(
@@ -763,29 +799,168 @@ mod tests {
             p.parse_move("e1d2", &g).unwrap_err().to_string(),
             "illegal move e1d2: it leaves White's king on d2 capturable by Black's rook on e2"
         );
-        assert_eq!(
-            p.parse_move("e1e2", &g),
-            Ok(Move {
-                from: 4,
-                to: 12,
-                board: B8
-            })
-        );
+        assert_eq!(p.parse_move("e1e2", &g), Ok(Move::new(4, 12, B8)));
         // play never panics on nonsense.
-        let _ = p.play(Move {
-            from: 40,
-            to: 41,
-            board: B8,
-        });
-        let _ = p.play(Move {
-            from: 4,
-            to: 4,
-            board: B8,
-        });
-        let _ = p.play(Move {
-            from: 4,
-            to: 0,
-            board: B8,
-        });
+        let _ = p.play(Move::new(40, 41, B8));
+        let _ = p.play(Move::new(4, 4, B8));
+        let _ = p.play(Move::new(4, 0, B8));
+    }
+}
+
+#[cfg(test)]
+mod pawn_tests {
+    use super::*;
+    use crate::piece::betza::parse_betza;
+    use crate::piece::{PieceSet, PieceType};
+
+    /// The standard pieces with the pawn of `betza`, on `board`.
+    fn geometry(betza: &str, board: BoardSize) -> Geometry {
+        let mut set = PieceSet::standard();
+        set.insert(PieceType::new('P', parse_betza(betza).unwrap()));
+        Geometry::on(&set, board)
+    }
+
+    fn pos(fen: &str, g: &Geometry) -> Result<Position, PositionError> {
+        Position::new(&Setup::from_fen(fen, g.board()).unwrap(), g, ['K', 'K'])
+    }
+
+    fn texts(p: &Position, g: &Geometry) -> Vec<String> {
+        p.legal_moves(g).iter().map(|m| m.text()).collect()
+    }
+
+    #[test]
+    fn a_pawn_promotes_to_each_promotion_piece_in_order() {
+        let g = geometry("fmWfceFifmnD", BoardSize::STANDARD);
+        let p = pos("1r5k/P7/8/8/8/8/8/7K w", &g).unwrap();
+        let pawn: Vec<String> = texts(&p, &g)
+            .into_iter()
+            .filter(|t| t.starts_with("a7"))
+            .collect();
+        assert_eq!(
+            pawn,
+            ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8r", "a7b8b", "a7b8n"]
+        );
+        let moves = p.legal_moves(&g);
+        assert!(moves.windows(2).all(|w| w[0] < w[1]));
+        let mv = p.parse_move("A7B8N", &g).unwrap();
+        assert!(p.converts(mv));
+        let after = p.play(mv);
+        let knight = after.man_at(mv.to).unwrap();
+        assert_eq!((knight.letter, knight.color), ('N', Color::White));
+        assert_eq!(knight.piece, g.pieces().id('N').unwrap());
+        assert!(after.man_at(mv.from).is_none());
+        // Black promotes on the first rank; on 10×8 also to A and C.
+        let capa = geometry("fmWfceFifmnD", BoardSize::new(10, 8).unwrap());
+        let p = pos("9k/10/10/10/10/10/p9/9K b", &capa).unwrap();
+        let pawn: Vec<String> = texts(&p, &capa)
+            .into_iter()
+            .filter(|t| t.starts_with("a2"))
+            .collect();
+        assert_eq!(pawn, ["a2a1q", "a2a1r", "a2a1b", "a2a1n", "a2a1a", "a2a1c"]);
+        assert_eq!(p.parse_move("a2a1c", &capa).unwrap().text(), "a2a1c");
+        // With a promotion list of one's own.
+        let g = g.with_promotions("NQ").unwrap();
+        let p = pos("7k/P7/8/8/8/8/8/7K w", &g).unwrap();
+        let pawn: Vec<String> = texts(&p, &g)
+            .into_iter()
+            .filter(|t| t.starts_with("a7"))
+            .collect();
+        assert_eq!(pawn, ["a7a8n", "a7a8q"]);
+        // Not a promotion: a push and a double step convert nothing.
+        let p = pos("7k/8/8/8/8/8/4P3/7K w", &g).unwrap();
+        let pawn: Vec<String> = texts(&p, &g)
+            .into_iter()
+            .filter(|t| t.starts_with("e2"))
+            .collect();
+        assert_eq!(pawn, ["e2e3", "e2e4"]);
+        assert!(!p.converts(p.parse_move("e2e4", &g).unwrap()));
+    }
+
+    #[test]
+    fn promotion_text_errors() {
+        let g = geometry("fmWfceFifmnD", BoardSize::STANDARD);
+        let p = pos("7k/P7/8/8/8/8/4P3/7K w", &g).unwrap();
+        let err = |t: &str| p.parse_move(t, &g).unwrap_err();
+        assert_eq!(
+            err("a7a8"),
+            MoveError::PromotionNeeded {
+                text: "a7a8".into(),
+                allowed: "QRBN".into()
+            }
+        );
+        assert!(err("a7a8").to_string().contains("e.g. a7a8q"));
+        assert_eq!(
+            err("a7a8k"),
+            MoveError::NotPromotionPiece {
+                letter: 'k',
+                allowed: "QRBN".into()
+            }
+        );
+        assert_eq!(
+            err("a7a8p"),
+            MoveError::NotPromotionPiece {
+                letter: 'p',
+                allowed: "QRBN".into()
+            }
+        );
+        assert_eq!(
+            err("e2e4q"),
+            MoveError::NotAPromotion {
+                text: "e2e4q".into()
+            }
+        );
+        assert_eq!(
+            err("h1h2q"),
+            MoveError::NotAPromotion {
+                text: "h1h2q".into()
+            }
+        );
+        assert!(matches!(err("e2e5"), MoveError::Illegal { .. }));
+    }
+
+    #[test]
+    fn a_pawn_never_stands_on_its_first_or_last_rank() {
+        let g = geometry("fmWfceFifmnD", BoardSize::STANDARD);
+        for (fen, square) in [
+            ("P6k/8/8/8/8/8/8/7K w", "a8"),
+            ("7k/8/8/8/8/8/8/P6K w", "a1"),
+            ("p6k/8/8/8/8/8/8/7K w", "a8"),
+            ("7k/8/8/8/8/8/8/p6K b", "a1"),
+        ] {
+            let Err(PositionError::PawnOnEdgeRank { man }) = pos(fen, &g) else {
+                panic!("{fen} is refused");
+            };
+            assert_eq!(g.board().square_name(man.square), square, "{fen}");
+            assert!(pos(fen, &g)
+                .unwrap_err()
+                .to_string()
+                .contains("where a pawn never stands"));
+        }
+        assert!(pos("7k/p7/8/8/8/8/P7/7K w", &g).is_ok());
+    }
+
+    #[test]
+    fn the_berolina_pawn_as_written() {
+        let g = geometry("fmFfceWifmnA", BoardSize::STANDARD);
+        // On its second rank: the diagonal steps and the lame double steps; it captures
+        // straight ahead only.
+        let p = pos("7k/8/8/8/8/8/3P4/7K w", &g).unwrap();
+        let pawn: Vec<String> = texts(&p, &g)
+            .into_iter()
+            .filter(|t| t.starts_with("d2"))
+            .collect();
+        assert_eq!(pawn, ["d2c3", "d2e3", "d2b4", "d2f4"]);
+        let p = pos("7k/8/8/8/8/2n1n3/3P4/7K w", &g).unwrap();
+        let pawn: Vec<String> = texts(&p, &g)
+            .into_iter()
+            .filter(|t| t.starts_with("d2"))
+            .collect();
+        assert!(pawn.is_empty(), "{pawn:?}");
+        let p = pos("7k/8/8/8/8/3n4/3P4/7K w", &g).unwrap();
+        let pawn: Vec<String> = texts(&p, &g)
+            .into_iter()
+            .filter(|t| t.starts_with("d2"))
+            .collect();
+        assert_eq!(pawn, ["d2c3", "d2d3", "d2e3", "d2b4", "d2f4"]);
     }
 }

@@ -109,4 +109,31 @@ mod tests {
             .unwrap_err()
             .contains("can be captured"));
     }
+
+    #[test]
+    fn promotions_are_printed_with_their_letter() {
+        let set = fairy_egt::piece::parse::parse_piece_defs(
+            &format!(
+                "{}\nP: fmWfceFifmnD",
+                fairy_egt::piece::parse::STANDARD_PIECEDEF
+            ),
+            "test",
+        )
+        .unwrap();
+        let line = moves_line(
+            "7k/P7/8/8/8/8/8/K7 w - - 0 1",
+            &Geometry::new(&set),
+            ['K', 'K'],
+        );
+        assert_eq!(line.unwrap(), "a1a2 a1b1 a1b2 a7a8b a7a8n a7a8q a7a8r");
+        let err = moves_line(
+            "P6k/8/8/8/8/8/8/K7 w - - 0 1",
+            &Geometry::new(&set),
+            ['K', 'K'],
+        );
+        assert!(err
+            .unwrap_err()
+            .to_string()
+            .contains("where a pawn never stands"));
+    }
 }

@@ -5,6 +5,7 @@ use super::unplayable::Unplayable;
 use crate::board::geometry::Geometry;
 use crate::board::{BoardSize, Color, Move, Position, Setup};
 use crate::egt::material::MAX_MEN;
+use crate::piece::PAWN;
 
 /// FEN of the standard chess start position (what `new` sets up on 8×8).
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
@@ -111,7 +112,8 @@ impl Board {
     }
 }
 
-/// The checked position of a set-up, or why the engine cannot play it: pawns, more men than
+/// The checked position of a set-up, or why the engine cannot play it: pawns (whether or not
+/// the piece file defines P: no table holds them yet), more men than
 /// any table holds, an unknown letter, a missing or doubled royal, or the side to move able to
 /// capture the enemy royal.
 pub fn check(
@@ -122,7 +124,7 @@ pub fn check(
     let men = setup.men().count();
     let pawns = setup
         .men()
-        .filter(|&(_, _, l)| l.eq_ignore_ascii_case(&'P') && geometry.pieces().id(l).is_none())
+        .filter(|&(_, _, l)| l.eq_ignore_ascii_case(&PAWN))
         .count();
     if pawns > 0 {
         return Err(Unplayable::Pawns(pawns));
@@ -166,6 +168,17 @@ mod tests {
         );
         assert!(reason("8/8/8/8/8/8/8/KS5k w - - 0 1").contains("'S'"));
         assert!(reason("8/8/8/8/8/8/8/KQ6 w - - 0 1").contains("Black has no king"));
+        // Pawns are refused even when the piece file defines P: no table holds them yet.
+        let mut set = PieceSet::standard();
+        set.insert(crate::piece::PieceType::new(
+            PAWN,
+            crate::piece::betza::parse_betza("fmWfceFifmnD").unwrap(),
+        ));
+        let setup = Setup::from_fen("7k/8/8/8/8/8/4P3/K7 w - - 0 1", BoardSize::STANDARD);
+        assert_eq!(
+            check(&setup.unwrap(), &Geometry::new(&set), ['K', 'K']),
+            Err(Unplayable::Pawns(1))
+        );
     }
 
     #[test]

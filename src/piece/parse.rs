@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::betza::parse_betza;
-use super::{PieceSet, PieceType, Step, StepMode};
+use super::{PieceSet, PieceType, Step, StepMode, PAWN};
 use crate::settings_file;
 use crate::symmetry::Sym;
 
@@ -260,6 +260,23 @@ impl<'a> Line<'a> {
                     format!("in the Betza description '{text}': {e}"),
                 )
             })?;
+            if letter != PAWN {
+                if let Some((at, flag)) = text.chars().enumerate().find(|&(_, c)| "ie".contains(c))
+                {
+                    let what = if flag == 'i' {
+                        "'i' (initial move)"
+                    } else {
+                        "'e' (en passant)"
+                    };
+                    return Err(self.error(
+                        first[0].0 + at,
+                        format!(
+                            "in the Betza description '{text}': {what} is for the pawn {PAWN} \
+                             only, not for '{letter}'"
+                        ),
+                    ));
+                }
+            }
             return Ok(Some((letter, letter_col, steps, Some(text))));
         }
         for token in rest
@@ -759,6 +776,26 @@ mod tests {
         );
         expect_error("\nX:  fmO", 2, 7, "found 'O'");
         expect_error("X: nC", 1, 4, "no agreed path");
+        expect_error(
+            "X: fmWfceF",
+            1,
+            9,
+            "'e' (en passant) is for the pawn P only, not for 'X'",
+        );
+        expect_error(
+            "\n\nK: KifmnD",
+            3,
+            5,
+            "'i' (initial move) is for the pawn P",
+        );
+        expect_error(
+            "L: fmWifmnD",
+            1,
+            7,
+            "'i' (initial move) is for the pawn P only, not for 'L'",
+        );
+        expect_error("P: fmeF", 1, 6, "goes with 'c'");
+        assert!(parse("p: fmFfceWifmnA").is_ok());
         expect_error(
             "X: BN R",
             1,

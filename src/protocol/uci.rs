@@ -821,11 +821,7 @@ mod tests {
             u.read("go infinite", &options()),
             vec![Input::Engine(Command::Go)]
         );
-        let mv = crate::board::Move {
-            from: 0,
-            to: 1,
-            board: BoardSize::STANDARD,
-        };
+        let mv = crate::board::Move::new(0, 1, BoardSize::STANDARD);
         assert!(u.render(&Event::Move(mv)).is_empty());
         assert_eq!(
             replies(&u.read("stop", &options())),

@@ -1235,11 +1235,7 @@ mod tests {
             vec![Input::Engine(Command::EditEmpty(99))]
         );
         read(&mut x, ".");
-        let m = Move {
-            from: 0,
-            to: 90,
-            board: ten.board,
-        };
+        let m = Move::new(0, 90, ten.board);
         assert_eq!(x.render(&Event::Move(m)), vec!["move a0a9".to_string()]);
         assert_eq!(
             x.render(&Event::IllegalMove {
@@ -1249,11 +1245,7 @@ mod tests {
             "Illegal move: a0a9"
         );
         // Other boards, 12 ranks included, count from 1 as the engine does.
-        let twelve = Move {
-            from: 0,
-            to: 108,
-            board: BoardSize::new(12, 12).unwrap(),
-        };
+        let twelve = Move::new(0, 108, BoardSize::new(12, 12).unwrap());
         assert_eq!(xboard_move(&twelve), "a1a10");
         assert_eq!(
             x.read("usermove a1a10", &options()),

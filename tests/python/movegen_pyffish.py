@@ -10,6 +10,11 @@ legal moves: pyffish.legal_moves on a variant loaded with pyffish.load_variant_c
 and every mismatch with its FEN; exits 1 on any mismatch, or when a piece of piecedef.ini has
 no Fairy-Stockfish translation here.
 
+Pawns are compared the same way on Fairy-Stockfish's own variants (PAWN_VARIANTS: chess,
+capablanca on 10x8, berolina), with the pawn line of the piece file appended: random
+positions of both kings, 1 to 4 pawns (half of them on the rank before promotion) and 0 to 2
+of the variant's pieces, no e.p. right (fairy-egt does not play en passant yet).
+
 The translation to Fairy-Stockfish is written here by hand (STEP_BETZA, from the definitions of
 piecedef.ini), not taken from fairy-egt. Fairy-Stockfish has riders only on W, F and N lines
 (it drops any other rider silently: CC, a camel rider, gets no moves at all); a piece with
@@ -67,6 +72,14 @@ MIX = "RBNWF"
 # Betza atoms on whose lines Fairy-Stockfish has riders.
 FSF_RIDER_ATOMS = "WFNRBQ"
 
+# Fairy-Stockfish's variants with pawns: (variant, board files, pawn line of the piece file,
+# the variant's other pieces).
+PAWN_VARIANTS = [
+    ("chess", 8, "fmWfceFifmnD", "QRBN"),
+    ("capablanca", 10, "fmWfceFifmnD", "QRBNAC"),
+    ("berolina", 8, "fmFfceWifmnA", "QRBN"),
+]
+
 # Mismatches printed per piece; the rest are only counted.
 SHOWN = 10
 
@@ -112,13 +125,13 @@ def variant_config(betzas):
     return "\n".join(lines) + "\n"
 
 
-def fen_of(board, white_to_move):
-    """The FEN of {square: letter} (squares 0 = a1 … 63 = h8; upper case White)."""
+def fen_of(board, white_to_move, files=8):
+    """The FEN of {square: letter} (squares 0 = a1 … files·8−1; upper case White)."""
     ranks = []
     for rank in range(7, -1, -1):
         row, empty = "", 0
-        for file in range(8):
-            man = board.get(rank * 8 + file)
+        for file in range(files):
+            man = board.get(rank * files + file)
             if man is None:
                 empty += 1
             else:
@@ -187,11 +200,90 @@ def pyffish_side(job):
     return out
 
 
-def fairy_egt_moves(binary, pieces_file, fens):
+def random_pawn_position(files, others, rng):
+    """A FEN on a files×8 board: both kings, 1 to 4 pawns of random colours on ranks 2 to 7
+    (half of them a step from promotion), 0 to 2 men of `others`, either side to move."""
+    board = {}
+
+    def put(man, squares):
+        square = rng.choice([s for s in squares if s not in board])
+        board[square] = man
+
+    every = range(files * 8)
+    put("K", every)
+    put("k", every)
+    for _ in range(rng.randint(1, 4)):
+        pawn = rng.choice("Pp")
+        ranks = [6 if pawn == "P" else 1] if rng.random() < 0.5 else range(1, 7)
+        put(pawn, [r * files + f for r in ranks for f in range(files)])
+    for _ in range(rng.randint(0, 2)):
+        man = rng.choice(others)
+        put(rng.choice((man, man.lower())), every)
+    return fen_of(board, rng.random() < 0.5, files)
+
+
+def pyffish_pawns(job):
+    """For one pawn variant (job: index in PAWN_VARIANTS, positions, seed): that many random
+    legal positions and Fairy-Stockfish's legal moves in each, sorted."""
+    index, positions, seed = job
+    variant, files, _, others = PAWN_VARIANTS[index]
+    rng = random.Random(f"{seed}-{variant}")
+    out = []
+    while len(out) < positions:
+        fen = random_pawn_position(files, others, rng)
+        board, side, rest = fen.split(" ", 2)
+        other = f"{board} {'b' if side == 'w' else 'w'} {rest}"
+        if not pyffish.gives_check(variant, other, []):
+            out.append((fen, sorted(pyffish.legal_moves(variant, fen, []))))
+    return out
+
+
+def compare_pawns(binary, pieces, positions, seed, pool):
+    """Compares the pawn variants' legal moves; prints a line per variant and returns the
+    number of mismatching positions."""
+    jobs = [(i, positions, seed) for i in range(len(PAWN_VARIANTS))]
+    theirs = pool.map(pyffish_pawns, jobs, chunksize=1)
+    print("pawns: variant; positions; legal moves in them; pawn moves, promotions, double "
+          "steps; mismatches")
+    mismatches = 0
+    for (variant, files, pawn, _), found in zip(PAWN_VARIANTS, theirs):
+        with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+            with open(pieces, encoding="utf-8") as shipped_file:
+                f.write(shipped_file.read())
+            f.write(f"\nP: {pawn}\n")
+            pieces_file = f.name
+        try:
+            ours = fairy_egt_moves(binary, pieces_file, [fen for fen, _ in found],
+                                   ["--board", f"{files}x8"])
+        finally:
+            os.unlink(pieces_file)
+        moves = pawn_moves = promotions = doubles = bad = 0
+        for (fen, their_moves), our_moves in zip(found, ours):
+            moves += len(their_moves)
+            men = men_of(fen)
+            names = {f"{chr(97 + f)}{r + 1}": m for (f, r), m in men.items()}
+            mine = [m for m in their_moves if names.get(m[:2], "").upper() == "P"]
+            pawn_moves += len(mine)
+            promotions += sum(len(m) == 5 for m in mine)
+            doubles += sum(abs(int(m[3:4]) - int(m[1:2])) == 2 for m in mine)
+            if our_moves is None or sorted(our_moves) != their_moves:
+                bad += 1
+                if bad <= SHOWN:
+                    print(f"  {variant}  {fen}: only pyffish "
+                          f"{sorted(set(their_moves) - set(our_moves or []))}, only fairy-egt "
+                          f"{sorted(set(our_moves or []) - set(their_moves))}")
+        mismatches += bad
+        print(f"{variant:<12}{len(found):>10}{moves:>8}{pawn_moves:>8}{promotions:>8}"
+              f"{doubles:>8}{bad:>8}  P: {pawn}")
+    return mismatches
+
+
+def fairy_egt_moves(binary, pieces_file, fens, options=()):
     """`fairy-egt moves` for the FENs: one list of moves per FEN (None where it refused)."""
     with tempfile.TemporaryDirectory() as cwd:
         out = subprocess.run(
-            [os.path.abspath(binary), "moves", "K.K", "--pieces", pieces_file, "--fens", "-"],
+            [os.path.abspath(binary), "moves", "K.K", "--pieces", pieces_file, "--fens", "-",
+             *options],
             input="\n".join(fens) + "\n",
             capture_output=True,
             text=True,
@@ -303,6 +395,8 @@ def main():
     jobs = [(letter, args.positions, args.seed) for letter, _, _ in compared]
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         theirs = dict(zip((j[0] for j in jobs), pool.map(pyffish_side, jobs, chunksize=1)))
+        pawn_mismatches = compare_pawns(args.fairy_egt, args.pieces, args.positions * 5,
+                                        args.seed, pool)
 
     # The piece file fairy-egt reads: the shipped one, the extra pieces appended.
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
@@ -346,8 +440,9 @@ def main():
               f"{blocked if lame_legs(betza) else '-':>9}{stuck:>9}{bad:>12}  {name}")
     total = sum(len(v) for v in theirs.values())
     print(f"{len(compared)} pieces, {total} positions, {mismatches} mismatches, "
-          f"{len(skipped)} skipped, {time.monotonic() - start:.1f} s")
-    return 1 if mismatches or untranslated else 0
+          f"{len(skipped)} skipped; {pawn_mismatches} pawn mismatches; "
+          f"{time.monotonic() - start:.1f} s")
+    return 1 if mismatches or pawn_mismatches or untranslated else 0
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ pub enum BuildError {
     TooLong(String),
     /// The endgame has pawns, whose tables the builder cannot make yet (their index exists,
     /// their moves, promotions and layers are not built).
-    #[error("{0}: tables with pawns cannot be built yet")]
+    #[error("{0}: tables with pawns are not built yet (fairy-egt builds pawnless endgames)")]
     Pawns(String),
     /// The build was cancelled (its cancel flag was raised) before the table was complete.
     #[error("the build was cancelled")]

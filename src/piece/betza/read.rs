@@ -1,8 +1,10 @@
 //! Reading a Betza description into steps: `BN`, `NN`, `fmWfcF`, `mRcpR`, `nN`, `gQ`, `WfF`.
 //! Each group is lower-case modifiers, an atom, and an optional range (a number, or the atom
 //! doubled for an unlimited rider); groups are concatenated. What the XBetza dialect has
-//! beyond single-leg moves (`a` multi-leg moves, `j`, `i`, `e`, castling `O`, …) is refused
-//! with the reason and what is supported.
+//! beyond single-leg moves (`a` multi-leg moves, `j`, castling `O`, …) is refused with the
+//! reason and what is supported. The pawn's two XBetza modifiers are read: `i` (a leap only
+//! from the man's second rank: `ifmnD`) and `e` (a capture that may also take en passant:
+//! `fceF`); that only the pawn `P` may use them is checked where the piece file is read.
 
 use super::{
     atom_mask, step_of, ATOMS, DIAGONAL_PAIRS, DIAGONAL_SINGLES, F, OBLIQUE_LETTERS,
@@ -27,7 +29,8 @@ type Token = (u8, &'static str);
 /// What the reader supports, for error messages.
 const SUPPORTED: &str = "supported: atoms W F D N A H C Z G and K Q R B, a range number or a \
     doubled atom, directions f b l r v s h, m (move only), c (capture only), n (lame leap), \
-    p (hop like a cannon), g (grasshop)";
+    p (hop like a cannon), g (grasshop), i (initial leap, pawn only), e (en passant, with c, \
+    pawn only)";
 
 /// The largest range a Betza rider may be given (two digits).
 const MAX_RANGE: u8 = 99;
@@ -77,6 +80,10 @@ struct Group {
     /// The atoms (`K` and `Q` stand for two).
     atoms: Vec<usize>,
     range: u8,
+    /// The offset of `i` (only from the man's second rank), if given.
+    initial: Option<usize>,
+    /// The offset of `e` (may also capture en passant), if given.
+    en_passant: Option<usize>,
 }
 
 impl Group {
@@ -85,6 +92,7 @@ impl Group {
         let mut directions = Vec::new();
         let (mut m, mut c) = (false, false);
         let mut kind = (StepKind::Plain, 0);
+        let (mut initial, mut en_passant) = (None, None);
         while let Some(&ch) = chars.get(*i).filter(|c| c.is_ascii_lowercase()) {
             let way = match ch {
                 'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => {
@@ -97,6 +105,14 @@ impl Group {
                 }
                 'c' => {
                     c = true;
+                    None
+                }
+                'i' => {
+                    initial = Some(*i);
+                    None
+                }
+                'e' => {
+                    en_passant = Some(*i);
                     None
                 }
                 'n' => Some(StepKind::Lame),
@@ -167,16 +183,25 @@ impl Group {
             range = 0;
             *i += 1;
         }
+        let mode = match (m, c) {
+            (true, false) => StepMode::MoveOnly,
+            (false, true) => StepMode::CaptureOnly,
+            _ => StepMode::Both,
+        };
+        if let Some(at) = en_passant.filter(|_| mode != StepMode::CaptureOnly) {
+            return Err(err(
+                at,
+                "'e' (en passant) goes with 'c' (capture only) and not with 'm': fceF",
+            ));
+        }
         Ok(Group {
             directions,
-            mode: match (m, c) {
-                (true, false) => StepMode::MoveOnly,
-                (false, true) => StepMode::CaptureOnly,
-                _ => StepMode::Both,
-            },
+            mode,
             kind,
             atoms,
             range,
+            initial,
+            en_passant,
         })
     }
 
@@ -202,6 +227,22 @@ impl Group {
             }
             _ => {}
         }
+        if let Some(at) = self.initial.filter(|_| self.range != 1) {
+            return Err(err(
+                at,
+                "'i' (initial move) applies to leaps such as ifmnD, not to rides",
+            ));
+        }
+        if let Some(at) = self
+            .en_passant
+            .filter(|_| self.range != 1 || kind != StepKind::Plain)
+        {
+            return Err(err(
+                at,
+                "'e' (en passant) applies to plain leaps such as fceF, not to rides, lame \
+                 leaps or hops",
+            ));
+        }
         let mut steps = Vec::new();
         for &atom in &self.atoms {
             let dirs = self.directions_of(atom)?;
@@ -213,8 +254,8 @@ impl Group {
                     range: self.range,
                     mode: self.mode,
                     kind,
-                    initial: false,
-                    en_passant: false,
+                    initial: self.initial.is_some(),
+                    en_passant: self.en_passant.is_some(),
                 };
                 if kind == StepKind::Lame {
                     match step.lame_leg() {
@@ -455,13 +496,71 @@ mod tests {
         assert_eq!(error("").offset, 0);
     }
 
+    #[test]
+    fn the_pawns_initial_and_en_passant_modifiers() {
+        let pawn = |text: &str| {
+            parse_betza(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"))
+                .into_iter()
+                .map(|s| (s.dx, s.dy, s.mode, s.kind, s.initial, s.en_passant))
+                .collect::<Vec<_>>()
+        };
+        use StepKind::{Lame, Plain};
+        use StepMode::{CaptureOnly, MoveOnly};
+        let mut orthodox = vec![
+            (0, 1, MoveOnly, Plain, false, false),
+            (-1, 1, CaptureOnly, Plain, false, true),
+            (1, 1, CaptureOnly, Plain, false, true),
+            (0, 2, MoveOnly, Lame, true, false),
+        ];
+        orthodox.sort_by_key(|s| (s.0, s.1, s.2, s.3));
+        let mut got = pawn("fmWfceFifmnD");
+        got.sort_by_key(|s| (s.0, s.1, s.2, s.3));
+        assert_eq!(got, orthodox);
+        let mut berolina = vec![
+            (-1, 1, MoveOnly, Plain, false, false),
+            (1, 1, MoveOnly, Plain, false, false),
+            (0, 1, CaptureOnly, Plain, false, true),
+            (-2, 2, MoveOnly, Lame, true, false),
+            (2, 2, MoveOnly, Lame, true, false),
+        ];
+        berolina.sort_by_key(|s| (s.0, s.1, s.2, s.3));
+        let mut got = pawn("fmFfceWifmnA");
+        got.sort_by_key(|s| (s.0, s.1, s.2, s.3));
+        assert_eq!(got, berolina);
+        assert_eq!(
+            parse_betza("ifmnD").unwrap()[0].lame_leg(),
+            Some(vec![(0, 1)])
+        );
+        let e = error("fmeF");
+        assert_eq!(e.offset, 2);
+        assert!(e.message.contains("goes with 'c'"), "{}", e.message);
+        assert!(error("feF").message.contains("goes with 'c'"));
+        assert!(error("ceR").message.contains("plain leaps"));
+        assert!(error("ceB").message.contains("plain leaps"));
+        assert!(error("cenN").message.contains("plain leaps"));
+        let e = error("ifmR");
+        assert_eq!(e.offset, 0);
+        assert!(e.message.contains("not to rides"), "{}", e.message);
+    }
+
     /// What the reader makes of what the writer wrote is the piece itself.
     #[test]
     fn reads_back_what_is_written() {
+        let pawns = [
+            "fmWfceFifmnD",
+            "fmFfceWifmnA",
+            "ifmnDfmWfceF",
+            "ifmW",
+            "ceK",
+        ];
         for text in [
             "BN", "fmWfcF", "mRcpR", "gQ", "nN", "nA", "WfF", "FfW", "fW", "rW", "N0", "ffbbN",
             "fsbsN", "frZ0", "W3", "cK", "mWcF", "pB", "gNN",
-        ] {
+        ]
+        .into_iter()
+        .chain(pawns)
+        {
             let piece = PieceType::new('X', parse_betza(text).expect(text));
             let written = try_betza(&piece).expect(text);
             assert_eq!(

@@ -62,12 +62,16 @@ struct Group {
     mode: usize,
     kind: StepKind,
     dirs: u8,
+    /// XBetza `i`: only from the man's second rank.
+    initial: bool,
+    /// XBetza `e`: may also capture en passant.
+    en_passant: bool,
 }
 
 impl Group {
     /// Riders without limit first, then limited riders (longest first), then leapers; within
     /// those `K`/`Q` first, then the atoms in `ATOMS` order; then both, `m`, `c`.
-    fn sort_key(&self) -> (u8, u8, usize, usize, StepKind) {
+    fn sort_key(&self) -> (u8, u8, usize, usize, StepKind, bool, bool) {
         let (class, sub) = match self.range {
             0 => (0, 0),
             1 => (2, 0),
@@ -79,15 +83,21 @@ impl Group {
             self.atom.map_or(0, |a| a + 1),
             self.mode,
             self.kind,
+            self.initial,
+            self.en_passant,
         )
     }
 
+    /// The group as XBoard reads it: `i` first, `e` after the modality (`ifmnD`, `fceF`).
     fn text(&self) -> String {
-        let mut s = match self.atom {
-            Some(atom) => directions(atom_mask(atom), self.dirs),
-            None => String::new(),
-        };
+        let mut s = String::from(if self.initial { "i" } else { "" });
+        if let Some(atom) = self.atom {
+            s.push_str(&directions(atom_mask(atom), self.dirs));
+        }
         s.push_str(["", "m", "c"][self.mode]);
+        if self.en_passant {
+            s.push('e');
+        }
         s.push_str(kind_prefix(self.kind));
         // XBoard reads at most two digits; a longer range is no limit on any board it plays.
         let range = if self.range > 99 { 0 } else { self.range };
@@ -177,6 +187,8 @@ fn describe(piece: &PieceType) -> (String, Option<BetzaError>) {
         dir: u8,
         range: u8,
         kind: StepKind,
+        initial: bool,
+        en_passant: bool,
         moves: bool,
         captures: bool,
     }
@@ -193,7 +205,11 @@ fn describe(piece: &PieceType) -> (String, Option<BetzaError>) {
         };
         let (moves, captures) = (step.mode.moves(), step.mode.captures());
         match entries.iter_mut().find(|e| {
-            e.atom == atom && e.dir == dir && e.range == step.range && e.kind == step.kind
+            e.atom == atom
+                && e.dir == dir
+                && e.range == step.range
+                && e.kind == step.kind
+                && (e.initial, e.en_passant) == (step.initial, step.en_passant)
         }) {
             Some(e) => {
                 e.moves |= moves;
@@ -204,17 +220,21 @@ fn describe(piece: &PieceType) -> (String, Option<BetzaError>) {
                 dir,
                 range: step.range,
                 kind: step.kind,
+                initial: step.initial,
+                en_passant: step.en_passant,
                 moves,
                 captures,
             }),
         }
     }
-    // Leave out what a longer ride in the same direction already does (e.g. `W` beside `R`).
+    // Leave out what a longer ride in the same direction already does (e.g. `W` beside `R`);
+    // the pawn's flagged steps are never left out, nor do they stand for others.
+    let plain = |e: &Entry| e.kind == StepKind::Plain && !e.initial && !e.en_passant;
     let dominated = |e: &Entry| {
         entries.iter().any(|f| {
             f.atom == e.atom
-                && f.kind == StepKind::Plain
-                && e.kind == StepKind::Plain
+                && plain(f)
+                && plain(e)
                 && f.dir == e.dir
                 && f.range != e.range
                 && covers(f.range, e.range)
@@ -226,7 +246,11 @@ fn describe(piece: &PieceType) -> (String, Option<BetzaError>) {
     for e in entries.iter().filter(|e| !dominated(e)) {
         let mode = modality(e.moves, e.captures);
         match groups.iter_mut().find(|g| {
-            g.atom == Some(e.atom) && g.range == e.range && g.mode == mode && g.kind == e.kind
+            g.atom == Some(e.atom)
+                && g.range == e.range
+                && g.mode == mode
+                && g.kind == e.kind
+                && (g.initial, g.en_passant) == (e.initial, e.en_passant)
         }) {
             Some(g) => g.dirs |= e.dir,
             None => groups.push(Group {
@@ -235,6 +259,8 @@ fn describe(piece: &PieceType) -> (String, Option<BetzaError>) {
                 mode,
                 kind: e.kind,
                 dirs: e.dir,
+                initial: e.initial,
+                en_passant: e.en_passant,
             }),
         }
     }
@@ -247,6 +273,8 @@ fn describe(piece: &PieceType) -> (String, Option<BetzaError>) {
                         && g.range == range
                         && g.mode == mode
                         && g.kind == StepKind::Plain
+                        && !g.initial
+                        && !g.en_passant
                         && g.dirs == mask
                 })
             };
@@ -261,6 +289,8 @@ fn describe(piece: &PieceType) -> (String, Option<BetzaError>) {
                     mode,
                     kind: StepKind::Plain,
                     dirs: 0xFF,
+                    initial: false,
+                    en_passant: false,
                 });
             }
         }
@@ -489,7 +519,8 @@ mod tests {
         let mut steps = Vec::new();
         let mut p = 0;
         while p < b.len() {
-            let start = p;
+            let initial = b[p] == b'i';
+            let start = p + usize::from(initial);
             while b[p].is_ascii_lowercase() {
                 p += 1;
             }
@@ -579,6 +610,10 @@ mod tests {
                 mode = StepMode::CaptureOnly;
                 d += 1;
             }
+            let en_passant = lower(d) && b[d] == b'e';
+            d += usize::from(en_passant);
+            let lame = lower(d) && b[d] == b'n';
+            d += usize::from(lame);
             assert_eq!(d, p, "prefix of {text:?} fully read");
             p += 1;
             let mut range = if rider { 0 } else { 1 };
@@ -602,12 +637,16 @@ mod tests {
                 } else {
                     (x, y)
                 };
-                steps.push(Step::plain(
-                    sx * r[0] + sy * r[1],
-                    sx * r[2] + sy * r[3],
-                    range,
-                    mode,
-                ));
+                steps.push(Step {
+                    kind: if lame {
+                        StepKind::Lame
+                    } else {
+                        StepKind::Plain
+                    },
+                    initial,
+                    en_passant,
+                    ..Step::plain(sx * r[0] + sy * r[1], sx * r[2] + sy * r[3], range, mode)
+                });
             }
         }
         steps.sort();
@@ -654,6 +693,12 @@ mod tests {
             .filter(|p| !p.has_special_steps())
         {
             assert_eq!(xboard_read(&betza(piece)), piece.steps, "{}", piece.letter);
+        }
+        // The orthodox and the Berolina pawn, and their flags in other groupings.
+        for text in ["fmWfceFifmnD", "fmFfceWifmnA", "ifmnDfmWfceF", "ifmWceK"] {
+            let piece = PieceType::new('P', crate::piece::betza::parse_betza(text).unwrap());
+            let written = betza(&piece);
+            assert_eq!(xboard_read(&written), piece.steps, "{text} → {written}");
         }
     }
 }
