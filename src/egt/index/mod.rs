@@ -326,12 +326,19 @@ impl Indexer {
                 if mask == 1 {
                     return Some(pair as u64 * self.rest + self.split(index).1);
                 }
-            } else if self.strides[i] != 0 {
-                let step = (moved[i] as i64 - sq[i] as i64) * self.strides[i] as i64;
-                return Some((index as i64 + step) as u64);
+            } else if let Some(shifted) = self.shifted(index, sq, i, moved) {
+                return Some(shifted);
             }
         }
         self.index(moved)
+    }
+
+    /// The index after man `i` moves from `sq[i]` to `moved[i]`, when he is alone in his
+    /// group (a non-zero stride): the index shifted by his stride per square.
+    #[inline]
+    fn shifted(&self, index: u64, sq: &Squares, i: usize, moved: &Squares) -> Option<u64> {
+        let stride = self.strides[i] as i64;
+        (stride != 0).then(|| (index as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64)
     }
 
     /// `after_move` with pawns: a pawn's move changes the slice (the slow path), another
@@ -355,9 +362,10 @@ impl Indexer {
             if mask == 1 {
                 return Some(slice * s.size + pair as u64 * self.rest + self.split(within).1);
             }
-        } else if plain && self.strides[i] != 0 {
-            let step = (moved[i] as i64 - sq[i] as i64) * self.strides[i] as i64;
-            return Some((index as i64 + step) as u64);
+        } else if plain {
+            if let Some(shifted) = self.shifted(index, sq, i, moved) {
+                return Some(shifted);
+            }
         }
         self.index(moved)
     }
