@@ -3,7 +3,8 @@
 //! The board field may hold any letter (upper case White, lower case Black): whether a letter
 //! names a known piece is checked later, by [`Position::new`](super::Position::new). The side
 //! to move (`w`/`b`) is required; the castling, en-passant, half-move and full-move fields are
-//! optional and ignored when well-formed. XBoard holdings (`[…]`) are rejected: there are no
+//! optional. The en-passant square is kept in [`Setup::en_passant`]; the other optional fields
+//! are ignored when well-formed. XBoard holdings (`[…]`) are rejected: there are no
 //! drops.
 
 use super::setup::Setup;
@@ -97,8 +98,8 @@ pub enum FenError {
 
 impl Setup {
     /// Reads a FEN of a board of the given size: board (empty squares counted by numbers,
-    /// `10` and more on wide boards), side to move, then optional (ignored) castling,
-    /// en-passant, half-move and full-move fields.
+    /// `10` and more on wide boards), side to move, then the optional fields: castling
+    /// (ignored), en passant (kept), half-move and full-move (ignored).
     pub fn from_fen(text: &str, size: BoardSize) -> Result<Setup, FenError> {
         // Fields with their 1-based character start positions.
         let mut fields = Vec::new();
@@ -211,10 +212,15 @@ impl Setup {
             }
         }
         if let Some(&(_, ep)) = fields.get(3) {
-            if ep != "-" && size.parse_square(&ep.to_ascii_lowercase()).is_none() {
-                return Err(FenError::BadEnPassant {
-                    field: ep.to_string(),
-                });
+            if ep != "-" {
+                match size.parse_square(&ep.to_ascii_lowercase()) {
+                    Some(square) => setup.en_passant = Some(square),
+                    None => {
+                        return Err(FenError::BadEnPassant {
+                            field: ep.to_string(),
+                        })
+                    }
+                }
             }
         }
         if let Some(&(_, half)) = fields.get(4) {
@@ -239,7 +245,8 @@ impl Setup {
         Ok(setup)
     }
 
-    /// The FEN of the setup, with `- - 0 1` for castling, en passant and the move counters.
+    /// The FEN of the setup, with `-` for castling, the en-passant square (or `-`) and
+    /// `0 1` for the move counters.
     pub fn to_fen(&self) -> String {
         let mut out = String::new();
         for rank in (0..self.size.ranks() as i8).rev() {
@@ -269,7 +276,12 @@ impl Setup {
         }
         out.push(' ');
         out.push(self.side_to_move.fen_char());
-        out.push_str(" - - 0 1");
+        out.push_str(" - ");
+        match self.en_passant {
+            Some(square) => out.push_str(&self.size.square_name(square)),
+            None => out.push('-'),
+        }
+        out.push_str(" 0 1");
         out
     }
 }
@@ -305,12 +317,33 @@ mod tests {
     }
 
     #[test]
-    fn optional_fields_are_accepted_and_ignored() {
+    fn en_passant_square_is_kept() {
+        for (fen, square) in [
+            ("7k/8/8/8/4P3/8/8/K7 b - e3", Some(20)),
+            ("7k/8/8/8/4P3/8/8/K7 b KQkq E3 0 1", Some(20)),
+            ("7k/8/8/3p4/8/8/8/K7 w - d6 0 2", Some(43)),
+            ("7k/8/8/8/8/8/8/K7 w - -", None),
+            ("7k/8/8/8/8/8/8/K7 w -", None),
+        ] {
+            assert_eq!(
+                Setup::from_fen(fen, B8).unwrap().en_passant,
+                square,
+                "{fen}"
+            );
+        }
+        let capa = BoardSize::new(10, 8).unwrap();
+        let s = Setup::from_fen("9k/10/10/10/9P/10/10/K9 b - j3 0 1", capa).unwrap();
+        assert_eq!(s.en_passant, Some(29));
+        assert_eq!(s.to_fen(), "9k/10/10/10/9P/10/10/K9 b - j3 0 1");
+    }
+
+    #[test]
+    fn other_optional_fields_are_accepted_and_ignored() {
         let base = Setup::from_fen("7k/8/8/8/8/8/8/K7 w", B8).unwrap();
         for fen in [
             "7k/8/8/8/8/8/8/K7 w -",
             "7k/8/8/8/8/8/8/K7 w KQkq",
-            "7k/8/8/8/8/8/8/K7 w HAha e3",
+            "7k/8/8/8/8/8/8/K7 w HAha -",
             "7k/8/8/8/8/8/8/K7 w - - 12",
             "  7k/8/8/8/8/8/8/K7\tw - -  0   57 ",
         ] {
@@ -410,10 +443,21 @@ mod tests {
             err("8/8/8/8/8/8/8/8 w K1"),
             FenError::BadCastling { field: "K1".into() }
         );
+        let e = err("8/8/8/8/8/8/8/8 w - e9");
+        assert_eq!(e, FenError::BadEnPassant { field: "e9".into() });
         assert_eq!(
-            err("8/8/8/8/8/8/8/8 w - e9"),
-            FenError::BadEnPassant { field: "e9".into() }
+            e.to_string(),
+            "FEN en-passant field 'e9' is malformed: expected '-' or a square such as e3"
         );
+        for field in ["i3", "e", "3", "e3x", "--", "e0"] {
+            assert_eq!(
+                err(&format!("8/8/8/8/8/8/8/8 w - {field}")),
+                FenError::BadEnPassant {
+                    field: field.into()
+                },
+                "{field}"
+            );
+        }
         assert_eq!(
             err("8/8/8/8/8/8/8/8 w - - x"),
             FenError::BadHalfmove { field: "x".into() }

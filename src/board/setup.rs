@@ -14,6 +14,10 @@ pub struct Setup {
     pub size: BoardSize,
     /// The side to move.
     pub side_to_move: Color,
+    /// The FEN's en-passant square, if it names one: the square a pawn just passed over
+    /// with a double step. Only its text is checked here; whether a double step could have
+    /// made it is [`Position::new`](super::Position::new)'s to check.
+    pub en_passant: Option<Square>,
 }
 
 impl Setup {
@@ -23,6 +27,7 @@ impl Setup {
             board: vec![None; size.squares()],
             size,
             side_to_move,
+            en_passant: None,
         }
     }
 
