@@ -314,57 +314,34 @@ impl Indexer {
         i: usize,
         moved: &Squares,
     ) -> Option<u64> {
-        if let Some(s) = &self.slices {
-            return self.after_move_sliced(s, index, plain, sq, i, moved);
-        }
         if plain {
             if i < 2 {
-                let (pair, mask) = self.pair_slot[moved[0] as usize * self.n + moved[1] as usize];
+                // With pawns the pair is numbered within the slice, whose pawns stay, by the
+                // slice's own pair table (folded by the mirror in a symmetric slice).
+                let (base, within, pair_slot) = match &self.slices {
+                    Some(s) => {
+                        let (slice, within) = s.divisor.div_rem(index);
+                        (
+                            slice * s.size,
+                            within,
+                            s.pair_slots(slice as u32, &self.pair_slot),
+                        )
+                    }
+                    None => (0, index, &self.pair_slot[..]),
+                };
+                let (pair, mask) = pair_slot[moved[0] as usize * self.n + moved[1] as usize];
                 if pair == NO_PAIR {
                     return None;
                 }
                 if mask == 1 {
-                    return Some(pair as u64 * self.rest + self.split(index).1);
+                    return Some(base + pair as u64 * self.rest + self.split(within).1);
                 }
-            } else if let Some(shifted) = self.shifted(index, sq, i, moved) {
-                return Some(shifted);
-            }
-        }
-        self.index(moved)
-    }
-
-    /// The index after man `i` moves from `sq[i]` to `moved[i]`, when he is alone in his
-    /// group (a non-zero stride): the index shifted by his stride per square.
-    #[inline]
-    fn shifted(&self, index: u64, sq: &Squares, i: usize, moved: &Squares) -> Option<u64> {
-        let stride = self.strides[i] as i64;
-        (stride != 0).then(|| (index as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64)
-    }
-
-    /// `after_move` with pawns: a pawn's move changes the slice (the slow path), another
-    /// man's keeps it, and its orientation.
-    fn after_move_sliced(
-        &self,
-        s: &Slices,
-        index: u64,
-        plain: bool,
-        sq: &Squares,
-        i: usize,
-        moved: &Squares,
-    ) -> Option<u64> {
-        if plain && i < 2 {
-            let (slice, within) = s.divisor.div_rem(index);
-            let slots = s.pair_slots(slice as u32, &self.pair_slot);
-            let (pair, mask) = slots[moved[0] as usize * self.n + moved[1] as usize];
-            if pair == NO_PAIR {
-                return None;
-            }
-            if mask == 1 {
-                return Some(slice * s.size + pair as u64 * self.rest + self.split(within).1);
-            }
-        } else if plain {
-            if let Some(shifted) = self.shifted(index, sq, i, moved) {
-                return Some(shifted);
+            } else {
+                // A pawn has no stride: his move changes the slice, the slow path.
+                let stride = self.strides[i] as i64;
+                if stride != 0 {
+                    return Some((index as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64);
+                }
             }
         }
         self.index(moved)
