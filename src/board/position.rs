@@ -547,7 +547,7 @@ mod tests {
         Position::new(&Setup::from_fen(fen, B8).unwrap(), g, ['K', 'K']).unwrap()
     }
 
-    fn texts(moves: &[Move]) -> Vec<String> {
+    pub(super) fn texts(moves: &[Move]) -> Vec<String> {
         moves.iter().map(|m| m.text()).collect()
     }
 
@@ -824,18 +824,18 @@ mod pawn_tests {
         Position::new(&Setup::from_fen(fen, g.board()).unwrap(), g, ['K', 'K'])
     }
 
-    fn texts(p: &Position, g: &Geometry) -> Vec<String> {
-        p.legal_moves(g).iter().map(|m| m.text()).collect()
+    /// The legal moves of the man on `from`, as text.
+    fn moves_from(p: &Position, g: &Geometry, from: &str) -> Vec<String> {
+        let mut moves = super::tests::texts(&p.legal_moves(g));
+        moves.retain(|t| t.starts_with(from));
+        moves
     }
 
     #[test]
     fn a_pawn_promotes_to_each_promotion_piece_in_order() {
         let g = geometry("fmWfceFifmnD", BoardSize::STANDARD);
         let p = pos("1r5k/P7/8/8/8/8/8/7K w", &g).unwrap();
-        let pawn: Vec<String> = texts(&p, &g)
-            .into_iter()
-            .filter(|t| t.starts_with("a7"))
-            .collect();
+        let pawn = moves_from(&p, &g, "a7");
         assert_eq!(
             pawn,
             ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8r", "a7b8b", "a7b8n"]
@@ -852,26 +852,17 @@ mod pawn_tests {
         // Black promotes on the first rank; on 10×8 also to A and C.
         let capa = geometry("fmWfceFifmnD", BoardSize::new(10, 8).unwrap());
         let p = pos("9k/10/10/10/10/10/p9/9K b", &capa).unwrap();
-        let pawn: Vec<String> = texts(&p, &capa)
-            .into_iter()
-            .filter(|t| t.starts_with("a2"))
-            .collect();
+        let pawn = moves_from(&p, &capa, "a2");
         assert_eq!(pawn, ["a2a1q", "a2a1r", "a2a1b", "a2a1n", "a2a1a", "a2a1c"]);
         assert_eq!(p.parse_move("a2a1c", &capa).unwrap().text(), "a2a1c");
         // With a promotion list of one's own.
         let g = g.with_promotions("NQ").unwrap();
         let p = pos("7k/P7/8/8/8/8/8/7K w", &g).unwrap();
-        let pawn: Vec<String> = texts(&p, &g)
-            .into_iter()
-            .filter(|t| t.starts_with("a7"))
-            .collect();
+        let pawn = moves_from(&p, &g, "a7");
         assert_eq!(pawn, ["a7a8n", "a7a8q"]);
         // Not a promotion: a push and a double step convert nothing.
         let p = pos("7k/8/8/8/8/8/4P3/7K w", &g).unwrap();
-        let pawn: Vec<String> = texts(&p, &g)
-            .into_iter()
-            .filter(|t| t.starts_with("e2"))
-            .collect();
+        let pawn = moves_from(&p, &g, "e2");
         assert_eq!(pawn, ["e2e3", "e2e4"]);
         assert!(!p.converts(p.parse_move("e2e4", &g).unwrap()));
     }
@@ -945,22 +936,13 @@ mod pawn_tests {
         // On its second rank: the diagonal steps and the lame double steps; it captures
         // straight ahead only.
         let p = pos("7k/8/8/8/8/8/3P4/7K w", &g).unwrap();
-        let pawn: Vec<String> = texts(&p, &g)
-            .into_iter()
-            .filter(|t| t.starts_with("d2"))
-            .collect();
+        let pawn = moves_from(&p, &g, "d2");
         assert_eq!(pawn, ["d2c3", "d2e3", "d2b4", "d2f4"]);
         let p = pos("7k/8/8/8/8/2n1n3/3P4/7K w", &g).unwrap();
-        let pawn: Vec<String> = texts(&p, &g)
-            .into_iter()
-            .filter(|t| t.starts_with("d2"))
-            .collect();
+        let pawn = moves_from(&p, &g, "d2");
         assert!(pawn.is_empty(), "{pawn:?}");
         let p = pos("7k/8/8/8/8/3n4/3P4/7K w", &g).unwrap();
-        let pawn: Vec<String> = texts(&p, &g)
-            .into_iter()
-            .filter(|t| t.starts_with("d2"))
-            .collect();
+        let pawn = moves_from(&p, &g, "d2");
         assert_eq!(pawn, ["d2c3", "d2d3", "d2e3", "d2b4", "d2f4"]);
     }
 }
