@@ -343,8 +343,8 @@ fn setboard_edit_and_unplayable_positions() {
     assert_eq!(
         lines.last().map(String::as_str),
         Some(
-            "1-0 {Black resigns: the position has pawns (1); fairy-egt plays pawnless endgames \
-             of at most 6 men}"
+            "1-0 {Black resigns: the position has pawns (1), and the piece file defines no \
+             pawn: add the line 'P: fmWfceFifmnD' (the orthodox pawn) to it}"
         ),
         "{lines:?}"
     );

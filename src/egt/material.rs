@@ -250,21 +250,16 @@ impl std::fmt::Display for Material {
     }
 }
 
-/// The standard pieces and a pawn `P` (one step forward, captures one step diagonally
-/// forward), for tests of pawn materials while the shipped piece file has none.
+/// The standard pieces and the orthodox pawn `P` (`fmWfceFifmnD`), for tests of pawn
+/// materials while the shipped piece file has none.
 #[cfg(test)]
 pub(crate) fn pieces_with_pawn() -> PieceSet {
-    use crate::piece::{PieceType, Step, StepMode};
-    let mut set = PieceSet::standard();
-    set.insert(PieceType::new(
-        PAWN,
-        vec![
-            Step::plain(0, 1, 1, StepMode::MoveOnly),
-            Step::plain(1, 1, 1, StepMode::CaptureOnly),
-            Step::plain(-1, 1, 1, StepMode::CaptureOnly),
-        ],
-    ));
-    set
+    let text = format!(
+        "{}\nP: fmWfceFifmnD\n",
+        crate::piece::parse::STANDARD_PIECEDEF
+    );
+    crate::piece::parse::parse_piece_defs(&text, "piecedef.ini with a pawn")
+        .expect("the orthodox pawn reads")
 }
 
 #[cfg(test)]

@@ -1,16 +1,55 @@
 //! Move work on the raw placements of one material: attack tests, quiet moves, captures and
 //! un-moves, shared by the builder and the statistics.
+//!
+//! With pawns, a table's placements fall into *slices* of one pawn placement each (see
+//! `index/slices.rs`). The *quiet* moves and un-moves here are those that stay in the slice:
+//! every man's but the pawns'. Every other move is an [`Exit`]: a capture, a pawn's move, a
+//! promotion; it leads to a finished part of the table or to a smaller table.
 
 use crate::board::geometry::{MoveTables, PieceMoves};
-use crate::board::{all_bits, for_each_bit, Color, Square, SquareSet};
+use crate::board::{all_bits, for_each_bit, BoardSize, Color, Square, SquareSet};
 use crate::egt::index::Indexer;
-use crate::egt::material::{Material, Squares, MAX_MEN};
+use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
 
 /// One man of the material, with its move tables.
 #[derive(Clone, Copy)]
 struct ManInfo<'a, S> {
     color: Color,
     moves: &'a PieceMoves<S>,
+    /// Whether the man is a pawn: its moves leave the slice, and on its last rank it promotes.
+    pawn: bool,
+}
+
+/// A move that leaves the slice of the placement it is made from (see the module's doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Man `i` takes man `j`, without promoting.
+    Capture {
+        /// The capturing man.
+        i: usize,
+        /// The captured man.
+        j: usize,
+    },
+    /// Pawn `i` moves to `to` without capturing or promoting.
+    Push {
+        /// The pawn.
+        i: usize,
+        /// Its target.
+        to: Square,
+        /// For a double step (a lame leap, whose leg is the square half way), the square it
+        /// passed over, where an enemy pawn may take it en passant.
+        passed: Option<Square>,
+    },
+    /// Pawn `i` reaches its last rank on `to`, taking man `captured` if any: it becomes one
+    /// of the promotion pieces (one move each).
+    Promote {
+        /// The pawn.
+        i: usize,
+        /// Its target, on its last rank.
+        to: Square,
+        /// The man taken there, if any.
+        captured: Option<usize>,
+    },
 }
 
 /// The men of a material with their move tables, for work on placements (`Squares`), with
@@ -21,8 +60,10 @@ pub struct Men<'a, S> {
     men: Vec<ManInfo<'a, S>>,
     own: [Vec<usize>; 2],
     block_man: usize,
-    /// Whether every man moves only by plain leaps and rides (see `blockwise`).
+    /// Whether every man moves only by plain leaps and rides, and none is a pawn (see
+    /// `blockwise`).
     plain: bool,
+    board: BoardSize,
 }
 
 /// Occupied squares of a placement, per side.
@@ -49,6 +90,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
             .map(|m| ManInfo {
                 color: m.color,
                 moves: tables.moves(m.piece, m.color),
+                pawn: m.is_pawn(),
             })
             .collect();
         let own = [Color::White, Color::Black].map(|c| {
@@ -57,12 +99,13 @@ impl<'a, S: SquareSet> Men<'a, S> {
                 .collect::<Vec<_>>()
         });
         let block_man = men.len() - 1;
-        let plain = men.iter().all(|m| m.moves.is_plain());
+        let plain = men.iter().all(|m| m.moves.is_plain() && !m.pawn);
         Men {
             men,
             own,
             block_man,
             plain,
+            board: tables.board(),
         }
     }
 
@@ -140,9 +183,10 @@ impl<'a, S: SquareSet> Men<'a, S> {
         }
     }
 
-    /// Calls `f(i, to)` for every non-capturing move of side `c` (legal or not), stopping
-    /// early when `f` returns false. Returns false if stopped. The royal moves last: its moves
-    /// change the most significant part of the index, so the others are cheaper to look up.
+    /// Calls `f(i, to)` for every non-capturing move of side `c` (legal or not) but the
+    /// pawns', stopping early when `f` returns false. Returns false if stopped. The royal
+    /// moves last: its moves change the most significant part of the index, so the others
+    /// are cheaper to look up.
     #[inline]
     pub fn for_each_quiet(
         &self,
@@ -151,10 +195,15 @@ impl<'a, S: SquareSet> Men<'a, S> {
         c: Color,
         mut f: impl FnMut(usize, Square) -> bool,
     ) -> bool {
-        self.own[c.index()]
-            .iter()
+        self.quiet_men(c)
             .rev()
             .all(|&i| self.quiet_moves_of(i, sq, occ, &mut f))
+    }
+
+    /// Side `c`'s men whose non-capturing moves stay in the slice: all but the pawns.
+    #[inline]
+    fn quiet_men(&self, c: Color) -> impl DoubleEndedIterator<Item = &usize> {
+        self.own[c.index()].iter().filter(|&&i| !self.men[i].pawn)
     }
 
     /// `for_each_quiet` for man `i` alone.
@@ -263,8 +312,8 @@ impl<'a, S: SquareSet> Men<'a, S> {
         self.plain
     }
 
-    /// Whether side `c` has a legal non-capturing move. The royal is tried first: in check,
-    /// its steps are the likeliest escapes.
+    /// Whether side `c` has a legal non-capturing move but a pawn's (one that stays in the
+    /// slice). The royal is tried first: in check, its steps are the likeliest escapes.
     pub fn has_quiet_move(&self, sq: &Squares, occ: Occupancy<S>, c: Color) -> bool {
         let all = occ.all();
         let mut illegal = |i: usize, t: Square| {
@@ -273,14 +322,14 @@ impl<'a, S: SquareSet> Men<'a, S> {
             let occupied = all ^ S::bit(sq[i]) ^ S::bit(t);
             self.royal_attacked(&s2, occupied, c)
         };
-        !self.own[c.index()]
-            .iter()
+        !self
+            .quiet_men(c)
             .all(|&i| self.quiet_moves_of(i, sq, occ, &mut illegal))
     }
 
-    /// Calls `f(i, origin, predecessor)` for every placement from which side `c` reaches `sq`
-    /// by moving man `i` from `origin` without capturing (un-move); the predecessor has `c` to
-    /// move.
+    /// Calls `f(i, origin, predecessor)` for every placement of the same slice from which
+    /// side `c` reaches `sq` by moving man `i` (no pawn) from `origin` without capturing
+    /// (un-move); the predecessor has `c` to move.
     #[inline]
     pub fn for_each_unmove(
         &self,
@@ -289,7 +338,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
         c: Color,
         mut f: impl FnMut(usize, Square, &Squares),
     ) {
-        for &i in &self.own[c.index()] {
+        for &i in self.quiet_men(c) {
             self.walk_unmoves(i, sq[i], occ.all(), |o, _| {
                 let mut s2 = *sq;
                 s2[i] = o;
@@ -444,15 +493,175 @@ impl<'a, S: SquareSet> Men<'a, S> {
     /// The placement after man `i` captures man `j`, in the smaller material's order.
     #[inline]
     pub fn after_capture(&self, sq: &Squares, i: usize, j: usize) -> Squares {
+        let mut moved = *sq;
+        moved[i] = sq[j];
+        self.without(&moved, j)
+    }
+
+    /// The placement `sq` with man `j` taken off, in the smaller material's order.
+    #[inline]
+    fn without(&self, sq: &Squares, j: usize) -> Squares {
         let mut out = [0; MAX_MEN];
-        let mut k = 0;
-        for m in 0..self.men.len() {
-            if m != j {
-                out[k] = if m == i { sq[j] } else { sq[m] };
-                k += 1;
-            }
+        for (k, m) in (0..self.men.len()).filter(|&m| m != j).enumerate() {
+            out[k] = sq[m];
         }
         out
+    }
+
+    /// The placement after pawn `i` promotes on `to`, taking man `captured` if any, in the
+    /// order of the material it promotes into: `perm` tells where each man of the material
+    /// it promotes from (this one, or this one without the captured man) goes
+    /// (`Material::promoted`).
+    #[inline]
+    pub fn after_promotion(
+        &self,
+        sq: &Squares,
+        i: usize,
+        to: Square,
+        captured: Option<usize>,
+        perm: &Perm,
+    ) -> Squares {
+        let mut moved = *sq;
+        moved[i] = to;
+        let (from, len) = match captured {
+            Some(j) => (self.without(&moved, j), self.men.len() - 1),
+            None => (moved, self.men.len()),
+        };
+        let mut out = [0; MAX_MEN];
+        for m in 0..len {
+            out[perm[m]] = from[m];
+        }
+        out
+    }
+
+    /// The placement after pawn `j` takes pawn `victim` en passant, moving to `passed`, the
+    /// square the victim's double step passed over; in the smaller material's order.
+    #[inline]
+    pub fn after_en_passant(
+        &self,
+        sq: &Squares,
+        j: usize,
+        passed: Square,
+        victim: usize,
+    ) -> Squares {
+        let mut moved = *sq;
+        moved[j] = passed;
+        self.without(&moved, victim)
+    }
+
+    /// Side `c`'s pawns that may take en passant on `passed` (empty: the square an enemy
+    /// pawn's double step passed over), given the occupied squares. Whether the capture is
+    /// legal is the caller's to check.
+    #[inline]
+    pub fn en_passant_takers(
+        &self,
+        sq: &Squares,
+        occupied: S,
+        passed: Square,
+        c: Color,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let sq = *sq;
+        self.own[c.index()].iter().copied().filter(move |&j| {
+            let m = &self.men[j];
+            m.pawn && m.moves.takes_en_passant() && m.moves.attacks(sq[j], passed, occupied)
+        })
+    }
+
+    /// Whether square `to` is side `c`'s last rank, where its pawns promote.
+    #[inline]
+    fn promotes_on(&self, to: Square, c: Color) -> bool {
+        let last = match c {
+            Color::White => self.board.ranks() as i8 - 1,
+            Color::Black => 0,
+        };
+        self.board.rank_of(to) == last
+    }
+
+    /// Calls `f` with every exit of side `c` (see [`Exit`]), legal or not: its captures,
+    /// its pawns' non-capturing moves and its promotions.
+    #[inline]
+    pub fn for_each_exit(
+        &self,
+        sq: &Squares,
+        occ: Occupancy<S>,
+        c: Color,
+        mut f: impl FnMut(Exit),
+    ) {
+        self.for_each_capture(sq, occ, c, |i, j| {
+            f(if self.men[i].pawn && self.promotes_on(sq[j], c) {
+                Exit::Promote {
+                    i,
+                    to: sq[j],
+                    captured: Some(j),
+                }
+            } else {
+                Exit::Capture { i, j }
+            })
+        });
+        let all = occ.all();
+        for &i in self.own[c.index()].iter().filter(|&&i| self.men[i].pawn) {
+            let from = sq[i];
+            let mut pawn_move = |to: Square, passed: Option<Square>| {
+                f(if self.promotes_on(to, c) {
+                    Exit::Promote {
+                        i,
+                        to,
+                        captured: None,
+                    }
+                } else {
+                    Exit::Push { i, to, passed }
+                })
+            };
+            self.walk_quiet_rays(i, from, all, |to, _| {
+                pawn_move(to, None);
+                true
+            });
+            let moves = self.men[i].moves;
+            if !moves.is_plain() {
+                for_each_bit(moves.special_targets(from, all).0, |to| {
+                    pawn_move(to, self.half_way(from, to))
+                });
+            }
+        }
+    }
+
+    /// The square half way from `from` to `to`, if there is one: the square a pawn's double
+    /// step (a lame leap such as `nD` or `nA`, whose leg is that square) passes over.
+    #[inline]
+    fn half_way(&self, from: Square, to: Square) -> Option<Square> {
+        let b = self.board;
+        let (df, dr) = (
+            b.file_of(to) - b.file_of(from),
+            b.rank_of(to) - b.rank_of(from),
+        );
+        if df % 2 != 0 || dr % 2 != 0 {
+            return None;
+        }
+        b.square_at(b.file_of(from) + df / 2, b.rank_of(from) + dr / 2)
+    }
+
+    /// Whether exit `exit` of side `c` leaves `c`'s royal safe.
+    #[inline]
+    pub fn exit_is_legal(&self, sq: &Squares, occ: Occupancy<S>, exit: Exit, c: Color) -> bool {
+        match exit {
+            Exit::Capture { i, j }
+            | Exit::Promote {
+                i,
+                captured: Some(j),
+                ..
+            } => self.capture_is_legal(sq, occ, i, j, c),
+            Exit::Push { i, to, .. }
+            | Exit::Promote {
+                i,
+                to,
+                captured: None,
+            } => {
+                let mut s2 = *sq;
+                s2[i] = to;
+                let occupied = occ.all() ^ S::bit(sq[i]) ^ S::bit(to);
+                !self.royal_attacked(&s2, occupied, c)
+            }
+        }
     }
 }
 
@@ -475,14 +684,14 @@ impl<S: SquareSet> Men<'_, S> {
             .any(|&k| k != j && self.men[k].moves.attacks(s2[k], royal, occupied))
     }
 
-    /// Whether side `c` has any legal move.
+    /// Whether side `c` has any legal move (en passant aside: no placement holds its right).
     pub fn has_legal_move(&self, sq: &Squares, occ: Occupancy<S>, c: Color) -> bool {
         if self.has_quiet_move(sq, occ, c) {
             return true;
         }
         let mut any = false;
-        self.for_each_capture(sq, occ, c, |i, j| {
-            any |= self.capture_is_legal(sq, occ, i, j, c)
+        self.for_each_exit(sq, occ, c, |exit| {
+            any = any || self.exit_is_legal(sq, occ, exit, c)
         });
         any
     }

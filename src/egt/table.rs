@@ -131,11 +131,7 @@ impl Table {
 
     /// The distance of a slot whose byte is `WIN_FAR` or `LOSS_FAR`.
     fn far_distance(&self, index: u64, stm: Color) -> u16 {
-        let far = &self.far[stm.index()];
-        let k = far
-            .binary_search_by_key(&index, |e| e >> 16)
-            .expect("a far byte has its exception");
-        far[k] as u16
+        far_distance(&self.far[stm.index()], index)
     }
 
     /// Value of a placement (canonical man order) with `stm` to move; `None` if the
@@ -144,4 +140,13 @@ impl Table {
     pub fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
         self.value_at(self.indexer.index(sq)?, stm)
     }
+}
+
+/// The distance of slot `index`, whose byte is `WIN_FAR` or `LOSS_FAR`, in `far`, a sorted
+/// list of exceptions (`index << 16 | distance`, see `Table`).
+pub(crate) fn far_distance(far: &[u64], index: u64) -> u16 {
+    let k = far
+        .binary_search_by_key(&index, |e| e >> 16)
+        .expect("a far byte has its exception");
+    far[k] as u16
 }

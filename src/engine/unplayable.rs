@@ -14,9 +14,10 @@ use thiserror::Error;
 /// Why a position cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum Unplayable {
-    /// The set-up has pawns (this many), which no table holds.
+    /// The set-up has pawns (this many), and the piece file defines no pawn `P`.
     #[error(
-        "the position has pawns ({0}); fairy-egt plays pawnless endgames of at most {MAX_MEN} men"
+        "the position has pawns ({0}), and the piece file defines no pawn: add the line \
+         'P: fmWfceFifmnD' (the orthodox pawn) to it"
     )]
     Pawns(usize),
     /// The set-up has more men (this many) than any table holds.

@@ -827,8 +827,8 @@ mod tests {
                 reason: Unplayable::Pawns(1)
             }),
             vec![
-                "0-1 {White resigns: the position has pawns (1); fairy-egt plays pawnless \
-                 endgames of at most 6 men}"
+                "0-1 {White resigns: the position has pawns (1), and the piece file defines \
+                 no pawn: add the line 'P: fmWfceFifmnD' (the orthodox pawn) to it}"
                     .to_string()
             ]
         );

@@ -4,7 +4,7 @@
 //! its 64 values in one block of the smaller table.
 
 use super::bitmap::for_each_bit;
-use super::first_pass::Captures;
+use super::first_pass::Exits;
 use super::sides::Writer;
 use super::Build;
 use crate::board::{Color, Square, SquareSet};
@@ -69,12 +69,11 @@ impl<S: SquareSet> Build<'_, S> {
                 let mut occ = fixed;
                 occ.by_color[self.men.color(bm).index()] |= S::bit(x);
                 let slot = w * 64 + x as u64;
-                let byte =
-                    self.byte_given_captures(slot, c, in_check, captures[x as usize], || {
-                        let steps = *steps
-                            .get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
-                        steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
-                    });
+                let byte = self.byte_given_exits(slot, c, in_check, captures[x as usize], || {
+                    let steps =
+                        *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
+                    steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
+                });
                 bytes[c.index()][byte as usize] += 1;
                 tables[c.index()].store(slot, byte);
             });
@@ -90,8 +89,8 @@ impl<S: SquareSet> Build<'_, S> {
         others: S,
         positions: u64,
         c: Color,
-    ) -> ([Captures; 64], u64) {
-        let mut out = [Captures::default(); 64];
+    ) -> ([Exits; 64], u64) {
+        let mut out = [Exits::default(); 64];
         let mut capturing = 0u64;
         let mut add = |x: u8, v: Option<Value>| {
             if v.is_some() {

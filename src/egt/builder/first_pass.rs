@@ -17,17 +17,18 @@ use crate::egt::value::{loss_byte, Value, ILLEGAL, NOT_LOST, UNKNOWN};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// What a position's legal captures give the side to move.
+/// What a position's legal exits (captures, pawn moves, promotions: `men::Exit`) give the
+/// side to move.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Captures {
+pub(super) struct Exits {
     best_win: Option<u16>,
     draw: bool,
     worst_loss: Option<u16>,
 }
 
-impl Captures {
-    /// Adds a capture leading to a position of value `after` for the opponent (`None`: the
-    /// capture is illegal).
+impl Exits {
+    /// Adds an exit leading to a position of value `after` for the opponent (`None`: the
+    /// exit is illegal).
     #[inline]
     pub(super) fn add(&mut self, after: Option<Value>) {
         match after.map(Value::for_mover) {
@@ -40,13 +41,15 @@ impl Captures {
 }
 
 impl<S: SquareSet> Build<'_, S> {
-    /// Phase 1 over every slot; returns the number of legal positions.
+    /// Phase 1 over every slot of the layer; returns the number of legal positions.
     pub(super) fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
-        let chunks = self.ix.chunk_count();
+        let chunks = self.ix.chunks_of(&self.window);
+        let count = chunks.end - chunks.start;
         let done = AtomicU64::new(0);
-        // The first pass writes both sides' tables, and reads only the smaller tables.
+        // The first pass writes both sides' tables, and reads only the smaller tables and
+        // the layers finished before.
         let tables = Color::BOTH.map(|c| self.sides.writer(c));
-        (0..chunks)
+        chunks
             .into_par_iter()
             .map(|p| {
                 if self.cancelled() {
@@ -74,7 +77,7 @@ impl<S: SquareSet> Build<'_, S> {
                 }
                 let d = done.fetch_add(1, Relaxed) + 1;
                 if d.is_multiple_of(16) {
-                    report(Phase::Captures, 0.5 * d as f64 / chunks as f64);
+                    report(Phase::Captures, 0.5 * d as f64 / count as f64);
                 }
                 legal
             })
@@ -122,23 +125,21 @@ impl<S: SquareSet> Build<'_, S> {
         c: Color,
         in_check: bool,
     ) -> u8 {
-        let mut captures = Captures::default();
-        self.men.for_each_capture(sq, occ, c, |i, j| {
-            captures.add(self.capture_value(sq, i, j, c))
-        });
-        self.byte_given_captures(slot, c, in_check, captures, || {
+        let mut exits = Exits::default();
+        self.for_each_exit_value(sq, occ, c, |v| exits.add(v));
+        self.byte_given_exits(slot, c, in_check, exits, || {
             self.men.has_quiet_move(sq, occ, c)
         })
     }
 
-    /// `initial_byte` once the captures are known; `has_quiet_move` tells whether side `c`
-    /// has a legal non-capturing move.
-    pub(super) fn byte_given_captures(
+    /// `initial_byte` once the exits are known; `has_quiet_move` tells whether side `c` has
+    /// a legal move that stays in the slice (no exit).
+    pub(super) fn byte_given_exits(
         &self,
         slot: u64,
         c: Color,
         in_check: bool,
-        captures: Captures,
+        exits: Exits,
         has_quiet_move: impl FnOnce() -> bool,
     ) -> u8 {
         if self.rules.bare_royal_loses
@@ -147,11 +148,11 @@ impl<S: SquareSet> Build<'_, S> {
         {
             return loss_byte(0);
         }
-        let Captures {
+        let Exits {
             best_win,
             draw,
             worst_loss,
-        } = captures;
+        } = exits;
         if let Some(d) = best_win {
             return self.far.provisional(c, slot, Value::Win(d));
         }
@@ -181,6 +182,9 @@ impl<S: SquareSet> Build<'_, S> {
                 .ix
                 .index(&seed.squares)
                 .expect("seeds are legal positions");
+            if !self.window.contains(&index) {
+                continue;
+            }
             let c = seed.side;
             let (byte, fixed) = match seed.value {
                 SeedValue::Draw => (UNKNOWN, true),

@@ -8,7 +8,8 @@
 //! The quiet moves and the pass of a candidate that all reach such positions reach wins in at
 //! most n, and one of them a win in exactly n: the candidate was found from it, and were they
 //! all shorter, it would have been settled at the distance of the longest. So they count as n,
-//! and only captures, valued from the smaller tables, can make the loss longer.
+//! and only exits (captures, pawn moves, promotions), valued from the smaller tables and the
+//! finished layers, can make the loss longer.
 
 use super::bitmap::for_each_bit;
 use super::far::Kind;
@@ -134,7 +135,8 @@ impl<S: SquareSet> Build<'_, S> {
         self.other_moves_lose(index, sq, occ, c, no_escape, n)
     }
 
-    /// `all_moves_lose` once every quiet move is known to reach a slot of `no_escape`.
+    /// `all_moves_lose` once every quiet move is known to reach a slot of `no_escape`: the
+    /// exits and the pass.
     fn other_moves_lose(
         &self,
         index: u64,
@@ -149,15 +151,14 @@ impl<S: SquareSet> Build<'_, S> {
         let mut moves = quiet;
         let mut longest = if quiet { n } else { 0 };
         let mut all_lose = true;
-        self.men
-            .for_each_capture(sq, occ, c, |i, j| match self.capture_value(sq, i, j, c) {
-                None => {}
-                Some(Value::Win(d)) => {
-                    moves = true;
-                    longest = longest.max(d);
-                }
-                Some(_) => all_lose = false,
-            });
+        self.for_each_exit_value(sq, occ, c, |v| match v {
+            None => {}
+            Some(Value::Win(d)) => {
+                moves = true;
+                longest = longest.max(d);
+            }
+            Some(_) => all_lose = false,
+        });
         if !all_lose || !moves {
             return None;
         }

@@ -20,15 +20,22 @@
 //!
 //! Distances beyond what a byte holds directly are kept as exceptions (`far.rs`).
 //!
+//! A table with pawns is built a *layer* at a time (`Indexer::layers`: the slices of one
+//! pawn progress), the most advanced first, each by the phases above over its own slots. A
+//! pawn's move, a promotion and a capture leave the layer: they are *exits* (`men::Exit`),
+//! valued in phase 1 and in the loss checks from the layers finished before (`done.rs`) or
+//! from the smaller tables, as captures are. A position with an en-passant right is never
+//! stored: a double step is valued with the captures it allows (`Build::push_value`).
+//!
 //! Each step writes only its mover's table and reads only the opponent's: `sides.rs` holds
 //! that rule, the one place where the tables' atomic bytes are read as plain bytes.
 
 use crate::board::geometry::Geometry;
-use crate::board::{Color, SquareSet};
+use crate::board::{Color, Square, SquareSet};
 use crate::egt::index::Indexer;
-use crate::egt::material::{Material, Squares};
+use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
 use crate::egt::memory;
-use crate::egt::men::Men;
+use crate::egt::men::{Exit, Men, Occupancy};
 use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
@@ -37,6 +44,7 @@ use crate::egt::value::{loss_byte, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
 use bitmap::Bitmap;
 use candidates::Candidates;
+use done::Done;
 use far::{Far, Kind};
 use frontier::Frontier;
 use no_escape::NoEscape;
@@ -48,6 +56,7 @@ mod bitmap;
 mod block_setup;
 mod blocks;
 mod candidates;
+mod done;
 mod far;
 mod first_pass;
 mod frontier;
@@ -57,6 +66,7 @@ mod no_escape;
 mod pending;
 mod sides;
 mod win_step;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -66,10 +76,6 @@ pub enum BuildError {
     /// Distances beyond what the tables hold (`MAX_DISTANCE` moves).
     #[error("{0}: a distance is longer than {MAX_DISTANCE} moves")]
     TooLong(String),
-    /// The endgame has pawns, whose tables the builder cannot make yet (their index exists,
-    /// their moves, promotions and layers are not built).
-    #[error("{0}: tables with pawns are not built yet (fairy-egt builds pawnless endgames)")]
-    Pawns(String),
     /// The build was cancelled (its cancel flag was raised) before the table was complete.
     #[error("the build was cancelled")]
     Cancelled,
@@ -105,6 +111,15 @@ struct Build<'a, S> {
     sides: Sides<'a>,
     /// Table of the material left when man j is captured (None for the royals).
     subs: Vec<Option<&'a Table>>,
+    /// Per man i (a pawn), the tables it promotes into, one per promotion piece, with where
+    /// each man goes (`Material::promoted`); empty for other men.
+    promos: Vec<Vec<(&'a Table, Perm)>>,
+    /// The same for pawn i promoting as it takes man j, at `i · MAX_MEN + j`.
+    capture_promos: Vec<Vec<(&'a Table, Perm)>>,
+    /// The slots of the layer in work (the whole table without pawns).
+    window: Range<u64>,
+    /// The layers finished before it.
+    done: Done<'a>,
     /// The blocks holding the slots a step works on, for one side to move at a time (the
     /// slots are parked in the side's `no_escape`).
     candidates: Candidates,
@@ -194,34 +209,79 @@ pub fn build_table<'t>(
         .map(|j| {
             (j >= 2).then(|| sub_table(&material.without(j)).expect("sub-tables are built first"))
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let (promos, capture_promos) = promotion_tables(material, geometry, sub_table);
+    if let Some(slices) = indexer.slice_count() {
+        // The slots past each slice's positions, up to its next 64, are no positions.
+        let used = indexer.chunk_slots(indexer.pair_count() as u64 - 1).end;
+        for s in 0..slices {
+            let holes = s * indexer.slice_size() + used..(s + 1) * indexer.slice_size();
+            for bytes in &data {
+                holes
+                    .clone()
+                    .for_each(|i| bytes[i as usize].store(ILLEGAL, Relaxed));
+            }
+        }
+    }
     log::debug!(
         "{}: index and tables set up in {:.3} s",
         material.name(),
         setup.elapsed().as_secs_f64()
     );
+    let layers = indexer.layers();
+    let mut far: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
     // On one of the pool's threads, so that every step's work runs on them.
-    let far = with_tables!(geometry, |t| {
-        let build = Build {
-            name: material.name(),
-            metric,
-            rules,
-            ix: &indexer,
-            men: Men::new(material, t).with_blocks_of(&indexer),
-            sides: Sides::new(&data),
-            subs,
-            candidates: Candidates::new(blocks),
-            won: [0, 1].map(|_| Frontier::new(blocks)),
-            lost: [0, 1].map(|_| Frontier::new(blocks)),
-            no_escape: [0, 1].map(|_| NoEscape::new(size)),
-            pending: Pending::new(blocks),
-            far: Far::new(direct, far_room),
-            too_long: AtomicBool::new(false),
-            fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
-            cancel,
-        };
-        rayon::scope(|_| build.run(seeds, report))?;
-        Ok::<_, BuildError>(build.far.into_exceptions())
+    with_tables!(geometry, |t| {
+        for (k, layer) in layers.iter().enumerate() {
+            let last = k + 1 == layers.len();
+            // The layer's share of the table is its share of the slots.
+            let report = |phase, fraction: f64| {
+                if phase != Phase::Done || last {
+                    let slots = (layer.end - layer.start) as f64;
+                    report(
+                        phase,
+                        (layer.start as f64 + fraction * slots) / size.max(1) as f64,
+                    )
+                }
+            };
+            let far_bytes = (far[0].len() + far[1].len()) as u64 * 8;
+            let exceptions = {
+                let build = Build {
+                    name: material.name(),
+                    metric,
+                    rules,
+                    ix: &indexer,
+                    men: Men::new(material, t).with_blocks_of(&indexer),
+                    sides: Sides::new(&data),
+                    subs: subs.clone(),
+                    promos: promos.clone(),
+                    capture_promos: capture_promos.clone(),
+                    window: layer.clone(),
+                    done: Done {
+                        ix: &indexer,
+                        data: &data,
+                        far: &far,
+                        end: layer.start,
+                    },
+                    candidates: Candidates::new(blocks),
+                    won: [0, 1].map(|_| Frontier::new(blocks)),
+                    lost: [0, 1].map(|_| Frontier::new(blocks)),
+                    no_escape: [0, 1].map(|_| NoEscape::new(size)),
+                    pending: Pending::new(blocks),
+                    far: Far::new(direct, far_room.saturating_sub(far_bytes)),
+                    too_long: AtomicBool::new(false),
+                    fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
+                    cancel,
+                };
+                rayon::scope(|_| build.run(seeds, &report))?;
+                build.far.into_exceptions()
+            };
+            // Layers are built in index order: the lists stay sorted.
+            for (list, new) in far.iter_mut().zip(exceptions) {
+                list.extend(new);
+            }
+        }
+        Ok::<_, BuildError>(())
     })?;
     Ok(Table {
         material: material.clone(),
@@ -230,6 +290,45 @@ pub fn build_table<'t>(
         far,
         metric,
     })
+}
+
+/// Per pawn i of `material`, the tables it promotes into, one per promotion piece of
+/// `geometry`, with where each man goes; and the same per pawn i taking man j as it
+/// promotes, at `i · MAX_MEN + j` (see `Build::promos`).
+#[allow(clippy::type_complexity)]
+fn promotion_tables<'t>(
+    material: &Material,
+    geometry: &Geometry,
+    sub_table: &dyn Fn(&Material) -> Option<&'t Table>,
+) -> (Vec<Vec<(&'t Table, Perm)>>, Vec<Vec<(&'t Table, Perm)>>) {
+    let promoted = |from: &Material, i: usize| -> Vec<(&'t Table, Perm)> {
+        (geometry.promotions().iter())
+            .map(|p| {
+                let (into, perm) = from.promoted(i, p.piece, p.letter);
+                let table = sub_table(&into).expect("promotion tables are built first");
+                (table, perm)
+            })
+            .collect()
+    };
+    let men = material.men();
+    let pawn = |i: usize| men[i].is_pawn();
+    let promos = (0..men.len())
+        .map(|i| {
+            if pawn(i) {
+                promoted(material, i)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let mut capture_promos = vec![Vec::new(); men.len() * MAX_MEN];
+    for i in (0..men.len()).filter(|&i| pawn(i)) {
+        for j in (2..men.len()).filter(|&j| men[j].color != men[i].color) {
+            let at = if j < i { i - 1 } else { i };
+            capture_promos[i * MAX_MEN + j] = promoted(&material.without(j), at);
+        }
+    }
+    (promos, capture_promos)
 }
 
 impl<'a, S: SquareSet> Build<'a, S> {
@@ -244,10 +343,11 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         self.apply_seeds(seeds)?;
         self.within_budget()?;
+        let blocks = self.window.start / 64..self.window.end.div_ceil(64);
         for c in Color::BOTH {
             let table = self.sides.frozen(c);
-            self.pending.index_blocks(c, &table);
-            self.no_escape[c.index()].start_from(&table);
+            self.pending.index_blocks(c, &table, blocks.clone());
+            self.no_escape[c.index()].start_from(&table, blocks.clone());
         }
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
@@ -329,6 +429,85 @@ impl<'a, S: SquareSet> Build<'a, S> {
     fn capture_value(&self, sq: &Squares, i: usize, j: usize, c: Color) -> Option<Value> {
         let sub = self.sub(j);
         Some(self.after_capture(sub.value(&self.men.after_capture(sq, i, j), c.flip())?))
+    }
+
+    /// Calls `f` with the value, for the opponent, of every exit of side `c` from `sq`
+    /// (`men::Exit`; `None` for an illegal one): each capture, each pawn's move, each
+    /// promotion to each piece.
+    #[inline]
+    fn for_each_exit_value(
+        &self,
+        sq: &Squares,
+        occ: Occupancy<S>,
+        c: Color,
+        mut f: impl FnMut(Option<Value>),
+    ) {
+        self.men.for_each_exit(sq, occ, c, |exit| match exit {
+            Exit::Capture { i, j } => f(self.capture_value(sq, i, j, c)),
+            Exit::Push { i, to, passed } => f(self.push_value(sq, i, to, passed, c)),
+            Exit::Promote { i, to, captured } => {
+                let tables = match captured {
+                    None => &self.promos[i],
+                    Some(j) => &self.capture_promos[i * MAX_MEN + j],
+                };
+                for (table, perm) in tables {
+                    let after = self.men.after_promotion(sq, i, to, captured, perm);
+                    f(table.value(&after, c.flip()).map(|v| self.after_capture(v)));
+                }
+            }
+        });
+    }
+
+    /// Value, for the opponent, of pawn `i` (side `c`) moving to `to` without capturing or
+    /// promoting, read from the layers finished before; `None` if the move is illegal. A
+    /// double step, which passed over `passed`, is worth what the en-passant captures it
+    /// allows make of it.
+    #[inline]
+    fn push_value(
+        &self,
+        sq: &Squares,
+        i: usize,
+        to: Square,
+        passed: Option<Square>,
+        c: Color,
+    ) -> Option<Value> {
+        let mut moved = *sq;
+        moved[i] = to;
+        let without = self.done.value(&moved, c.flip())?;
+        Some(match passed {
+            Some(passed) => self.with_en_passant(&moved, i, passed, c.flip(), without),
+            None => without,
+        })
+    }
+
+    /// The value, for side `c` to move, of the placement `sq` right after the enemy pawn
+    /// `victim` passed over `passed` by a double step, with the right to take it en passant
+    /// there; `without` is its value without that right (the table's, which holds no such
+    /// right). The best of the captures en passant and, if `c` has another legal move,
+    /// `without`.
+    fn with_en_passant(
+        &self,
+        sq: &Squares,
+        victim: usize,
+        passed: Square,
+        c: Color,
+        without: Value,
+    ) -> Value {
+        let occ = self.men.occupancy(sq);
+        let mut best: Option<Value> = None;
+        for j in self.men.en_passant_takers(sq, occ.all(), passed, c) {
+            let after = self.men.after_en_passant(sq, j, passed, victim);
+            if let Some(v) = self.sub(victim).value(&after, c.flip()) {
+                let v = self.after_capture(v).for_mover();
+                if best.is_none_or(|b| v.rank() > b.rank()) {
+                    best = Some(v);
+                }
+            }
+        }
+        match best {
+            Some(b) if b.rank() > without.rank() || !self.men.has_legal_move(sq, occ, c) => b,
+            _ => without,
+        }
     }
 
     /// The table of the material left when man `j` is captured.

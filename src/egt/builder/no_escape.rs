@@ -13,6 +13,7 @@ use crate::egt::bytes::{self, Bytes64};
 use crate::egt::memory;
 use crate::egt::value::ILLEGAL;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The slots of one side's table that are illegal or won in at most the distance reached,
@@ -29,15 +30,19 @@ impl NoEscape {
         }
     }
 
-    /// Sets the slots to the illegal ones of `table` (its bytes, a whole number of 64-byte
-    /// words), before any distance: then no position is won yet.
-    pub(super) fn start_from(&self, table: &[u8]) {
-        self.words.par_iter().enumerate().for_each(|(w, word)| {
-            word.store(
-                NoEscape::held(&Bytes64::of_word(table, w as u64), 0),
-                Relaxed,
-            )
-        });
+    /// Sets the slots of `blocks` (the layer in work) to the illegal ones of `table` (its
+    /// bytes, a whole number of 64-byte words), before any distance: then no position is won
+    /// yet. The slots of other blocks stay out of the set: no move of the layer's own reaches
+    /// them.
+    pub(super) fn start_from(&self, table: &[u8], blocks: Range<u64>) {
+        let start = blocks.start;
+        self.words[blocks.start as usize..blocks.end as usize]
+            .par_iter()
+            .enumerate()
+            .for_each(|(k, word)| {
+                let w = start + k as u64;
+                word.store(NoEscape::held(&Bytes64::of_word(table, w), 0), Relaxed)
+            });
     }
 
     /// The slots of a block that the set holds, from the block's bytes in the table: the

@@ -10,6 +10,7 @@ use crate::board::Color;
 use crate::egt::bytes::{self, Bytes64};
 use crate::egt::value::{loss_of, win_of, ILLEGAL, NOT_LOST};
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Bytes that can be provisional values: wins and losses. As a block's smallest provisional
@@ -72,14 +73,17 @@ impl Pending {
         })
     }
 
-    /// Finds, for every block of side `c`'s table `table`, its smallest provisional byte:
-    /// once the first pass and the seeds have written them.
-    pub(super) fn index_blocks(&self, c: Color, table: &[u8]) {
-        self.first[c.index()]
+    /// Finds, for every block of side `c`'s table `table` among `blocks` (the layer in work),
+    /// its smallest provisional byte: once the first pass and the seeds have written them.
+    pub(super) fn index_blocks(&self, c: Color, table: &[u8], blocks: Range<u64>) {
+        let start = blocks.start;
+        self.first[c.index()][blocks.start as usize..blocks.end as usize]
             .par_iter()
             .enumerate()
             .with_min_len(1024)
-            .for_each(|(w, first)| first.store(smallest_above(table, w as u64, 0), Relaxed));
+            .for_each(|(k, first)| {
+                first.store(smallest_above(table, start + k as u64, 0), Relaxed)
+            });
     }
 
     /// Calls `f(w, slots)` for every block w of side `c`'s table `table` that holds slots of
@@ -170,7 +174,7 @@ mod tests {
             table[slot] = byte;
         }
         let pending = Pending::new(blocks);
-        pending.index_blocks(Color::White, &table);
+        pending.index_blocks(Color::White, &table, 0..blocks);
         let late = (260, loss_byte(6));
         let mut order = vec![loss_byte(0)];
         order.extend((1..=MAX_DIRECT).flat_map(|n| [win_byte(n), loss_byte(n)]));

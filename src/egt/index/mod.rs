@@ -251,6 +251,19 @@ impl Indexer {
         self.pairs.len() as u64 * self.slices.as_ref().map_or(1, Slices::count)
     }
 
+    /// The chunks whose slots are in `slots`, a range of whole slices (a layer, or the
+    /// whole table).
+    pub fn chunks_of(&self, slots: &Range<u64>) -> Range<u64> {
+        let (size, pairs) = (self.slice_size(), self.pairs.len() as u64);
+        debug_assert!(slots.start.is_multiple_of(size) && slots.end.is_multiple_of(size));
+        slots.start / size * pairs..slots.end / size * pairs
+    }
+
+    /// Number of pawn slices; `None` without pawns.
+    pub fn slice_count(&self) -> Option<u64> {
+        self.slices.as_ref().map(Slices::count)
+    }
+
     /// The slots of chunk `chunk` (a multiple of 64 apart when the table has blocks).
     pub fn chunk_slots(&self, chunk: u64) -> Range<u64> {
         let pairs = self.pairs.len() as u64;

@@ -76,7 +76,7 @@ impl TableSet {
     /// one can reckon before the build.
     pub(super) fn make_room(&mut self, material: &Material) -> Result<u64, BuildError> {
         let need = self.bytes_needed(material);
-        let uses = TableSet::used_by(material);
+        let uses = self.used_by(material);
         let used: u64 = (self.tables.iter())
             .filter(|(m, _)| uses(m))
             .map(|(_, t)| held_bytes(t))

@@ -13,18 +13,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 impl TableSet {
-    /// The endgames a build of `material` builds: it and every smaller endgame reachable by
-    /// captures, those not built yet, smallest first. No promotions: pawn tables are refused
-    /// (see `build_cancellable`).
+    /// The endgames a build of `material` builds: it and every endgame reachable by captures
+    /// and promotions, those not built yet, in dependency order.
     pub(super) fn missing(&self, material: &Material) -> Vec<Material> {
-        let mut todo = material.sub_materials(&[]);
+        let mut todo = self.sub_materials(material);
         todo.push(material.clone());
         todo.retain(|m| !self.tables.contains_key(m));
         todo
     }
 
-    /// Builds `material` and every smaller material reachable by captures that is not built
-    /// yet, smallest first, on the current rayon pool.
+    /// Builds `material` and every material reachable by captures and promotions that is not
+    /// built yet, in dependency order, on the current rayon pool.
     ///
     /// Memory: when the build ([`TableSet::bytes_needed`]) does not fit in the budget beside
     /// the tables held, the held tables it does not use are dropped first. If it does not fit
@@ -40,17 +39,13 @@ impl TableSet {
 
     /// [`TableSet::build`] that stops soon after `cancel` is raised, with
     /// [`BuildError::Cancelled`]: the tables completed before stay in the set, the one in
-    /// progress is dropped, so no half-built table is ever in the set. A material with pawns
-    /// is refused with [`BuildError::Pawns`] until their tables can be built.
+    /// progress is dropped, so no half-built table is ever in the set.
     pub fn build_cancellable(
         &mut self,
         material: &Material,
         progress: &dyn Progress,
         cancel: &AtomicBool,
     ) -> Result<(), BuildError> {
-        if material.pawns() > 0 {
-            return Err(BuildError::Pawns(material.name()));
-        }
         let start = Instant::now();
         // What the budget leaves for the lists of distances beyond a byte, which no one can
         // reckon before the builds: those of each table built here stay with it.
@@ -149,17 +144,27 @@ mod tests {
         );
     }
 
-    /// A pawn material is refused by name, before anything is built.
+    /// K+P against K on 8×8: the longest win with White to move is the published 28 moves,
+    /// which `8/8/8/1k6/8/8/K5P1/8 w` takes.
     #[test]
-    fn pawn_tables_are_refused_for_now() {
+    fn kpk_longest_win_is_28() {
+        use crate::board::{Color, Position, Setup};
+        use crate::egt::material::material_of;
+        use crate::egt::value::Value;
         let pieces = crate::egt::material::pieces_with_pawn();
         let kpk = Material::parse("KP.K", &pieces).unwrap();
         let mut set = TableSet::new(pieces, Metric::Dtm);
+        set.build(&kpk, &Silent).unwrap();
+        let s = table_stats(set.get(&kpk).unwrap(), set.geometry());
+        let setup =
+            Setup::from_fen("8/8/8/1k6/8/8/K5P1/8 w - - 0 1", set.geometry().board()).unwrap();
+        let pos = Position::new(&setup, set.geometry(), kpk.royals()).unwrap();
+        let (m, sq) = material_of(&pos);
         assert_eq!(
-            set.build(&kpk, &Silent),
-            Err(BuildError::Pawns("KP.K".into()))
+            set.get(&m).unwrap().value(&sq, Color::White),
+            Some(Value::Win(28))
         );
-        assert_eq!(set.bytes(), 0);
+        assert_eq!(s.wtm.longest_win, 28);
     }
 
     #[test]

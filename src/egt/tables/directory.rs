@@ -111,7 +111,7 @@ impl TableSet {
     /// Saves the held tables a build of `material` uses that the table directory does not
     /// hold yet (built before the directory was set).
     pub(super) fn save_held(&mut self, material: &Material) {
-        let uses = TableSet::used_by(material);
+        let uses = self.used_by(material);
         let unsaved: Vec<Material> = match &self.dir {
             Some(dir) => (self.tables.keys())
                 .filter(|m| uses(m) && !dir.saved.contains(*m))

@@ -202,9 +202,18 @@ impl TableSet {
     }
 
     /// Whether a build of `material` uses the table of `m`: it is `material` or one of the
-    /// smaller endgames its captures reach.
-    fn used_by(material: &Material) -> impl Fn(&Material) -> bool + '_ {
-        let subs = material.sub_materials(&[]);
+    /// smaller endgames its captures and promotions reach.
+    fn used_by<'m>(&self, material: &'m Material) -> impl Fn(&Material) -> bool + 'm {
+        let subs = self.sub_materials(material);
         move |m| m == material || subs.contains(m)
+    }
+
+    /// The endgames a game of `material` reaches by captures and promotions (to the
+    /// geometry's promotion pieces), in dependency order (`Material::sub_materials`).
+    fn sub_materials(&self, material: &Material) -> Vec<Material> {
+        let promotions: Vec<_> = (self.geometry.promotions().iter())
+            .map(|p| (p.piece, p.letter))
+            .collect();
+        material.sub_materials(&promotions)
     }
 }

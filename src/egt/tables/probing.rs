@@ -27,16 +27,17 @@ impl TableSet {
             })
     }
 
-    /// Every legal move with the value it leaves for the mover, in ascending (from, to)
-    /// order. Under DTC a capture that keeps the win is a conversion: a win in 1.
+    /// Every legal move with the value it leaves for the mover, in ascending (from, to,
+    /// promotion) order. Under DTC a capture or promotion that keeps the win is a
+    /// conversion: a win in 1.
     pub fn scored_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ProbeError> {
         pos.legal_moves(self.geometry())
             .into_iter()
             .map(|mv| {
                 let after = self.probe(&pos.play(mv))?;
-                let value = match (self.metric(), pos.captured(mv), after) {
-                    (Metric::Dtc, Some(_), Value::Loss(_)) => Value::Win(1),
-                    (Metric::Dtc, Some(_), Value::Win(_)) => Value::Loss(0),
+                let value = match (self.metric(), pos.converts(mv), after) {
+                    (Metric::Dtc, true, Value::Loss(_)) => Value::Win(1),
+                    (Metric::Dtc, true, Value::Win(_)) => Value::Loss(0),
                     (_, _, v) => v.for_mover(),
                 };
                 Ok(ScoredMove { mv, value })
