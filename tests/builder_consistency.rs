@@ -200,3 +200,42 @@ fn six_man_tables_agree_with_forward_search() {
         );
     }
 }
+
+/// The standard pieces with the orthodox pawn `P: fmWfceFifmnD` (added where the shipped
+/// piece file has none).
+fn with_pawn() -> PieceSet {
+    let standard = fairy_egt::piece::parse::STANDARD_PIECEDEF;
+    if PieceSet::standard().pawn().is_some() {
+        return PieceSet::standard();
+    }
+    parse_piece_defs(&format!("{standard}\nP: fmWfceFifmnD\n"), "pawn.ini").unwrap()
+}
+
+/// Pawn tables, whose pawn moves, double steps and promotions (to each piece of the board's
+/// list) are exits to finished layers and smaller tables: every position of the 3-man ones
+/// on 8×8 (promoting to Q R B N) and on 10×8 (Q R B N A C), of a 4-man one on 4×4 (where a
+/// double step can reach the last rank) and 5×5, random ones of 4- and 5-man tables, under
+/// DTM and DTC (a promotion is a conversion).
+#[test]
+fn pawn_tables_agree_with_forward_search() {
+    for (board_text, metric, spec, at_least) in [
+        ("8x8", Metric::Dtm, "KP.K", 300_000),
+        ("8x8", Metric::Dtc, "K.KP", 300_000),
+        ("10x8", Metric::Dtm, "KP.K", 600_000),
+        ("4x4", Metric::Dtm, "KP.KN", 20_000),
+        ("5x5", Metric::Dtm, "KPP.K", 150_000),
+    ] {
+        let set = built_on(board(board_text), with_pawn(), metric, spec);
+        let checked = check(&set, spec, &every_square(&set));
+        assert!(checked > at_least, "{spec} on {board_text}: {checked}");
+    }
+    for (board_text, metric, spec, placements, at_least) in [
+        ("8x8", Metric::Dtm, "KR.KP", 20_000, 100_000),
+        ("8x8", Metric::Dtc, "KPP.K", 20_000, 100_000),
+        ("5x5", Metric::Dtm, "KRP.KR", 8_000, 20_000),
+    ] {
+        let set = built_on(board(board_text), with_pawn(), metric, spec);
+        let checked = check_random(&set, spec, placements);
+        assert!(checked > at_least, "{spec} on {board_text}: {checked}");
+    }
+}

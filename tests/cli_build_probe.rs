@@ -190,30 +190,22 @@ fn bad_input_is_named_with_exit_code_2() {
     );
 }
 
-/// A piece file may define the pawn, but tables with pawns are refused, not built wrong.
+/// A piece file that defines the pawn builds and probes tables with pawns: the published
+/// longest K+P against K win, 28 moves, its line promoting to the file's only other piece.
 #[test]
-fn tables_with_pawns_are_refused() {
+fn tables_with_pawns_are_built_from_a_piece_file_with_p() {
     let dir = scratch("pawns");
     let pieces = dir.join("pieces.ini");
     std::fs::write(&pieces, "K: K\nQ: Q\nP: fmWfceFifmnD\n").unwrap();
     let pieces = pieces.to_str().unwrap();
-    let want = "KP.K: tables with pawns are not built yet";
-    fails_with(&["build", "KP.K", "--pieces", pieces], want);
-    fails_with(
-        &[
-            "probe",
-            "KP.K",
-            "--pieces",
-            pieces,
-            "--fen",
-            "7k/8/8/8/8/8/4P3/K7 w - - 0 1",
-        ],
-        want,
-    );
-    fails_with(
-        &["build", "KQ.KP", "--pieces", pieces],
-        "KQ.KP: tables with pawns",
-    );
+    let fen = "8/8/8/1k6/8/8/K5P1/8 w - - 0 1";
+    let o = run(&["probe", "KP.K", "--pieces", pieces, "--fen", fen]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("White to move: win in 28"), "{out}");
+    assert!(out.contains("g7g8q"), "{out}");
+    let o = run(&["build", "KQ.KP", "--pieces", pieces]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 #[test]

@@ -28,7 +28,7 @@ pub fn derived(set: &TableSet, pos: &Position) -> Value {
     let mut longest_loss: u16 = 0;
     for mv in moves {
         let after = set.probe(&pos.play(mv)).unwrap();
-        let conversion = set.metric() == Metric::Dtc && pos.captured(mv).is_some();
+        let conversion = set.metric() == Metric::Dtc && pos.converts(mv);
         match after {
             Value::Loss(d) => {
                 let win = if conversion { 1 } else { d + 1 };
