@@ -1,5 +1,5 @@
 //! En passant: the right a pawn's double step gives ([`EnPassant`]), the pawn steps that make
-//! and take it ([`PawnRules`]), and why a FEN's en-passant square is refused
+//! and take it (`PawnRules`), and why a FEN's en-passant square is refused
 //! ([`EnPassantFault`]).
 //!
 //! A *double step* is one of the pawn's `initial` lame leaps (XBetza `ifmnD`, Berolina
