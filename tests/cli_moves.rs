@@ -112,3 +112,13 @@ fn en_passant_is_played_and_a_bad_square_is_explained() {
         "{err}"
     );
 }
+
+#[test]
+fn the_berolina_example_file_plays_its_pawn() {
+    let pieces = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/berolina.ini");
+    // The black pawn on e5 came from c7 over d6: the pawn on d5 takes it straight ahead.
+    let fen = "4k3/8/8/3Pp3/8/8/8/4K3 w - d6 0 1";
+    let o = run(&["moves", "--pieces", pieces, "--fen", fen], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "d5c6 d5d6 d5e6 e1d1 e1d2 e1e2 e1f1 e1f2\n");
+}

@@ -1120,7 +1120,11 @@ mod en_passant_tests {
                 "chess" => chess(),
                 "capablanca" => geometry(ORTHODOX, BoardSize::new(10, 8).unwrap()),
                 "berolina" => berolina(),
-                "none" => Geometry::new(&PieceSet::standard()),
+                "none" => {
+                    let standard = PieceSet::standard();
+                    let pieces = standard.iter().filter(|p| !p.is_pawn()).cloned();
+                    Geometry::new(&PieceSet::new(pieces.collect()))
+                }
                 other => panic!("unknown pawn {other}"),
             };
             let e = pos(fen, &g).unwrap_err();
