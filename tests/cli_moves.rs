@@ -1,6 +1,7 @@
 //! `fairy-egt moves` through the binary: one line of sorted coordinate moves per FEN (from
 //! `--fen`, a file or stdin), the royals taken from the endgame, and a bad line named on
-//! stderr by its number while the others go on (exit code 2 at the end).
+//! stderr by its number while the others go on (exit code 2 at the end); en passant from the
+//! FEN.
 
 mod support;
 
@@ -82,4 +83,42 @@ fn a_missing_file_is_named() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn en_passant_is_played_and_a_bad_square_is_explained() {
+    let dir = support::scratch("ep");
+    let pieces = dir.join("pieces.ini");
+    std::fs::write(&pieces, "K: K\nQ: Q\nR: R\nP: fmWfceFifmnD\n").unwrap();
+    let pieces = pieces.to_str().unwrap();
+    let input = "\
+4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1
+8/8/8/K2pP2r/8/8/8/7k w - d6 0 1
+4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1
+";
+    let o = run(&["moves", "--pieces", pieces, "--fens", "-"], input);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines[0], "e1d1 e1d2 e1e2 e1f1 e1f2 e5d6 e5e6");
+    // Pinned on the rank: no e5d6.
+    assert_eq!(lines[1], "a5a4 a5a6 a5b4 a5b5 a5b6 e5e6");
+    assert_eq!(lines[2], "error");
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "stdin line 3: bad en-passant square d6: no Black pawn stands on d5, where a double \
+             step over it ends"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_berolina_example_file_plays_its_pawn() {
+    let pieces = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/berolina.ini");
+    // The black pawn on e5 came from c7 over d6: the pawn on d5 takes it straight ahead.
+    let fen = "4k3/8/8/3Pp3/8/8/8/4K3 w - d6 0 1";
+    let o = run(&["moves", "--pieces", pieces, "--fen", fen], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "d5c6 d5d6 d5e6 e1d1 e1d2 e1e2 e1f1 e1f2\n");
 }

@@ -1,6 +1,7 @@
 //! The board's size and squares, its symmetries, per-piece move tables, positions, FEN and
 //! move text, and move generation.
 
+pub mod en_passant;
 pub mod fen;
 pub mod geometry;
 pub mod man;
@@ -14,6 +15,7 @@ pub mod square_set;
 pub mod symmetry;
 pub mod symmetry_group;
 
+pub use en_passant::{EnPassant, EnPassantFault};
 pub use fen::FenError;
 pub use man::Man;
 pub use move_text::{Move, MoveError};

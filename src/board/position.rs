@@ -7,8 +7,31 @@
 //! capture takes an enemy man; a move that leaves one's own royal capturable is illegal; a
 //! position where the side to move can capture the enemy royal is illegal. A pawn (`P`) never
 //! stands on the first or last rank: reaching its last rank it becomes one of the geometry's
-//! promotion pieces, one move per piece. No castling; en passant is not built yet.
+//! promotion pieces, one move per piece. No castling.
+//!
+//! En passant (see `en_passant.rs` for which steps make and take it): a position keeps the
+//! side to move's right as the square passed over and the pawn that passed ([`EnPassant`]).
+//! It is read from the FEN ([`Setup::en_passant`]) and checked: the square must be empty, a
+//! pawn of the side that just moved must stand where one of its double steps over the square
+//! ends, with the square it came from empty, and only one such pawn (Berolina can have two:
+//! refused); else [`PositionError::BadEnPassant`] says why. The position before the double
+//! step is not checked further (the side to move may be in a check the step could not have
+//! given), as pyffish does. A good right is then kept only when a pawn of the side to move
+//! has a pseudo-legal `e` capture onto the square, and dropped silently otherwise, so that
+//! [`Position::to_setup`] writes `-`; [`Position::play`] gives the right after a double step
+//! on the same condition and clears it after any other move. This is what pyffish's
+//! `get_fen` writes for orthodox pawns (chess, capablanca) and python-chess's
+//! `fen(en_passant="xfen")`; python-chess's default `fen()` keeps only a *legal* capture
+//! (with the capturer pinned on the rank it writes `-` where we write the square), and
+//! pyffish keeps a Berolina right even with no capturer and writes it as two squares, the
+//! pawn's and the one passed (`e5d6`), where we write `d6`. Positions compare and hash with
+//! their right. The e.p. capture removes the victim, which `captured` returns; its legality
+//! accounts for both squares it empties (the rank pin, and a line through the victim's
+//! square). A position after a Berolina double step whose square another pawn could also
+//! have passed has a right its FEN cannot say: `to_setup` writes the square, which
+//! `Position::new` refuses as ambiguous.
 
+use super::en_passant::{EnPassant, EnPassantFault, PawnRules, SharedRules};
 use super::geometry::{Geometry, MoveTables, PieceMoves};
 use super::man::{piece_name, Man};
 use super::move_text::{Move, MoveError};
@@ -19,6 +42,7 @@ use super::square::{Color, Square};
 use super::square_set::{for_each_bit, SquareSet};
 use crate::piece::PAWN;
 use crate::with_tables;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Why a [`Setup`] is not a legal [`Position`].
@@ -71,6 +95,17 @@ pub enum PositionError {
         /// The pawn.
         man: Man,
     },
+    /// The FEN's en-passant square is not one a pawn of the side that just moved passed over
+    /// by a double step.
+    #[error("bad en-passant square {}: {reason}", board.square_name(*square))]
+    BadEnPassant {
+        /// The square.
+        square: Square,
+        /// The board, for the square's name.
+        board: BoardSize,
+        /// Why.
+        reason: EnPassantFault,
+    },
     /// The side to move can capture the enemy royal.
     #[error("{} can be captured by {}, and {} is to move", royal.describe(), attacker.describe(), attacker.color.name())]
     RoyalCapturable {
@@ -93,6 +128,11 @@ pub struct Position {
     /// Royal squares, White's then Black's (derived from `men`).
     royals: [Square; 2],
     board: BoardSize,
+    /// The side to move's right to capture en passant, kept only when one of its pawns has an
+    /// `e` capture onto the square.
+    ep: Option<EnPassant>,
+    /// The pawn steps that make and take en passant (when the position has pawns).
+    pawn_rules: SharedRules,
 }
 
 /// A man's square and move tables.
@@ -170,11 +210,31 @@ impl Position {
                 (Some(a), None) => royal_squares[color.index()] = a.square,
             }
         }
+        let has_pawns = men.iter().any(|m| m.letter == PAWN);
+        let rules = if has_pawns || setup.en_passant.is_some() {
+            PawnRules::new(geometry.pieces(), board).map(Arc::new)
+        } else {
+            None
+        };
+        let ep = match setup.en_passant {
+            None => None,
+            Some(square) => {
+                let bad = |reason| PositionError::BadEnPassant {
+                    square,
+                    board,
+                    reason,
+                };
+                let rules = rules.as_ref().ok_or(bad(EnPassantFault::NoPawn))?;
+                rules.check(&men, setup.side_to_move, square).map_err(bad)?
+            }
+        };
         let pos = Position {
             men,
             side: setup.side_to_move,
             royals: royal_squares,
             board,
+            ep,
+            pawn_rules: SharedRules(rules.filter(|_| has_pawns)),
         };
         let enemy_royal = pos.royals[pos.side.flip().index()];
         let attacker = with_tables!(geometry, |t| pos.with_attackers(t, pos.side, |att| {
@@ -203,13 +263,31 @@ impl Position {
         self.board
     }
 
-    /// The unchecked setup of this position (letters upper case).
+    /// The unchecked setup of this position (letters upper case), with the en-passant square
+    /// when the side to move has the right.
     pub fn to_setup(&self) -> Setup {
         let mut setup = Setup::empty(self.board, self.side);
         for m in &self.men {
             setup.board[m.square as usize] = Some((m.color, m.letter));
         }
+        setup.en_passant = self.ep.map(|e| e.square);
         setup
+    }
+
+    /// The side to move's right to capture en passant, if it has one (see the module doc).
+    pub fn en_passant(&self) -> Option<EnPassant> {
+        self.ep
+    }
+
+    /// The square of the pawn that `man`, a man of the side to move, takes en passant by
+    /// going to `to`, if it does.
+    fn ep_victim(&self, man: &Man, to: Square) -> Option<Square> {
+        let (ep, rules) = (self.ep?, self.pawn_rules.0.as_ref()?);
+        (to == ep.square
+            && man.color == self.side
+            && man.letter == PAWN
+            && rules.ep_capture(man.color, man.square, to))
+        .then_some(ep.victim)
     }
 
     /// The square of a side's royal man.
@@ -290,9 +368,11 @@ impl Position {
         }))
     }
 
-    /// The squares a man of the side to move on `from` can go to by its moves, legal or not
-    /// (its own royal may be left capturable). Several steps reaching one square give it once.
-    fn targets<S: SquareSet>(&self, sets: Sets<S>, from: Square, pm: &PieceMoves<S>) -> S {
+    /// The squares a man of the side to move can go to by its moves, legal or not (its own
+    /// royal may be left capturable), the e.p. capture included. Several steps reaching one
+    /// square give it once.
+    fn targets<S: SquareSet>(&self, sets: Sets<S>, man: &Man, pm: &PieceMoves<S>) -> S {
+        let from = man.square;
         let enemies = sets.by_color[self.side.flip().index()];
         let mut mask = S::default();
         for ray in pm.rays(from) {
@@ -313,20 +393,28 @@ impl Position {
             let (quiet, captures) = pm.special_targets(from, sets.occupied);
             mask |= quiet | captures & enemies;
         }
+        if let Some(ep) = self.ep {
+            if self.ep_victim(man, ep.square).is_some() {
+                mask |= S::bit(ep.square);
+            }
+        }
         mask
     }
 
-    /// The enemy man (by square) that could capture the mover's royal after `mv`, if any.
+    /// The enemy man (by square) that could capture the mover's royal after `mv`, which
+    /// takes the man on `captured` (`mv.to`, or the e.p. victim), if any. Taking en passant
+    /// empties two squares of the rank (or diagonal) at once: the victim's and the mover's.
     fn exposer<S: SquareSet>(
         &self,
         sets: Sets<S>,
         attackers: &[Attacker<'_, S>],
         mv: Move,
+        captured: Square,
     ) -> Option<Square> {
-        let occupied = (sets.occupied & !S::bit(mv.from)) | S::bit(mv.to);
+        let occupied = (sets.occupied & !S::bit(mv.from) & !S::bit(captured)) | S::bit(mv.to);
         let own = self.royal(self.side);
         let royal = if mv.from == own { mv.to } else { own };
-        Self::first_attacker(attackers, royal, occupied, Some(mv.to))
+        Self::first_attacker(attackers, royal, occupied, Some(captured))
     }
 
     /// Whether `man`, going to `to`, is a pawn reaching its last rank.
@@ -354,9 +442,10 @@ impl Position {
             let mut out = Vec::with_capacity(32);
             for m in self.men.iter().filter(|m| m.color == self.side) {
                 let pm = t.moves(m.piece, m.color);
-                for_each_bit(self.targets(sets, m.square, pm), |to| {
+                for_each_bit(self.targets(sets, m, pm), |to| {
                     let mv = Move::new(m.square, to, self.board);
-                    if self.exposer(sets, att, mv).is_some() {
+                    let captured = self.ep_victim(m, to).unwrap_or(to);
+                    if self.exposer(sets, att, mv, captured).is_some() {
                         return;
                     }
                     if self.promotes(m, to) {
@@ -370,9 +459,11 @@ impl Position {
         })
     }
 
-    /// The man on the move's target square, if any.
+    /// The man the move captures, if any: the one on its target square, or the pawn it takes
+    /// en passant.
     pub fn captured(&self, mv: Move) -> Option<Man> {
-        self.man_at(mv.to).copied()
+        let ep = self.man_at(mv.from).and_then(|m| self.ep_victim(m, mv.to));
+        self.man_at(ep.unwrap_or(mv.to)).copied()
     }
 
     /// Whether a move converts the material: a capture or a promotion.
@@ -380,13 +471,23 @@ impl Position {
         mv.promotion.is_some() || self.captured(mv).is_some()
     }
 
-    /// The position after a legal move (the side to move flips). For a move that is not
-    /// legal the result is meaningless (the man on `from`, if any, goes to `to`, removing what
-    /// stood there), but this never panics.
+    /// The position after a legal move (the side to move flips). An e.p. capture removes its
+    /// victim; a double step gives the opponent the e.p. right when one of its pawns has an
+    /// `e` capture onto the square passed (pseudo-legal, as in [`Position::new`]); any other
+    /// move leaves no right. For a move that is not legal the result is meaningless (the man on
+    /// `from`, if any, goes to `to`, removing what stood there), but this never panics.
     pub fn play(&self, mv: Move) -> Position {
         let mut men = self.men.clone();
-        if mv.from != mv.to && self.man_at(mv.from).is_some() {
-            men.retain(|m| m.square != mv.to);
+        let mover = self.man_at(mv.from).copied();
+        let victim = mover.and_then(|m| self.ep_victim(&m, mv.to));
+        let mut passed = None;
+        if let (Some(m), Some(rules)) = (mover, self.pawn_rules.0.as_ref()) {
+            if m.letter == PAWN && self.man_at(mv.to).is_none() {
+                passed = rules.passed(m.color, mv.from, mv.to);
+            }
+        }
+        if mv.from != mv.to && mover.is_some() {
+            men.retain(|m| m.square != mv.to && Some(m.square) != victim);
             for m in men.iter_mut() {
                 if m.square == mv.from {
                     m.square = mv.to;
@@ -401,11 +502,21 @@ impl Position {
         for m in men.iter().filter(|m| m.royal) {
             royals[m.color.index()] = m.square;
         }
+        let side = self.side.flip();
+        let ep = passed.and_then(|square| {
+            let rules = self.pawn_rules.0.as_ref()?;
+            rules.capturable(&men, side, square).then_some(EnPassant {
+                square,
+                victim: mv.to,
+            })
+        });
         Position {
             men,
-            side: self.side.flip(),
+            side,
             royals,
             board: self.board,
+            ep,
+            pawn_rules: self.pawn_rules.clone(),
         }
     }
 
@@ -434,7 +545,7 @@ impl Position {
         };
         let sets = self.sets::<S>();
         let pseudo = self
-            .targets(sets, from, t.moves(man.piece, man.color))
+            .targets(sets, man, t.moves(man.piece, man.color))
             .contains(to);
         if !pseudo {
             let reason = match self.man_at(to) {
@@ -453,7 +564,10 @@ impl Position {
             };
             return Err(MoveError::Illegal { mv, reason });
         }
-        let exposer = self.with_attackers(t, self.side.flip(), |att| self.exposer(sets, att, mv));
+        let captured = self.ep_victim(man, to).unwrap_or(to);
+        let exposer = self.with_attackers(t, self.side.flip(), |att| {
+            self.exposer(sets, att, mv, captured)
+        });
         if let Some(sq) = exposer {
             let own = self.royal(self.side);
             let mut royal = self.man_at(own).copied();
@@ -944,5 +1058,274 @@ mod pawn_tests {
         let p = pos("7k/8/8/8/8/3n4/3P4/7K w", &g).unwrap();
         let pawn = moves_from(&p, &g, "d2");
         assert_eq!(pawn, ["d2c3", "d2d3", "d2e3", "d2b4", "d2f4"]);
+    }
+}
+
+#[cfg(test)]
+mod en_passant_tests {
+    use super::*;
+    use crate::piece::betza::parse_betza;
+    use crate::piece::{PieceSet, PieceType};
+    use crate::test_data::cases;
+
+    const ORTHODOX: &str = "fmWfceFifmnD";
+    const BEROLINA: &str = "fmFfceWifmnA";
+
+    fn geometry(betza: &str, board: BoardSize) -> Geometry {
+        let mut set = PieceSet::standard();
+        set.insert(PieceType::new('P', parse_betza(betza).unwrap()));
+        Geometry::on(&set, board)
+    }
+
+    fn chess() -> Geometry {
+        geometry(ORTHODOX, BoardSize::STANDARD)
+    }
+
+    fn berolina() -> Geometry {
+        geometry(BEROLINA, BoardSize::STANDARD)
+    }
+
+    fn pos(fen: &str, g: &Geometry) -> Result<Position, PositionError> {
+        Position::new(&Setup::from_fen(fen, g.board()).unwrap(), g, ['K', 'K'])
+    }
+
+    fn fen(p: &Position) -> String {
+        p.to_setup().to_fen()
+    }
+
+    fn sq(name: &str) -> Square {
+        BoardSize::STANDARD.parse_square(name).unwrap()
+    }
+
+    fn moves_from(p: &Position, g: &Geometry, from: &str) -> Vec<String> {
+        let mut moves = super::tests::texts(&p.legal_moves(g));
+        moves.retain(|t| t.starts_with(from));
+        moves
+    }
+
+    /// Plays `text` (checked legal) and checks that the result reads back from its FEN.
+    fn play(p: &Position, g: &Geometry, text: &str) -> Position {
+        let q = p.play(p.parse_move(text, g).unwrap());
+        assert_eq!(pos(&fen(&q), g).as_ref(), Ok(&q), "{text} from {}", fen(p));
+        q
+    }
+
+    #[test]
+    fn bad_en_passant_squares() {
+        for case in cases("en_passant_faults.txt") {
+            let [pawn, fen, message] = &case[..] else {
+                panic!("{case:?}: expected 3 fields");
+            };
+            let g = match pawn.as_str() {
+                "chess" => chess(),
+                "capablanca" => geometry(ORTHODOX, BoardSize::new(10, 8).unwrap()),
+                "berolina" => berolina(),
+                "none" => {
+                    let standard = PieceSet::standard();
+                    let pieces = standard.iter().filter(|p| !p.is_pawn()).cloned();
+                    Geometry::new(&PieceSet::new(pieces.collect()))
+                }
+                other => panic!("unknown pawn {other}"),
+            };
+            let e = pos(fen, &g).unwrap_err();
+            let square = g
+                .board()
+                .parse_square(fen.split(' ').nth(3).unwrap())
+                .unwrap();
+            assert!(
+                matches!(e, PositionError::BadEnPassant { square: s, .. } if s == square),
+                "{fen}: {e:?}"
+            );
+            assert_eq!(&e.to_string(), message, "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_right_is_kept_only_when_a_pawn_can_take() {
+        let g = chess();
+        // No white pawn reaches d6: the right goes, and the FEN writes '-' (as pyffish's
+        // get_fen and python-chess's fen() do).
+        let p = pos("4k3/8/8/3p4/8/8/8/4K3 w - d6 0 1", &g).unwrap();
+        assert_eq!(p.en_passant(), None);
+        assert_eq!(fen(&p), "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1");
+        assert_eq!(p, pos("4k3/8/8/3p4/8/8/8/4K3 w - - 0 1", &g).unwrap());
+        // A white pawn on b5 or d4 does not reach d6 by fceF either.
+        let p = pos("4k3/8/8/1P1p4/3P4/8/8/4K3 w - d6 0 1", &g).unwrap();
+        assert_eq!(p.en_passant(), None);
+        // e5 does: the right stays, the FEN keeps d6, and the position differs from the same
+        // men without the right.
+        let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &g).unwrap();
+        let right = EnPassant {
+            square: sq("d6"),
+            victim: sq("d5"),
+        };
+        assert_eq!(p.en_passant(), Some(right));
+        assert_eq!(fen(&p), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+        let without = pos("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1", &g).unwrap();
+        assert_ne!(p, without);
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5d6", "e5e6"]);
+        assert_eq!(moves_from(&without, &g, "e5"), ["e5e6"]);
+        // Pseudo-legal is enough: pinned on the rank, e5 keeps the right it cannot use (as
+        // pyffish's get_fen and python-chess's fen(en_passant="xfen") do; python-chess's
+        // default fen() drops it).
+        let p = pos("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", &g).unwrap();
+        assert_eq!(p.en_passant(), Some(right));
+        assert_eq!(fen(&p), "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1");
+    }
+
+    #[test]
+    fn the_rank_pin() {
+        let g = chess();
+        // Taking d5 en passant empties d5 and e5 at once: the rook on h5 then sees a5.
+        let p = pos("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", &g).unwrap();
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5e6"]);
+        assert_eq!(
+            p.parse_move("e5d6", &g).unwrap_err().to_string(),
+            "illegal move e5d6: it leaves White's king on a5 capturable by Black's rook on h5"
+        );
+        // The same for Black, with a queen.
+        let p = pos("8/8/8/8/k2Pp2Q/8/8/7K b - d3 0 1", &g).unwrap();
+        assert_eq!(moves_from(&p, &g, "e4"), ["e4e3"]);
+        // Any man that captures along the rank: a cannon (O, mRcpR) on h5 hops e5 onto d5
+        // (its own pawn) before; after the capture it hops the knight on c5 onto a5.
+        let p = pos("7k/8/8/K1NpP2o/8/8/8/8 w - d6 0 1", &g).unwrap();
+        assert!(!p.in_check(&g));
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5e6"]);
+        // Without the knight it is the push that leaves d5 alone as the cannon's screen.
+        let p = pos("7k/8/8/K2pP2o/8/8/8/8 w - d6 0 1", &g).unwrap();
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5d6"]);
+        // Without the rook the capture is legal; with another man between, too.
+        let p = pos("8/8/8/K2pP3/8/8/8/7k w - d6 0 1", &g).unwrap();
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5d6", "e5e6"]);
+        let p = pos("8/8/8/K2pP1Nr/8/8/8/7k w - d6 0 1", &g).unwrap();
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5d6", "e5e6"]);
+        // The pawn that just stepped gives check: taking it en passant ends the check.
+        let p = pos("7k/8/8/3pP3/4K3/8/8/8 w - d6 0 1", &g).unwrap();
+        assert!(p.in_check(&g));
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5d6"]);
+        // Removing the victim opens its diagonal too: the bishop on a8 then sees h1.
+        let p = pos("b6k/8/8/3pP3/8/8/8/7K w - d6 0 1", &g).unwrap();
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5e6"]);
+        // The capturer pinned on a diagonal may capture along it, onto the square passed.
+        let p = pos("7k/2b5/8/3pP3/5K2/8/8/8 w - d6 0 1", &g).unwrap();
+        assert_eq!(moves_from(&p, &g, "e5"), ["e5d6"]);
+        // Pinned on a diagonal the square passed is not on, it may not.
+        let p = pos("7k/6b1/8/3pP3/8/2K5/8/8 w - d6 0 1", &g).unwrap();
+        assert!(moves_from(&p, &g, "e5").is_empty());
+    }
+
+    #[test]
+    fn an_en_passant_capture_takes_the_pawn_that_stepped() {
+        let g = chess();
+        let p = pos("4k3/8/8/2PpP3/8/8/8/4K3 w - d6 0 1", &g).unwrap();
+        assert_eq!(moves_from(&p, &g, "c5"), ["c5c6", "c5d6"]);
+        let mv = p.parse_move("e5d6", &g).unwrap();
+        assert_eq!(mv, Move::new(sq("e5"), sq("d6"), g.board()));
+        let taken = p.captured(mv).unwrap();
+        assert_eq!(
+            (taken.color, taken.letter, taken.square),
+            (Color::Black, 'P', sq("d5"))
+        );
+        assert!(p.converts(mv));
+        assert!(!p.converts(p.parse_move("e5e6", &g).unwrap()));
+        let q = play(&p, &g, "e5d6");
+        assert_eq!(fen(&q), "4k3/8/3P4/2P5/8/8/8/4K3 b - - 0 1");
+        assert_eq!(q.en_passant(), None);
+        // Any other move gives the right up.
+        let q = play(&p, &g, "e1d1");
+        assert_eq!(q.en_passant(), None);
+        assert_eq!(fen(&q), "4k3/8/8/2PpP3/8/8/8/3K4 b - - 0 1");
+        // Without the right, e5 to d6 is no move.
+        let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1", &g).unwrap();
+        assert!(p.parse_move("e5d6", &g).is_err());
+        assert_eq!(p.captured(Move::new(sq("e5"), sq("d6"), g.board())), None);
+    }
+
+    #[test]
+    fn a_double_step_gives_the_right_when_a_pawn_can_take() {
+        let g = chess();
+        let p = pos("4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1", &g).unwrap();
+        let q = play(&p, &g, "d2d4");
+        assert_eq!(
+            q.en_passant(),
+            Some(EnPassant {
+                square: sq("d3"),
+                victim: sq("d4")
+            })
+        );
+        assert_eq!(fen(&q), "4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1");
+        assert_eq!(moves_from(&q, &g, "e4"), ["e4d3", "e4e3"]);
+        let r = play(&q, &g, "e4d3");
+        assert_eq!(fen(&r), "4k3/8/8/8/8/3p4/8/4K3 w - - 0 1");
+        // The right lasts one move.
+        let r = play(&q, &g, "e8d8");
+        assert_eq!(r.en_passant(), None);
+        assert_eq!(fen(&r), "3k4/8/8/8/3Pp3/8/8/4K3 w - - 0 1");
+        // A single step, or a double step no black pawn can take, gives none.
+        assert_eq!(play(&p, &g, "d2d3").en_passant(), None);
+        let p = pos("4k3/8/8/8/6p1/8/3P4/4K3 w - - 0 1", &g).unwrap();
+        let q = play(&p, &g, "d2d4");
+        assert_eq!(q.en_passant(), None);
+        assert_eq!(fen(&q), "4k3/8/8/8/3P2p1/8/8/4K3 b - - 0 1");
+        // Black's double step; the capturer pinned on the rank still gets the right
+        // (pseudo-legal), and cannot use it.
+        let p = pos("4k3/3p4/8/K3P2r/8/8/8/8 b - - 0 1", &g).unwrap();
+        let q = play(&p, &g, "d7d5");
+        assert_eq!(fen(&q), "4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 1");
+        assert_eq!(moves_from(&q, &g, "e5"), ["e5e6"]);
+        // On 10x8 alike.
+        let capa = geometry(ORTHODOX, BoardSize::new(10, 8).unwrap());
+        let p = pos("4k5/9p/10/8P1/10/10/10/4K5 b - - 0 1", &capa).unwrap();
+        let q = play(&p, &capa, "j7j5");
+        assert_eq!(fen(&q), "4k5/10/10/8Pp/10/10/10/4K5 w - j6 0 1");
+        assert_eq!(moves_from(&q, &capa, "i5"), ["i5i6", "i5j6"]);
+        assert_eq!(
+            fen(&play(&q, &capa, "i5j6")),
+            "4k5/10/9P/10/10/10/10/4K5 b - - 0 1"
+        );
+    }
+
+    #[test]
+    fn berolina_takes_the_pawn_diagonally_ahead_of_the_square() {
+        let g = berolina();
+        // c7-e5 passes d6; the white pawn on d5 captures straight ahead onto d6 and takes e5.
+        let p = pos("4k3/2p5/8/3P4/8/8/8/4K3 b - - 0 1", &g).unwrap();
+        let q = play(&p, &g, "c7e5");
+        assert_eq!(
+            q.en_passant(),
+            Some(EnPassant {
+                square: sq("d6"),
+                victim: sq("e5")
+            })
+        );
+        assert_eq!(fen(&q), "4k3/8/8/3Pp3/8/8/8/4K3 w - d6 0 1");
+        assert_eq!(moves_from(&q, &g, "d5"), ["d5c6", "d5d6", "d5e6"]);
+        let mv = q.parse_move("d5d6", &g).unwrap();
+        assert_eq!(q.captured(mv).map(|m| m.square), Some(sq("e5")));
+        let r = play(&q, &g, "d5d6");
+        assert_eq!(fen(&r), "4k3/8/3P4/8/8/8/8/4K3 b - - 0 1");
+        // The same square from the FEN.
+        let p = pos("4k3/8/8/3Pp3/8/8/8/4K3 w - d6 0 1", &g).unwrap();
+        assert_eq!(p, q);
+        // Pinned on the rank.
+        let p = pos("4k3/2p5/8/K2P3r/8/8/8/8 b - - 0 1", &g).unwrap();
+        let q = play(&p, &g, "c7e5");
+        assert_eq!(moves_from(&q, &g, "d5"), ["d5c6", "d5e6"]);
+        // With a black pawn already on c5 the position after c7-e5 has a right its FEN cannot
+        // say (d6 is ambiguous there): the right is played, not read back.
+        let p = pos("4k3/2p5/8/2pP4/8/8/8/4K3 b - - 0 1", &g).unwrap();
+        let q = p.play(p.parse_move("c7e5", &g).unwrap());
+        assert_eq!(q.en_passant().map(|e| e.victim), Some(sq("e5")));
+        assert_eq!(
+            fen(&q.play(q.parse_move("d5d6", &g).unwrap())),
+            "4k3/8/3P4/2p5/8/8/8/4K3 b - - 0 1"
+        );
+        assert!(matches!(
+            pos(&fen(&q), &g),
+            Err(PositionError::BadEnPassant {
+                reason: EnPassantFault::Ambiguous { .. },
+                ..
+            })
+        ));
     }
 }

@@ -558,7 +558,7 @@ mod tests {
     #[test]
     fn the_shipped_file_parses_and_has_the_xboard_letters() {
         let set = PieceSet::standard();
-        assert_eq!(set.letters(), "ABCDEFGHIJKMNOQRTUWXYZ");
+        assert_eq!(set.letters(), "ABCDEFGHIJKMNOPQRTUWXYZ");
         let count = |l: char| set.get(l).map(|p| p.steps.len());
         assert_eq!(count('K'), Some(8));
         assert_eq!(count('Q'), Some(8));
@@ -569,6 +569,8 @@ mod tests {
         assert_eq!(count('G'), Some(8));
         assert_eq!(count('U'), Some(8));
         assert_eq!(count('T'), Some(4));
+        assert_eq!(count('P'), Some(4));
+        assert_eq!(set.pawn(), set.id('P'));
         let h = set.get('H').map(|p| p.steps.clone()).unwrap_or_default();
         assert!(h
             .iter()

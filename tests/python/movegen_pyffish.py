@@ -1,7 +1,7 @@
 """fairy-egt's move generator against one nobody here wrote: Fairy-Stockfish's, through the
 PyPI package pyffish (issue 15, "Correctness it must show").
 
-For every piece of the shipped piecedef.ini, and for a few pieces it does not ship (a
+For every piece of the shipped piecedef.ini but the pawn P, and for a few pieces it does not ship (a
 nightrider written in Betza, the Shogi gold and silver generals), the script makes seeded
 random legal positions — both kings, the piece of either colour, 1 to 3 other men of either
 side, either side to move, the side not to move not in check — and asks both programs for the
@@ -11,9 +11,17 @@ and every mismatch with its FEN; exits 1 on any mismatch, or when a piece of pie
 no Fairy-Stockfish translation here.
 
 Pawns are compared the same way on Fairy-Stockfish's own variants (PAWN_VARIANTS: chess,
-capablanca on 10x8, berolina), with the pawn line of the piece file appended: random
+capablanca on 10x8, berolina), with the variant's pawn line in the piece file instead of the
+shipped one: random
 positions of both kings, 1 to 4 pawns (half of them on the rank before promotion) and 0 to 2
-of the variant's pieces, no e.p. right (fairy-egt does not play en passant yet).
+of the variant's pieces, no e.p. right; and positions right after a double step, so that
+en passant is compared: a pawn on its second rank, 1 to 3 enemy pawns on the rank its double
+steps end on (the capturers), often the capturers' king and an enemy rook or queen on that
+rank too (the rank pin), other pawns and pieces at random. Fairy-Stockfish's moves there are
+pyffish.legal_moves after the double step played; fairy-egt gets the FEN with the e.p. field
+set to the square passed, whether or not a pawn can take (fairy-egt drops the right then, as
+pyffish's get_fen does for orthodox pawns; pyffish writes a Berolina right as two squares,
+e5d6, which is why the square is not taken from its FEN).
 
 The translation to Fairy-Stockfish is written here by hand (STEP_BETZA, from the definitions of
 piecedef.ini), not taken from fairy-egt. Fairy-Stockfish has riders only on W, F and N lines
@@ -63,7 +71,6 @@ EXTRA = [
     ("L", "NN", "nightrider, in Betza"),
     ("S", "WfF", "gold general"),
     ("V", "FfW", "silver general"),
-    ("P", "CC", "camel rider"),
 ]
 
 # The other men of a position: besides the piece compared, these and the piece itself.
@@ -238,6 +245,140 @@ def pyffish_pawns(job):
     return out
 
 
+def random_double_step_position(files, others, rng):
+    """A FEN on a files×8 board before a double step: the side to move has a pawn on its
+    second rank (and maybe a second one), the other side 1 to 3 pawns on the rank the double
+    steps end on (mostly on the files next to the first pawn's), often its king and an enemy rook or queen on that rank, 0 to 3 other pawns
+    and 0 to 2 of `others`."""
+    board = {}
+    white = rng.random() < 0.5
+    second, end = (1, 3) if white else (6, 4)
+
+    def put(man, squares):
+        free = [s for s in squares if s not in board]
+        if free:
+            board[rng.choice(free)] = man
+
+    def rank(r):
+        return [r * files + f for f in range(files)]
+
+    every = range(files * 8)
+    own, their = ("P", "p") if white else ("p", "P")
+    own_king, their_king = ("K", "k") if white else ("k", "K")
+    file = rng.randrange(files)
+    board[second * files + file] = own
+    if rng.random() < 0.3:
+        put(own, rank(second))
+    # The capturers: mostly on the files next to the pawn's, where both pawns' captures start.
+    near = [end * files + f for f in (file - 1, file + 1) if 0 <= f < files]
+    for _ in range(rng.randint(1, 3)):
+        put(their, near if rng.random() < 0.8 else rank(end))
+    put(their_king, rank(end) if rng.random() < 0.5 else every)
+    if rng.random() < 0.5:
+        put(rng.choice("RQ") if white else rng.choice("rq"), rank(end))
+    put(own_king, every)
+    for _ in range(rng.randint(0, 3)):
+        pawn = rng.choice("Pp")
+        put(pawn, [s for r in range(1, 7) for s in rank(r)])
+    for _ in range(rng.randint(0, 2)):
+        man = rng.choice(others)
+        put(rng.choice((man, man.lower())), every)
+    return fen_of(board, white, files)
+
+
+def square_name(file, rank):
+    return f"{chr(97 + file)}{rank + 1}"
+
+
+def parse_square(name):
+    return ord(name[0]) - 97, int(name[1:]) - 1
+
+
+def pyffish_double_steps(job):
+    """For one pawn variant (job: index in PAWN_VARIANTS, positions, seed): that many
+    positions right after a double step, each as (FEN with the e.p. field set to the square
+    passed, Fairy-Stockfish's legal moves after the double step, sorted, the square passed)."""
+    index, positions, seed = job
+    variant, files, _, others = PAWN_VARIANTS[index]
+    rng = random.Random(f"{seed}-{variant}-ep")
+    out = []
+    while len(out) < positions:
+        fen = random_double_step_position(files, others, rng)
+        board, side, rest = fen.split(" ", 2)
+        other = f"{board} {'b' if side == 'w' else 'w'} {rest}"
+        if pyffish.gives_check(variant, other, []):
+            continue
+        men = men_of(fen)
+        doubles = [m for m in pyffish.legal_moves(variant, fen, [])
+                   if men.get(parse_square(m[:2]), "").upper() == "P"
+                   and abs(parse_square(m[2:4])[1] - parse_square(m[:2])[1]) == 2]
+        if not doubles:
+            continue
+        mv = rng.choice(doubles)
+        (f0, r0), (f1, r1) = parse_square(mv[:2]), parse_square(mv[2:4])
+        passed = square_name((f0 + f1) // 2, (r0 + r1) // 2)
+        # Berolina: a pawn of the mover already where the other double step over the same
+        # square ends, from an empty square, makes the FEN's square ambiguous (fairy-egt
+        # refuses it): leave such positions out.
+        if f0 != f1 and men.get((f0, r1)) == men[(f0, r0)] and (f1, r0) not in men:
+            continue
+        fields = pyffish.get_fen(variant, fen, [mv]).split(" ")
+        fields[3] = passed
+        out.append((" ".join(fields), sorted(pyffish.legal_moves(variant, fen, [mv])), passed))
+    return out
+
+
+def en_passant_moves(variant, fen, moves, passed):
+    """The e.p. captures among `moves` (a pawn of the side to move onto the square passed by
+    its capture step: diagonal for orthodox pawns, straight for Berolina's), and whether a
+    pawn of the side to move stands where such a capture starts."""
+    men = men_of(fen)
+    white = fen.split(" ")[1] == "w"
+    pf, pr = parse_square(passed)
+    straight = variant == "berolina"
+    pawn = "P" if white else "p"
+    back = -1 if white else 1
+    starts = [(pf, pr + back)] if straight else [(pf - 1, pr + back), (pf + 1, pr + back)]
+    captures = [m for m in moves if m[2:4] == passed and men.get(parse_square(m[:2])) == pawn
+                and (parse_square(m[:2])[0] == pf) == straight]
+    return captures, any(men.get(s) == pawn for s in starts)
+
+
+def compare_double_steps(binary, pieces, positions, seed, pool):
+    """Compares the pawn variants' legal moves right after a double step; prints a line per
+    variant and returns (e.p. moves compared, mismatching positions)."""
+    jobs = [(i, positions, seed) for i in range(len(PAWN_VARIANTS))]
+    theirs = pool.map(pyffish_double_steps, jobs, chunksize=1)
+    print("en passant: variant; positions after a double step; legal moves in them; e.p. "
+          "captures; positions where a pawn stands to take but may not (pin, check); "
+          "mismatches")
+    ep_total = mismatches = 0
+    for (variant, files, pawn, _), found in zip(PAWN_VARIANTS, theirs):
+        pieces_file = with_pawn(pieces, pawn)
+        try:
+            ours = fairy_egt_moves(binary, pieces_file, [fen for fen, _, _ in found],
+                                   ["--board", f"{files}x8"])
+        finally:
+            os.unlink(pieces_file)
+        moves = ep = refused = bad = 0
+        for (fen, their_moves, passed), our_moves in zip(found, ours):
+            moves += len(their_moves)
+            captures, placed = en_passant_moves(variant, fen, their_moves, passed)
+            ep += len(captures)
+            refused += placed and not captures
+            if our_moves is None or sorted(our_moves) != their_moves:
+                bad += 1
+                if bad <= SHOWN:
+                    print(f"  {variant}  {fen}: only pyffish "
+                          f"{sorted(set(their_moves) - set(our_moves or []))}, only fairy-egt "
+                          f"{sorted(set(our_moves or []) - set(their_moves))}"
+                          + (" (fairy-egt refuses the FEN)" if our_moves is None else ""))
+        ep_total += ep
+        mismatches += bad
+        print(f"{variant:<12}{len(found):>10}{moves:>8}{ep:>8}{refused:>8}{bad:>8}  P: {pawn}")
+    return ep_total, mismatches
+
+
 def compare_pawns(binary, pieces, positions, seed, pool):
     """Compares the pawn variants' legal moves; prints a line per variant and returns the
     number of mismatching positions."""
@@ -247,11 +388,7 @@ def compare_pawns(binary, pieces, positions, seed, pool):
           "steps; mismatches")
     mismatches = 0
     for (variant, files, pawn, _), found in zip(PAWN_VARIANTS, theirs):
-        with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
-            with open(pieces, encoding="utf-8") as shipped_file:
-                f.write(shipped_file.read())
-            f.write(f"\nP: {pawn}\n")
-            pieces_file = f.name
+        pieces_file = with_pawn(pieces, pawn)
         try:
             ours = fairy_egt_moves(binary, pieces_file, [fen for fen, _ in found],
                                    ["--board", f"{files}x8"])
@@ -276,6 +413,18 @@ def compare_pawns(binary, pieces, positions, seed, pool):
         print(f"{variant:<12}{len(found):>10}{moves:>8}{pawn_moves:>8}{promotions:>8}"
               f"{doubles:>8}{bad:>8}  P: {pawn}")
     return mismatches
+
+
+def with_pawn(pieces, pawn):
+    """A temporary copy of the piece file `pieces` whose pawn is `pawn` (Betza): its own P line
+    left out, `P: pawn` appended. The caller removes it."""
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+        with open(pieces, encoding="utf-8") as shipped_file:
+            for line in shipped_file:
+                if not re.match(r"[Pp]\s*:", line):
+                    f.write(line)
+        f.write(f"\nP: {pawn}\n")
+        return f.name
 
 
 def fairy_egt_moves(binary, pieces_file, fens, options=()):
@@ -363,6 +512,8 @@ def main():
     shipped = shipped_pieces(args.pieces)
     kinds, untranslated = [], []
     for letter, definition, name in shipped:
+        if letter == "P":
+            continue  # the pawn: compared on Fairy-Stockfish's own variants (PAWN_VARIANTS)
         betza = betza_of(definition)
         if betza is None:
             untranslated.append(f"{letter}: {definition}")
@@ -397,6 +548,8 @@ def main():
         theirs = dict(zip((j[0] for j in jobs), pool.map(pyffish_side, jobs, chunksize=1)))
         pawn_mismatches = compare_pawns(args.fairy_egt, args.pieces, args.positions * 5,
                                         args.seed, pool)
+        ep_moves, ep_mismatches = compare_double_steps(args.fairy_egt, args.pieces,
+                                                       args.positions * 5, args.seed, pool)
 
     # The piece file fairy-egt reads: the shipped one, the extra pieces appended.
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
@@ -440,9 +593,10 @@ def main():
               f"{blocked if lame_legs(betza) else '-':>9}{stuck:>9}{bad:>12}  {name}")
     total = sum(len(v) for v in theirs.values())
     print(f"{len(compared)} pieces, {total} positions, {mismatches} mismatches, "
-          f"{len(skipped)} skipped; {pawn_mismatches} pawn mismatches; "
+          f"{len(skipped)} skipped; {pawn_mismatches} pawn mismatches; {ep_moves} e.p. "
+          f"captures compared, {ep_mismatches} e.p. mismatches; "
           f"{time.monotonic() - start:.1f} s")
-    return 1 if mismatches or pawn_mismatches or untranslated else 0
+    return 1 if mismatches or pawn_mismatches or ep_mismatches or untranslated else 0
 
 
 if __name__ == "__main__":

@@ -354,6 +354,7 @@ mod tests {
             ('M', "K"),
             ('N', "N"),
             ('O', "mRcpR"),
+            ('P', "fmWfceFifmnD"),
             ('Q', "Q"),
             ('R', "R"),
             ('T', "nA"),
