@@ -250,16 +250,13 @@ impl std::fmt::Display for Material {
     }
 }
 
-/// The standard pieces and the orthodox pawn `P` (`fmWfceFifmnD`), for tests of pawn
-/// materials while the shipped piece file has none.
+/// The standard pieces, with the orthodox pawn `P` (`fmWfceFifmnD`), for tests of pawn
+/// materials.
 #[cfg(test)]
 pub(crate) fn pieces_with_pawn() -> PieceSet {
-    let text = format!(
-        "{}\nP: fmWfceFifmnD\n",
-        crate::piece::parse::STANDARD_PIECEDEF
-    );
-    crate::piece::parse::parse_piece_defs(&text, "piecedef.ini with a pawn")
-        .expect("the orthodox pawn reads")
+    let set = PieceSet::standard();
+    assert!(set.pawn().is_some(), "the shipped piece file defines P");
+    set
 }
 
 #[cfg(test)]

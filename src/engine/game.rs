@@ -159,8 +159,7 @@ mod tests {
     fn reasons_name_the_problem() {
         assert_eq!(
             reason(START_FEN),
-            "the position has pawns (16), and the piece file defines no pawn: add the line \
-             'P: fmWfceFifmnD' (the orthodox pawn) to it"
+            "the position has 32 men; fairy-egt's tables hold at most 6"
         );
         assert_eq!(
             reason("8/8/8/8/8/8/8/KQRBNAk1 w - - 0 1"),
@@ -168,14 +167,20 @@ mod tests {
         );
         assert!(reason("8/8/8/8/8/8/8/KS5k w - - 0 1").contains("'S'"));
         assert!(reason("8/8/8/8/8/8/8/KQ6 w - - 0 1").contains("Black has no king"));
-        // Where the piece file defines the pawn P, a position with pawns is played.
-        let mut set = PieceSet::standard();
-        set.insert(crate::piece::PieceType::new(
-            PAWN,
-            crate::piece::betza::parse_betza("fmWfceFifmnD").unwrap(),
-        ));
-        let setup = Setup::from_fen("7k/8/8/8/8/8/4P3/K7 w - - 0 1", BoardSize::STANDARD);
-        assert!(check(&setup.unwrap(), &Geometry::new(&set), ['K', 'K']).is_ok());
+        // Pawns are played where the piece file defines P (the shipped one does), and
+        // refused with the line to add where it does not.
+        let setup = Setup::from_fen("7k/8/8/8/8/8/4P3/K7 w - - 0 1", BoardSize::STANDARD).unwrap();
+        let standard = Geometry::new(&PieceSet::standard());
+        assert!(check(&setup, &standard, ['K', 'K']).is_ok());
+        let no_pawn = crate::piece::parse::parse_piece_defs("K: K\nQ: Q\n", "t.ini").unwrap();
+        assert_eq!(
+            check(&setup, &Geometry::new(&no_pawn), ['K', 'K']).map_err(|e| e.to_string()),
+            Err(
+                "the position has pawns (1), and the piece file defines no pawn: add the line \
+                 'P: fmWfceFifmnD' (the orthodox pawn) to it"
+                    .to_string()
+            )
+        );
     }
 
     #[test]

@@ -21,14 +21,15 @@ and the 11 3-/4-man pawn endgames whose Syzygy tables the sdist ships (kpk kpkp 
   - the Syzygy WDL (cursed wins count as wins and blessed losses as losses: our tables have
     no 50-move rule);
 * every position of `epd/endgame-dm-4.epd` against its `dm` (mate distance in moves,
-  negative: the side to move is mated), but those whose FEN gives an en-passant square
-  (counted and listed as skipped: fairy-egt's positions do not take en passant yet).
+  negative: the side to move is mated), en-passant ones included.
 
 With `--five-men`, only the pawnless positions of `epd/endgame-dm-5.epd` are checked against
 their `dm` instead: they need eight 5-man builds, about 5 minutes on 2 cores.
 
-Pawn positions have no pawn on the first or last rank (python-chess's `is_valid`), and the
-random ones no en-passant square.
+Pawn positions have no pawn on the first or last rank (python-chess's `is_valid`). In kpkp,
+a further sample is of positions right after a double step that leaves a legal en-passant
+capture (python-chess plays the step from a random position), so that the value of the right
+is compared too.
 
 Why it is independent: the reference values come from third-party tables (Gaviota, Syzygy,
 python-chess's EPD test suite) probed through python-chess, whose move generator and
@@ -119,6 +120,27 @@ def random_positions(white, black, count, rng):
         board.turn = rng.random() < 0.5
         if board.is_valid():
             out.append(board)
+    return out
+
+
+def after_double_steps(boards, count, rng):
+    """Up to `count` positions right after a double step, from the boards given, in which the
+    side to move can take en passant."""
+    out = []
+    for board in boards:
+        steps = [
+            m for m in board.legal_moves
+            if board.piece_type_at(m.from_square) == chess.PAWN
+            and abs(m.to_square - m.from_square) == 16
+        ]
+        if not steps:
+            continue
+        after = board.copy()
+        after.push(rng.choice(steps))
+        if after.is_valid() and after.has_legal_en_passant():
+            out.append(chess.Board(after.fen()))
+        if len(out) == count:
+            break
     return out
 
 
@@ -285,8 +307,13 @@ def main(argv):
         half = per_endgame // 2
         positions += [(name, b) for b in random_positions(white, black, per_endgame - half, rng)]
         positions += [(name, b) for b in random_positions(black, white, half, rng)]
+        if name == "kpkp":
+            # Positions with a pawn of each side on its second rank, more of them with a
+            # double step that an enemy pawn can take.
+            pool = random_positions(white, black, 40 * per_endgame, rng)
+            pool = [b for b in pool if b.pawns & (chess.BB_RANK_2 | chess.BB_RANK_7)]
+            positions += [(name, b) for b in after_double_steps(pool, half, rng)]
     epd_items = []
-    skipped = []  # EPD positions with an en-passant square
     epd_files = ["endgame-dm-5.epd"] if five_men is not None else ["endgame-dm-4.epd"]
     for file in epd_files:
         with open(os.path.join(data, file)) as f:
@@ -296,9 +323,6 @@ def main(argv):
                     continue
                 board, ops = chess.Board.from_epd(line)
                 if five_men is not None and board.pawns:
-                    continue
-                if board.ep_square is not None:
-                    skipped.append(f"{file}: {line}")
                     continue
                 if isinstance(five_men, set) and spec(material_of(board)) not in five_men:
                     continue
@@ -316,6 +340,9 @@ def main(argv):
             expected = "loss in 0" if board.is_checkmate() else "draw"
         job_of(board).items.append((group, board, expected, f"dm {dm}"))
 
+    with_ep = sum(
+        1 for job in jobs.values() for _, b, _, _ in job.items if b.has_legal_en_passant()
+    )
     stats = {}  # group -> [compared, DTM mismatches, WDL mismatches]
     longest = {}  # group -> longest win compared, in moves
     shown = []
@@ -379,9 +406,7 @@ def main(argv):
     print(f"{'total':18} {total[0]:8} {total[1]:11} {total[2]:8}")
     print(f"time {time.monotonic() - began:.1f} s, {len(jobs)} builds; exact DTM of "
           f"{len(with_dtm)} of the {len(endgames)} endgames (Gaviota), WDL of all (Syzygy)")
-    if skipped:
-        print(f"skipped {len(skipped)} EPD positions with an en-passant square:")
-        print("\n".join(f"  {line}" for line in skipped))
+    print(f"{with_ep} positions with an en-passant right compared")
     if shown:
         print(f"\nfirst mismatches (of {total[1] + total[2]} differences):")
         print("\n".join(shown))

@@ -2,7 +2,7 @@
 //! and the best move by the rule of `egt::probe`.
 
 use super::TableSet;
-use crate::board::Position;
+use crate::board::{EnPassant, Move, Position};
 use crate::egt::material::{material_of, MAX_MEN};
 use crate::egt::probe::{best_of, ProbeError, ScoredMove};
 use crate::egt::table::Metric;
@@ -19,12 +19,40 @@ impl TableSet {
             .get(&material)
             .ok_or_else(|| ProbeError::NotBuilt(material.name()))?;
         // A checked position is legal, so it has a value.
-        table
+        let without = table
             .value(&sq, pos.side_to_move())
             .ok_or_else(|| ProbeError::NoValue {
                 material: material.name(),
                 fen: pos.to_setup().to_fen(),
-            })
+            })?;
+        match pos.en_passant() {
+            Some(ep) => self.with_en_passant(pos, ep, without),
+            None => Ok(without),
+        }
+    }
+
+    /// The value of a position with an en-passant right, whose placement the table holds
+    /// without it (worth `without`): the best of its en-passant captures and, if it has
+    /// another legal move, `without` (the builder values a double step the same way).
+    fn with_en_passant(
+        &self,
+        pos: &Position,
+        ep: EnPassant,
+        without: Value,
+    ) -> Result<Value, ProbeError> {
+        let moves = pos.legal_moves(self.geometry());
+        let takes = |mv: &Move| mv.to == ep.square && pos.captured(*mv).is_some();
+        let mut best: Option<Value> = None;
+        for &mv in moves.iter().filter(|mv| takes(mv)) {
+            let v = self.scored(pos, mv)?;
+            if best.is_none_or(|b| v.rank() > b.rank()) {
+                best = Some(v);
+            }
+        }
+        Ok(match best {
+            Some(b) if b.rank() > without.rank() || moves.iter().all(takes) => b,
+            _ => without,
+        })
     }
 
     /// Every legal move with the value it leaves for the mover, in ascending (from, to,
@@ -34,15 +62,22 @@ impl TableSet {
         pos.legal_moves(self.geometry())
             .into_iter()
             .map(|mv| {
-                let after = self.probe(&pos.play(mv))?;
-                let value = match (self.metric(), pos.converts(mv), after) {
-                    (Metric::Dtc, true, Value::Loss(_)) => Value::Win(1),
-                    (Metric::Dtc, true, Value::Win(_)) => Value::Loss(0),
-                    (_, _, v) => v.for_mover(),
-                };
-                Ok(ScoredMove { mv, value })
+                Ok(ScoredMove {
+                    mv,
+                    value: self.scored(pos, mv)?,
+                })
             })
             .collect()
+    }
+
+    /// The value legal move `mv` leaves for the mover.
+    fn scored(&self, pos: &Position, mv: Move) -> Result<Value, ProbeError> {
+        let after = self.probe(&pos.play(mv))?;
+        Ok(match (self.metric(), pos.converts(mv), after) {
+            (Metric::Dtc, true, Value::Loss(_)) => Value::Win(1),
+            (Metric::Dtc, true, Value::Win(_)) => Value::Loss(0),
+            (_, _, v) => v.for_mover(),
+        })
     }
 
     /// The best move by the rule in `probe`'s module doc, `None` if there is no legal move.
