@@ -87,6 +87,10 @@ fn the_estimate_bounds_a_builds_allocations_closely() {
         ("KBN.K", true),
         ("KQ.KR", false),
         ("KBN.KN", true),
+        // Pawn tables: built layer by layer, with their promotion tables.
+        ("KP.K", true),
+        ("KP.KP", true),
+        ("KRP.K", true),
     ] {
         let mut set = TableSet::new(pieces.clone(), Metric::Dtm);
         if !symmetric {

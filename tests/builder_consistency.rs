@@ -243,3 +243,17 @@ fn pawn_tables_agree_with_forward_search() {
         assert!(checked > at_least, "{spec} on {board_text}: {checked}");
     }
 }
+
+/// Berolina pawns (the example piece file: `P: fmFfceWifmnA`), which step diagonally, take
+/// straight ahead, and take en passant a pawn that passed diagonally: every position of KP.KP
+/// on 5×5 and of KP.K on 8×8.
+#[test]
+fn berolina_pawn_tables_agree_with_forward_search() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/berolina.ini");
+    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    for (board_text, spec, at_least) in [("5x5", "KP.KP", 150_000), ("8x8", "KP.K", 300_000)] {
+        let set = built_on(board(board_text), pieces.clone(), Metric::Dtm, spec);
+        let checked = check(&set, spec, &every_square(&set));
+        assert!(checked > at_least, "{spec} on {board_text}: {checked}");
+    }
+}

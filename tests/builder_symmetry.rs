@@ -168,3 +168,16 @@ fn six_man_tables_fold_as_smaller_ones_do() {
     assert_eq!(compare_on(board("4x4"), &pieces, Metric::Dtm, "KRN.KBN"), 8);
     assert_eq!(compare_on(board("5x4"), &pieces, Metric::Dtc, "KAN.KRB"), 4);
 }
+
+/// Pawn tables fold by the left-right mirror alone (pawns keep ranks), and a folded table
+/// agrees with an unfolded one on every slot: orthodox pawns on 8×8 (en passant in KP.KP),
+/// on 10×8 under DTC, and Berolina pawns (the example piece file).
+#[test]
+fn pawn_tables_fold_by_the_mirror_alone() {
+    let pieces = PieceSet::standard();
+    assert_eq!(compare(&pieces, Metric::Dtm, "KP.KP"), 2);
+    assert_eq!(compare_on(board("10x8"), &pieces, Metric::Dtc, "KP.K"), 2);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/berolina.ini");
+    let berolina = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    assert_eq!(compare(&berolina, Metric::Dtm, "KP.KP"), 2);
+}

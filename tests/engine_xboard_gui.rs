@@ -21,6 +21,8 @@
 //! in its `variants` feature), with legality testing on; the PGN, log and screenshot stay in
 //! <target>/xboard-10x8/ (the screenshot is docs/xboard-10x8.png). And the same on 10×10,
 //! where XBoard numbers the ranks from 0 (`j0` is the engine's j1).
+//! scripts/xboard-game.sh with pawns: K+P against K through the promotion to mate, and on
+//! 10×8 a promotion to a Chancellor, the only win (<target>/xboard-pawn/, xboard-10x8-pawn/).
 //! Needs Xvfb, xboard, xdotool, xclip and ImageMagick (scripts/test.sh installs them).
 
 mod support;
@@ -297,6 +299,59 @@ fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
         .filter(|l| l.starts_with("GameEnds(") && !l.contains("xboard exit"))
         .collect();
     assert!(ends.is_empty(), "{ends:?}\n{log}");
+}
+
+/// K+P against K in real XBoard with legality testing on, from the published longest win:
+/// 28 moves, through the promotion to a Queen, to mate. The screenshot is
+/// docs/xboard-pawn.png.
+#[test]
+fn xboard_plays_king_and_pawn_through_the_promotion_to_mate() {
+    require_gui_tools();
+    let fen = "8/8/8/1k6/8/8/K5P1/8 w - - 0 1";
+    let (out, pgn, log) = xboard_game(BIN, "KP.K", fen, "xboard-pawn");
+    assert_no_refusal(&out, &log);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains("g8=Q"), "{pgn}");
+    assert_eq!(white_moves(&pgn), (28, true), "{pgn}");
+    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
+    assert!(shot > 10_000, "no screenshot in {}", out.display());
+}
+
+/// On 10×8 a pawn promotes to Q R B N A C. Here the only win is the under-promotion to a
+/// Chancellor (to a Queen it is a draw, checked with the table), which real XBoard must
+/// accept with legality testing on, and then the table's mate in 6. The screenshot is
+/// docs/xboard-10x8-pawn.png.
+#[test]
+fn xboard_takes_a_promotion_to_a_chancellor_on_10x8() {
+    require_gui_tools();
+    let fen = "10/1P8/k9/10/K9/10/10/10 w - - 0 1";
+    let size: BoardSize = "10x8".parse().expect("a board size");
+    let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(size);
+    let material = Material::parse("KP.K", tables.pieces()).expect("KP.K");
+    tables.build(&material, &Silent).expect("KP.K builds");
+    let setup = Setup::from_fen(fen, size).expect("a FEN of the board");
+    let start = Position::new(&setup, tables.geometry(), material.royals()).expect("legal");
+    let value_of = |text: &str| {
+        let mv = start.parse_move(text, tables.geometry()).expect("legal");
+        tables.probe(&start.play(mv)).expect("probed").for_mover()
+    };
+    assert_eq!(value_of("b7b8c"), Value::Win(6));
+    assert_eq!(value_of("b7b8q"), Value::Draw);
+
+    let (out, pgn, log) = xboard_game_with(
+        BIN,
+        "KP.K",
+        fen,
+        "xboard-10x8-pawn",
+        &["-boardWidth", "10", "-boardHeight", "8"],
+    );
+    assert_no_refusal(&out, &log);
+    assert!(log.contains("<first : move b7b8c"), "{log}");
+    assert!(pgn.contains("1. b8=C"), "{pgn}");
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert_eq!(white_moves(&pgn), (6, true), "{pgn}");
+    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
+    assert!(shot > 10_000, "no screenshot in {}", out.display());
 }
 
 /// A KC.KR game in real XBoard on `board` from `fen`, won by White in the table's distance
