@@ -112,14 +112,8 @@ mod tests {
 
     #[test]
     fn promotions_are_printed_with_their_letter() {
-        let set = fairy_egt::piece::parse::parse_piece_defs(
-            &format!(
-                "{}\nP: fmWfceFifmnD",
-                fairy_egt::piece::parse::STANDARD_PIECEDEF
-            ),
-            "test",
-        )
-        .unwrap();
+        // The shipped pieces include the orthodox pawn.
+        let set = fairy_egt::piece::PieceSet::standard();
         let line = moves_line(
             "7k/P7/8/8/8/8/8/K7 w - - 0 1",
             &Geometry::new(&set),
