@@ -3,7 +3,7 @@
 # virtual environment with python-chess and pyffish under <target>/pyenv; XBoard and Xvfb from
 # Debian for the GUI test and PolyGlot for the UCI-wrapping test, when apt-get is available
 # and they are missing), then `cargo test --release`, then the move generator against
-# Fairy-Stockfish's (tests/python/movegen_pyffish.py, about a minute), then a short soak
+# Fairy-Stockfish's (tests/python/movegen_pyffish.py, a few minutes), then a short soak
 # through real clients (scripts/soak.sh --quick, which installs Fairy-Stockfish itself), then
 # Fairy-Stockfish's search on the table's short mates (scripts/fsf_mates.py). <target> is where
 # cargo puts its builds: target/, or CARGO_TARGET_DIR, or a cargo configuration's target-dir.

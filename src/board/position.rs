@@ -21,8 +21,9 @@
 //! [`Position::to_setup`] writes `-`; [`Position::play`] gives the right after a double step
 //! on the same condition and clears it after any other move. This is what pyffish's
 //! `get_fen` writes for orthodox pawns (chess, capablanca) and python-chess's
-//! `fen(en_passant="xfen")`; python-chess's default `fen()` keeps only a *legal* capture
-//! (with the capturer pinned on the rank it writes `-` where we write the square), and
+//! `fen(en_passant="xfen")`. python-chess's `Board.ep_square` keeps the square after any
+//! double step, and its default `fen()` and its repetition key keep it only for a *legal*
+//! capture (with the capturer pinned on the rank it writes `-` where we write the square).
 //! pyffish keeps a Berolina right even with no capturer and writes it as two squares, the
 //! pawn's and the one passed (`e5d6`), where we write `d6`. Positions compare and hash with
 //! their right. The e.p. capture removes the victim, which `captured` returns; its legality
