@@ -68,6 +68,9 @@ pub enum SpecError {
     /// More men than the builder supports.
     #[error("endgame '{spec}': {count} men, at most {MAX_MEN} are supported")]
     TooManyMen { spec: String, count: usize },
+    /// A side's royal man is the pawn.
+    #[error("endgame '{spec}': {side}'s royal man is the pawn P; the first letter of a side is its royal piece, which cannot be a pawn")]
+    RoyalPawn { spec: String, side: &'static str },
 }
 
 impl Material {
@@ -95,6 +98,12 @@ impl Material {
                         known: pieces.letters(),
                     });
                 };
+                if i == 0 && pieces.letter(piece) == PAWN {
+                    return Err(SpecError::RoyalPawn {
+                        spec: spec.to_string(),
+                        side: color.name(),
+                    });
+                }
                 men.push(ManKind {
                     color,
                     piece,
@@ -323,6 +332,18 @@ mod tests {
             (to.name(), &perm[..5]),
             ("KQR.KR".to_string(), &[0, 1, 3, 2, 4][..])
         );
+    }
+
+    /// The pawn cannot be a side's royal man.
+    #[test]
+    fn a_royal_pawn_is_refused() {
+        let pieces = pieces_with_pawn();
+        for spec in ["PK.K", "K.P", "KP.PQ"] {
+            let e = Material::parse(spec, &pieces).unwrap_err();
+            assert!(matches!(e, SpecError::RoyalPawn { .. }), "{spec}: {e}");
+            assert!(e.to_string().contains("cannot be a pawn"), "{e}");
+        }
+        assert!(Material::parse("KP.KP", &pieces).is_ok());
     }
 
     /// Every material's exits (captures, promotions, captures that promote) are in its list,
