@@ -825,3 +825,61 @@ fn a_position_set_up_after_a_board_change_is_built_before_the_start_up_endgame()
     let events = drive_actions(&mut e, vec![Action::Build(job)]);
     assert_eq!(moves_of(&events), vec!["a10a1".to_string()]);
 }
+
+#[test]
+fn the_promotion_option_rebuilds_and_limits_the_promotions() {
+    let pieces = PieceSet::standard();
+    assert!(pieces.pawn().is_some(), "the shipped pieces define P");
+    let mut e = engine("KP.K");
+    drive(&mut e);
+    e.command(Command::Force);
+    e.command(setup("7k/4P3/8/8/8/8/8/4K3 w - - 0 1"));
+    e.command(Command::Promotion(Some("N".into())));
+    let events = drive(&mut e);
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::Rejected { .. })),
+        "{events:?}"
+    );
+    assert_eq!(e.options().promotion.as_deref(), Some("N"));
+    let promotions: String = (e.tables.as_ref().unwrap().geometry().promotions().iter())
+        .map(|p| p.letter)
+        .collect();
+    assert_eq!(promotions, "N");
+    // A promotion to a piece not in the list is not a move.
+    e.command(Command::Move("e7e8q".into()));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::IllegalMove { text, .. }] if text == "e7e8q"),
+        "{events:?}"
+    );
+    e.command(Command::Move("e7e8n".into()));
+    assert_eq!(drive(&mut e), vec![]);
+    // A royal letter of the endgame, or a letter the pieces do not define, is refused and
+    // changes nothing.
+    let undefined = ('A'..='Z').find(|&l| pieces.get(l).is_none()).unwrap();
+    for (letters, why) in [
+        ("QK".to_string(), "'K' is a royal piece of the endgame KP.K"),
+        (format!("Q{undefined}"), "is not in the piece definitions"),
+    ] {
+        e.command(Command::Promotion(Some(letters.clone())));
+        let events = drive(&mut e);
+        assert!(
+            matches!(&events[..], [Event::Rejected { detail, .. }]
+                if detail.starts_with(&format!("Promotion={letters}: ")) && detail.contains(why)),
+            "{events:?}"
+        );
+        assert_eq!(e.options().promotion.as_deref(), Some("N"));
+    }
+    // Back to the board's list: the Queen again.
+    e.command(Command::Promotion(None));
+    drive(&mut e);
+    e.command(setup("7k/4P3/8/8/8/8/8/4K3 w - - 0 1"));
+    e.command(Command::Move("e7e8q".into()));
+    let events = drive(&mut e);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::IllegalMove { .. })),
+        "{events:?}"
+    );
+}

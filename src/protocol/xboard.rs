@@ -56,8 +56,10 @@
 //! dialog said 0. A `cores` sent all the same is accepted, logged, and changes nothing.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
+use crate::board::promotion::default_letters;
 use crate::board::size::square_name_parts;
 use crate::board::{BoardSize, Color, Move, Setup};
+use crate::config::promotion_letters;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
@@ -65,7 +67,7 @@ use crate::egt::value::Value;
 use crate::engine::game::standard_start;
 use crate::engine::{Command, Event, Options, Thinking, Unplayable, Variant};
 use crate::piece::betza::try_betza;
-use crate::piece::{PieceSet, PieceType};
+use crate::piece::{PieceSet, PieceType, PAWN};
 use crate::symmetry::Sym;
 use std::path::PathBuf;
 
@@ -114,6 +116,10 @@ const ORTHODOX_LETTERS: &str = "PNBRQK";
 /// The pieces whose XBoard type already moves as ours do (Betza text equal to the letter):
 /// they need no `piece` command.
 const BUILT_IN_PIECES: &str = "NBRQK";
+
+/// XBoard's own pawn, as Betza writes ours when it moves as XBoard's does: it needs no `piece`
+/// command.
+const XBOARD_PAWN: &str = "fmWfceFifmnD";
 
 /// The name of our table format in `feature egt` and `egtpath` (XBoard's `-egtFormats`).
 pub const EGT_FORMAT: &str = "fairy-egt";
@@ -175,6 +181,10 @@ impl XBoard {
             ),
             format!("feature option=\"TableMemory -spin 0 0 {MAX_TABLE_MEMORY}\""),
             format!("feature option=\"Endgame -string {}\"", options.endgame),
+            format!(
+                "feature option=\"Promotion -string {}\"",
+                promotion_shown(options, &self.pieces)
+            ),
             format!(
                 "feature option=\"NullMove -combo {}\"",
                 [
@@ -275,6 +285,10 @@ impl XBoard {
                 }
             },
             "endgame" => Command::Endgame(value.to_string()),
+            "promotion" => match promotion_value(value) {
+                Ok(letters) => Command::Promotion(letters),
+                Err(e) => return rejected("bad option value", &format!("{arg}: {e}")),
+            },
             "nullmove" => match value.parse::<NullMove>() {
                 Ok(n) => Command::NullMove(n),
                 Err(e) => return rejected("bad option value", &format!("{arg}: {e}")),
@@ -294,6 +308,29 @@ impl XBoard {
             _ => return rejected("unknown option", name),
         };
         Input::Engine(cmd)
+    }
+}
+
+/// The promotion letters an option shows: the user's, else the board's default list less the
+/// letters the pieces do not define.
+pub(crate) fn promotion_shown(options: &Options, pieces: &PieceSet) -> String {
+    match &options.promotion {
+        Some(letters) => letters.clone(),
+        None => default_letters(options.board)
+            .chars()
+            .filter(|&l| pieces.get(l).is_some())
+            .collect(),
+    }
+}
+
+/// The value of a `Promotion` option: upper-case letters, or `None` (the board's default
+/// list) for an empty value, `<empty>` or `default`. Only the form is checked here (the engine
+/// checks the letters against the pieces and the endgame).
+pub(crate) fn promotion_value(value: &str) -> Result<Option<String>, String> {
+    match value.trim() {
+        "" | "<empty>" => Ok(None),
+        v if v.eq_ignore_ascii_case("default") => Ok(None),
+        v => promotion_letters(v).map(Some),
     }
 }
 
@@ -383,7 +420,9 @@ fn piece_lines(piece: &PieceType) -> Vec<String> {
         Ok(text) => text,
         Err(e) => return vec![format!("# XBoard is not told how {letter} moves: {e}")],
     };
-    if BUILT_IN_PIECES.contains(letter) && white == letter.to_string() {
+    if BUILT_IN_PIECES.contains(letter) && white == letter.to_string()
+        || letter == PAWN && white == XBOARD_PAWN
+    {
         return vec![];
     }
     let mirrored = PieceType::new(
@@ -737,7 +776,11 @@ impl XBoard {
                     .chain(self.pieces.iter().flat_map(piece_lines))
                     .collect()
             }
-            Event::Variant(Variant::Normal | Variant::Capablanca, _) => vec![],
+            // XBoard's own pieces, but a pawn of ours that is not XBoard's (the Berolina pawn)
+            // is described, so that XBoard's legality test lets it move as it does here.
+            Event::Variant(Variant::Normal | Variant::Capablanca, _) => {
+                self.pieces.get(PAWN).map(piece_lines).unwrap_or_default()
+            }
             Event::AnalysisStatus {
                 centis,
                 nodes,
@@ -1026,12 +1069,80 @@ mod tests {
         ] {
             assert!(lines.contains(&want.to_string()), "{want}: {lines:?}");
         }
-        // XBoard's own rules already move the orthodox pieces as ours.
-        assert!(!lines
-            .iter()
-            .any(|l| ["piece N", "piece B", "piece R", "piece Q", "piece K"]
-                .iter()
-                .any(|p| l.starts_with(p))));
+        // XBoard's own rules already move the orthodox pieces as ours, the pawn included.
+        assert!(PieceSet::standard().pawn().is_some());
+        assert!(!lines.iter().any(|l| [
+            "piece N", "piece B", "piece R", "piece Q", "piece K", "piece P"
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))));
+    }
+
+    #[test]
+    fn a_pawn_not_xboards_own_is_described_in_every_variant() {
+        let berolina = crate::piece::parse::parse_piece_defs(
+            "K: K\nQ: Q\nR: R\nB: B\nN: N\nP: fmFfceWifmnA",
+            "berolina.ini",
+        )
+        .expect("the Berolina pieces");
+        let x = XBoard::new(berolina, "KP.K");
+        let ten = BoardSize::new(10, 8).unwrap();
+        for (variant, board) in [
+            (Variant::Normal, BoardSize::STANDARD),
+            (Variant::Fairy, BoardSize::STANDARD),
+            (Variant::Capablanca, ten),
+        ] {
+            let lines = x.render(&Event::Variant(variant, board));
+            assert!(
+                lines.contains(&"piece P& fmFfceWifmnA".to_string()),
+                "{variant:?}: {lines:?}"
+            );
+        }
+        // The orthodox pawn is XBoard's own: nothing is said in `normal`.
+        assert!(xb()
+            .render(&Event::Variant(Variant::Normal, BoardSize::STANDARD))
+            .is_empty());
+        let pawn = PieceSet::standard();
+        assert_eq!(piece_lines(pawn.get('P').expect("P")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn promotion_option_is_shown_and_read() {
+        let mut x = xb();
+        let lines = x.read("protover 2", &options());
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s == "feature option=\"Promotion -string QRBN\"")
+        ));
+        let mut ten = options();
+        ten.board = BoardSize::new(10, 8).unwrap();
+        let lines = x.read("protover 2", &ten);
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s == "feature option=\"Promotion -string QRBNAC\"")
+        ));
+        let mut set = options();
+        set.promotion = Some("QN".into());
+        let lines = x.read("protover 2", &set);
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s == "feature option=\"Promotion -string QN\"")
+        ));
+        assert_eq!(
+            one(&mut x, "option Promotion=qn"),
+            Input::Engine(Command::Promotion(Some("QN".into())))
+        );
+        assert_eq!(
+            one(&mut x, "option Promotion="),
+            Input::Engine(Command::Promotion(None))
+        );
+        assert_eq!(
+            one(&mut x, "option Promotion=QQ"),
+            Input::Reply(
+                "Error (bad option value): Promotion=QQ: 'Q' is given twice in 'QQ'".into()
+            )
+        );
+        assert!(matches!(
+            one(&mut x, "option Promotion=QP"),
+            Input::Reply(l) if l.contains("'P' is the pawn")
+        ));
     }
 
     #[test]
