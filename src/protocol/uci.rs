@@ -10,11 +10,12 @@
 //! limits of `go` are ignored (every answer is a table look-up), but after `go infinite` or
 //! `go ponder` the `bestmove` is held until `stop` (or `ponderhit`), as UCI asks.
 //!
-//! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
+//! Options: `Endgame` (the start-up endgame), `Promotion` (the promotion pieces; empty,
+//! `<empty>` or `default` for the board's list), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
 //! the start-up budget), `PieceFile`, `TablePath` (the table directory; empty for none),
 //! `NullMove`, `StalemateWins`, `BareKingLoses`, and the
-//! board: `UCI_Variant` as Fairy-Stockfish names its variants (`chess`, `normal`, `fairy`:
-//! 8×8; `capablanca`, `gothic`: 10×8; a `WxH` is read too; not `janus`, whose J is its
+//! board: `UCI_Variant` as Fairy-Stockfish names its variants (`chess`, `normal`, `fairy`,
+//! `berolina`: 8×8; `capablanca`, `gothic`: 10×8; a `WxH` is read too; not `janus`, whose J is its
 //! Archbishop where ours is the Dragon King) and `Board` (`WxH`, any
 //! size from 3x3 to 16x16). A change of any but `Threads`, `TableMemory` and `TablePath` rebuilds the
 //! tables; a new board also sets up its start position. python-chess sets `UCI_Variant` itself

@@ -9,14 +9,16 @@
 //!
 //! Options (`feature option=…`, set by `option NAME=VALUE`): `Metric` (combo dtm/dtc),
 //! `Threads` (spin), `TableMemory` (spin, MB; 0 keeps the start-up budget), `Endgame` (string:
-//! the start-up endgame), `NullMove` (combo none/white/black/both), `StalemateWins` and
+//! the start-up endgame), `Promotion` (string: the promotion pieces, empty for the board's
+//! list), `NullMove` (combo none/white/black/both), `StalemateWins` and
 //! `BareKingLoses` (checkboxes, 1/0). A change of any but `Threads` and `TableMemory` rebuilds
 //! the tables.
 //!
 //! Pieces: a `setup` command gives each letter of the piece set one of XBoard's piece types
 //! (and so its image), so that XBoard reads FENs with letters its `variant fairy` lacks; it
 //! goes out in the handshake and in reply to `variant fairy`, followed there by a `piece`
-//! command with the Betza description of each piece XBoard would not move as ours.
+//! command with the Betza description of each piece XBoard would not move as ours. A pawn that
+//! is not XBoard's own (the Berolina pawn) is described in `normal` and `capablanca` too.
 //!
 //! Boards other than 8×8, as XBoard 4.9.1's own source has them (backend.c unless named):
 //! - `SupportedVariant` decides whether an engine plays a board: when it is not the variant's
