@@ -883,3 +883,45 @@ fn the_promotion_option_rebuilds_and_limits_the_promotions() {
         "{events:?}"
     );
 }
+
+#[test]
+fn the_board_s_promotion_list_follows_the_board_unless_one_was_set() {
+    let letters = |e: &Engine| -> String {
+        (e.tables.as_ref().unwrap().geometry().promotions().iter())
+            .map(|p| p.letter)
+            .collect()
+    };
+    let ten = BoardSize::new(10, 8).unwrap();
+    let mut e = engine("KP.K");
+    drive(&mut e);
+    assert_eq!(letters(&e), "QRBN");
+    e.command(Command::Board(ten));
+    drive(&mut e);
+    assert_eq!(
+        (letters(&e), e.options().promotion.clone()),
+        ("QRBNAC".into(), None)
+    );
+    e.command(Command::Promotion(Some("QN".into())));
+    drive(&mut e);
+    e.command(Command::Board(BoardSize::STANDARD));
+    drive(&mut e);
+    assert_eq!(letters(&e), "QN");
+    // The engine reads moves with the list too: e7e8r is no move now.
+    e.command(Command::Force);
+    e.command(setup("7k/4P3/8/8/8/8/8/4K3 w - - 0 1"));
+    e.command(Command::Move("e7e8r".into()));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::IllegalMove { .. }]),
+        "{events:?}"
+    );
+    // An endgame whose royal is in the list is refused; one without pawns is fine.
+    e.command(Command::Endgame("QP.K".into()));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::Rejected { detail, .. }]
+            if detail.contains("'Q' is a royal piece of the endgame QP.K")),
+        "{events:?}"
+    );
+    assert_eq!(e.settings.material.name(), "KP.K");
+}
