@@ -18,7 +18,9 @@
 //! (and so its image), so that XBoard reads FENs with letters its `variant fairy` lacks; it
 //! goes out in the handshake and in reply to `variant fairy`, followed there by a `piece`
 //! command with the Betza description of each piece XBoard would not move as ours. A pawn that
-//! is not XBoard's own (the Berolina pawn) is described in `normal` and `capablanca` too.
+//! is not XBoard's own (the Berolina pawn) is described in reply to every variant, and XBoard's
+//! `berolina` is then offered; XBoard 4.9.1 takes that line in `fairy` and `berolina` (with
+//! legality testing on), not in `normal`, for which it sends no `variant` anyway.
 //!
 //! Boards other than 8×8, as XBoard 4.9.1's own source has them (backend.c unless named):
 //! - `SupportedVariant` decides whether an engine plays a board: when it is not the variant's
@@ -170,7 +172,7 @@ impl XBoard {
             format!(
                 "feature myname=\"{}\" variants=\"{}\"",
                 self.name,
-                variants()
+                variants(own_pawn(&self.pieces))
             ),
             format!(
                 "feature option=\"Metric -combo {} /// {}\"",
@@ -372,10 +374,19 @@ fn setup_line(pieces: &PieceSet, board: BoardSize, size: bool) -> String {
     format!("setup ({}) {size}{start}", piece_to_char(pieces))
 }
 
-/// The `variants` feature: `normal`, `fairy`, the 10×8 variants whose Archbishop and
-/// Chancellor are our A and C, and `fairy` on every other board by its sized name
-/// (`3x3+0_fairy` … `16x16+0_fairy`), the only form XBoard 4.9 accepts (see the module doc).
-fn variants() -> String {
+/// Whether the piece set's pawn is one XBoard does not know as its own pawn (the Berolina
+/// pawn): it is then described with a `piece` command, and XBoard's `berolina` is offered.
+fn own_pawn(pieces: &PieceSet) -> bool {
+    pieces.get(PAWN).is_some_and(|p| !piece_lines(p).is_empty())
+}
+
+/// The `variants` feature: `normal`, `fairy`, `berolina` when the pawn is not XBoard's own
+/// (XBoard 4.9 takes a `piece` command in `berolina` and `fairy` with legality testing on,
+/// never in `normal`, and sends no `variant` command for `normal` at all), the 10×8 variants
+/// whose Archbishop and Chancellor are our A and C, and `fairy` on every other board by its
+/// sized name (`3x3+0_fairy` … `16x16+0_fairy`), the only form XBoard 4.9 accepts (see the
+/// module doc).
+fn variants(own_pawn: bool) -> String {
     use crate::board::size::{MAX_SIDE, MIN_SIDE};
     let sides = MIN_SIDE..=MAX_SIDE;
     let sized = sides.clone().flat_map(|w| {
@@ -384,9 +395,12 @@ fn variants() -> String {
             .filter(move |&h| (w, h) != (8, 8))
             .map(move |h| format!("{w}x{h}+0_fairy"))
     });
-    ["normal", "fairy", "capablanca", "gothic"]
+    let berolina = own_pawn.then(|| "berolina".to_string());
+    ["normal", "fairy"]
         .map(String::from)
         .into_iter()
+        .chain(berolina)
+        .chain(["capablanca", "gothic"].map(String::from))
         .chain(sized)
         .collect::<Vec<_>>()
         .join(",")
@@ -398,7 +412,9 @@ fn variants() -> String {
 /// whose Archbishop is XBoard's J).
 fn read_variant(arg: &str) -> Option<(Variant, BoardSize)> {
     match arg {
-        "normal" => return Some((Variant::Normal, BoardSize::STANDARD)),
+        // XBoard's own pieces on 8×8; in `berolina` its pawn is the Berolina pawn, which the
+        // engine's pawn then is (see `variants`).
+        "normal" | "berolina" => return Some((Variant::Normal, BoardSize::STANDARD)),
         "fairy" => return Some((Variant::Fairy, BoardSize::STANDARD)),
         "capablanca" | "gothic" => return Some((Variant::Capablanca, BoardSize::new(10, 8).ok()?)),
         _ => {}
@@ -652,6 +668,12 @@ impl Protocol for XBoard {
             }
             "new" => Command::NewGame,
             "variant" => match read_variant(arg) {
+                Some(_) if arg == "berolina" && !own_pawn(&self.pieces) => {
+                    return vec![rejected(
+                        "unsupported variant",
+                        "berolina: the piece file's pawn is not the Berolina pawn",
+                    )]
+                }
                 Some((variant, board)) => {
                     let change = (board != options.board).then_some(Command::Board(board));
                     return change
@@ -1100,6 +1122,24 @@ mod tests {
                 "{variant:?}: {lines:?}"
             );
         }
+        // XBoard's own `berolina` is offered and read (its pawn then takes our description).
+        let mut x = x;
+        let lines = x.read("protover 2", &options());
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s.contains("variants=\"normal,fairy,berolina,capablanca,"))
+        ));
+        assert_eq!(
+            x.read("variant berolina", &options()),
+            vec![Input::Engine(Command::Variant(Variant::Normal))]
+        );
+        let lines = xb().read("protover 2", &options());
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s.contains("variants=\"normal,fairy,capablanca,"))
+        ));
+        assert!(matches!(
+            &xb().read("variant berolina", &options())[..],
+            [Input::Reply(l)] if l.starts_with("Error (unsupported variant): berolina")
+        ));
         // The orthodox pawn is XBoard's own: nothing is said in `normal`.
         assert!(xb()
             .render(&Event::Variant(Variant::Normal, BoardSize::STANDARD))
