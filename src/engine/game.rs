@@ -157,8 +157,23 @@ mod tests {
 
     #[test]
     fn reasons_name_the_problem() {
+        // The shipped pieces define P: the start position is only too big.
         assert_eq!(
             reason(START_FEN),
+            "the position has 32 men; fairy-egt's tables hold at most 6"
+        );
+        // Pieces without P: pawns are named first.
+        let pawnless = crate::piece::parse::parse_piece_defs("K: K\nQ: Q", "test").unwrap();
+        let no_pawn = Board::from_setup(
+            Setup::from_fen(START_FEN, BoardSize::STANDARD).unwrap(),
+            &Geometry::new(&pawnless),
+            ['K', 'K'],
+        );
+        let Board::Unplayable { reason: why, .. } = no_pawn else {
+            panic!("pawns without P are played")
+        };
+        assert_eq!(
+            why.to_string(),
             "the position has pawns (16), and the piece file defines no pawn: add the line \
              'P: fmWfceFifmnD' (the orthodox pawn) to it"
         );

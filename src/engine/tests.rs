@@ -305,10 +305,10 @@ fn unplayable_positions_are_explained_and_the_engine_goes_on() {
     // a GUI whose clock runs for the engine ends the game; then the engine plays no side.
     assert!(
         matches!(&events[..], [
-            Event::NotPlayable(r @ Unplayable::Pawns(_)),
-            Event::Resign { side: Color::White, reason: Unplayable::Pawns(16) },
+            Event::NotPlayable(r @ Unplayable::TooManyMen(32)),
+            Event::Resign { side: Color::White, reason: Unplayable::TooManyMen(32) },
             Event::NoMove,
-        ] if r.to_string().contains("pawns")),
+        ] if r.to_string().contains("32 men")),
         "{events:?}"
     );
     assert_eq!(e.game_state().1, None);
@@ -324,19 +324,19 @@ fn go_on_a_board_that_cannot_be_played_does_not_wait_for_the_build() {
     // The start-up build is out, not finished.
     let startup = e.take_actions();
     assert!(matches!(&startup[..], [Action::Build(_)]));
-    // Black to move with pawns: the engine resigns for Black at once.
-    let pawns = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1";
-    e.command(setup(pawns));
+    // Black to move with 7 men: the engine resigns for Black at once.
+    let seven = "4k3/8/8/8/8/8/8/KQRBNA2 b - - 0 1";
+    e.command(setup(seven));
     e.command(Command::Go);
     let said = drive_said(&mut e);
     assert!(
         matches!(
             &said[..],
             [
-                Event::NotPlayable(Unplayable::Pawns(1)),
+                Event::NotPlayable(Unplayable::TooManyMen(7)),
                 Event::Resign {
                     side: Color::Black,
-                    reason: Unplayable::Pawns(1)
+                    reason: Unplayable::TooManyMen(7)
                 },
                 Event::NoMove,
             ]
