@@ -315,7 +315,7 @@ fn setboard_edit_and_unplayable_positions() {
     for (fen, reason) in [
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-            "pawns",
+            "32 men",
         ),
         ("8/8/8/8/8/2k5/8/KQRBNA2 w - - 0 1", "7 men"),
         ("8/8/8/8/8/2k5/8/KS6 w - - 0 1", "'S'"),
@@ -337,15 +337,12 @@ fn setboard_edit_and_unplayable_positions() {
         e.send("force");
     }
     // Black to move: Black resigns.
-    e.send("setboard 4k3/4p3/8/8/8/8/8/4K3 b - - 0 1");
+    e.send("setboard 4k3/8/8/8/8/8/8/KQRBNA2 b - - 0 1");
     e.send("go");
     let lines = said(&mut e);
     assert_eq!(
         lines.last().map(String::as_str),
-        Some(
-            "1-0 {Black resigns: the position has pawns (1), and the piece file defines no \
-             pawn: add the line 'P: fmWfceFifmnD' (the orthodox pawn) to it}"
-        ),
+        Some("1-0 {Black resigns: the position has 7 men; fairy-egt's tables hold at most 6}"),
         "{lines:?}"
     );
     e.send("force");
