@@ -1,7 +1,7 @@
 //! Command-line options → [`Command`].
 
 use fairy_egt::board::BoardSize;
-use fairy_egt::config::MAX_THREADS;
+use fairy_egt::config::{promotion_letters, MAX_THREADS};
 use fairy_egt::egt::rules::{NullMove, ParseNullMoveError};
 use fairy_egt::egt::table::{Metric, ParseMetricError};
 use lexopt::prelude::*;
@@ -54,6 +54,9 @@ pub struct Common {
     pub threads: Option<usize>,
     /// `--board WxH`, overriding `engine.ini`.
     pub board: Option<BoardSize>,
+    /// `--promotion LETTERS`: what a pawn may promote to, upper case, overriding
+    /// `engine.ini`.
+    pub promotion: Option<String>,
     /// `--memory MB`: most memory the tables may take (0 = most of the available memory),
     /// overriding `engine.ini`.
     pub memory: Option<u64>,
@@ -130,6 +133,10 @@ options:
                      tables, else none)
   --board WxH        the board, files x ranks, each 3 to 16 (default 8x8; 10x8 for
                      Capablanca material)
+  --promotion LETTERS
+                     the pieces a pawn may promote to, in order of preference, e.g. QN
+                     (default: the board's, QRBN, on 10x8 QRBNAC); each must be in the
+                     piece file, not P, not a royal of ENDGAME
   --threads N        worker threads, 0 = all cores (default), at most 256
   --memory MB        most memory the tables may take, in MB (10^6 bytes); a build that
                      needs more is refused before it starts (default 0: 90% of the
@@ -204,6 +211,11 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
             Long("board") => {
                 let v = parser.value()?.string()?;
                 common.board = Some(v.parse().map_err(|e| CliError(format!("--board: {e}")))?);
+            }
+            Long("promotion") => {
+                let v = parser.value()?.string()?;
+                common.promotion =
+                    Some(promotion_letters(&v).map_err(|e| CliError(format!("--promotion: {e}")))?);
             }
             Long("threads") => {
                 let v = parser.value()?.string()?;
@@ -428,6 +440,24 @@ mod tests {
             .to_string()
             .contains("sometimes"));
         assert!(parse(&["-f"]).is_err());
+    }
+
+    #[test]
+    fn promotion_letters() {
+        let Command::Engine { common } = parse(&["KP.K", "--promotion", "qn"]).unwrap() else {
+            panic!("not engine mode")
+        };
+        assert_eq!(common.promotion.as_deref(), Some("QN"));
+        for (bad, why) in [
+            ("", "found nothing"),
+            ("QP", "'P' is the pawn"),
+            ("NN", "'N' is given twice"),
+        ] {
+            let e = parse(&["build", "--promotion", bad])
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("--promotion: ") && e.contains(why), "{e}");
+        }
     }
 
     #[test]

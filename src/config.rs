@@ -49,6 +49,14 @@ pub struct EngineConfig {
     pub memory: u64,
     /// The board, files x ranks (`board`, default 8x8).
     pub board: BoardSize,
+    /// What a pawn may promote to, upper-case letters in order of preference (`promotion`,
+    /// default none: the board's list, Q R B N, on 10x8 Q R B N A C). Checked here for its
+    /// form (letters, none twice, not the pawn P); whether the piece file defines them, and
+    /// that none is a royal letter of the endgame, is checked once the pieces are read:
+    /// `promotion_line` then names the line.
+    pub promotion: Option<String>,
+    /// The line of the `promotion` key, for errors found once the pieces are read.
+    pub promotion_line: Option<usize>,
     /// The table directory: tables are loaded from it instead of built, and saved to it once
     /// built (`tables`, default none).
     pub tables: Option<PathBuf>,
@@ -69,6 +77,8 @@ impl Default for EngineConfig {
             report: Some(PathBuf::from("rep2.txt")),
             memory: 0,
             board: BoardSize::STANDARD,
+            promotion: None,
+            promotion_line: None,
             tables: None,
         }
     }
@@ -108,9 +118,10 @@ impl ConfigError {
 }
 
 /// The keys, in the order the shipped `engine.ini` documents them.
-const KEYS: [&str; 12] = [
+const KEYS: [&str; 13] = [
     "endgame",
     "board",
+    "promotion",
     "metric",
     "threads",
     "memory",
@@ -272,6 +283,13 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
                     .parse()
                     .map_err(|_| bad("files x ranks, each 3 to 16, such as 10x8"))?;
             }
+            "promotion" => {
+                config.promotion = Some(
+                    promotion_letters(value)
+                        .map_err(|why| error(line_no, format!("'promotion': {why}")))?,
+                );
+                config.promotion_line = Some(line_no);
+            }
             "pieces" => {
                 if value.is_empty() {
                     return Err(bad("a file name"));
@@ -312,6 +330,38 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
     config.report = config.report.map(|p| resolve(base, &p));
     config.tables = config.tables.map(|p| resolve(base, &p));
     Ok(config)
+}
+
+/// Promotion letters as given (`QRBN`, `qrbn`, `Q R B N`, `Q,R,B,N`), upper case: their form
+/// only (letters, none twice, not the pawn P; `promotion::promotions` checks them against the
+/// pieces). The error says what is wrong, on one line.
+pub fn promotion_letters(value: &str) -> Result<String, String> {
+    let letters: String = value
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .collect();
+    if letters.is_empty() {
+        return Err("expected piece letters such as QRBN, found nothing".into());
+    }
+    let mut out = String::new();
+    for c in letters.chars() {
+        if !c.is_ascii_alphabetic() {
+            return Err(format!(
+                "expected piece letters such as QRBN, found '{c}' in '{value}'"
+            ));
+        }
+        let upper = c.to_ascii_uppercase();
+        if upper == crate::piece::PAWN {
+            return Err(format!(
+                "'{upper}' is the pawn: a pawn promotes to another piece"
+            ));
+        }
+        if out.contains(upper) {
+            return Err(format!("'{upper}' is given twice in '{value}'"));
+        }
+        out.push(upper);
+    }
+    Ok(out)
 }
 
 /// `path` taken relative to `base` unless it is absolute.
@@ -553,14 +603,31 @@ mod tests {
     }
 
     #[test]
+    fn promotion_letters_are_checked_for_their_form() {
+        assert_eq!(ok("").promotion, None);
+        let c = ok("board = 10x8\npromotion = qa n");
+        assert_eq!(c.promotion.as_deref(), Some("QAN"));
+        assert_eq!(c.promotion_line, Some(2));
+        assert_eq!(ok("promotion = Q,R").promotion.as_deref(), Some("QR"));
+        expect_error(
+            "promotion =",
+            1,
+            "'promotion': expected piece letters such as QRBN, found nothing",
+        );
+        expect_error("\npromotion = QP", 2, "'promotion': 'P' is the pawn");
+        expect_error("promotion = QRQ", 1, "'Q' is given twice in 'QRQ'");
+        expect_error("promotion = Q2", 1, "found '2' in 'Q2'");
+    }
+
+    #[test]
     fn errors_name_the_line_and_what_was_expected() {
         expect_error(
             "threads = 1\ncolour = white",
             2,
-            "expected a key (endgame, board, metric,",
+            "expected a key (endgame, board, promotion, metric,",
         );
         expect_error("threads = 1\ncolour = white", 2, "found 'colour'");
-        expect_error("= 3", 1, "expected a key (endgame, board, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report, tables), found nothing");
+        expect_error("= 3", 1, "expected a key (endgame, board, promotion, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report, tables), found nothing");
         expect_error(
             "\n\nthreads 4",
             3,

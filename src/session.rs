@@ -41,7 +41,7 @@ pub type BuildFn =
 pub fn run(common: &Common) -> Result<(), UserError> {
     let s = settings(common)?;
     let xboard = XBoard::new(s.pieces.clone(), &s.options.endgame);
-    let uci = Uci::default();
+    let uci = Uci::new(s.pieces.clone());
     let engine = Engine::new(s, Box::new(fairy_egt::files::Disk));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()

@@ -3,7 +3,9 @@
 //! set they describe, where builds are reported, and the [`Files`] the engine loads pieces
 //! and seeds through when an option changes (the engine itself never touches a file).
 
-use crate::board::BoardSize;
+use crate::board::geometry::Geometry;
+use crate::board::promotion::{default_letters_for, promotions_for};
+use crate::board::{BoardSize, PromotionError};
 use crate::config::EngineConfig;
 use crate::egt::material::Material;
 use crate::egt::memory;
@@ -32,6 +34,10 @@ pub struct Options {
     pub rules: Rules,
     /// The board.
     pub board: BoardSize,
+    /// The pieces a pawn may promote to, as upper-case letters in order of preference
+    /// (`None`: the board's default list, `promotion::default_letters`, followed when the
+    /// board changes).
+    pub promotion: Option<String>,
     /// The table directory tables are loaded from and saved to (`None`: none).
     pub tables: Option<PathBuf>,
 }
@@ -93,6 +99,7 @@ impl Settings {
                     bare_royal_loses: config.bare_king_loses,
                 },
                 board: config.board,
+                promotion: config.promotion.clone(),
                 tables: config.tables.clone(),
             },
             pieces,
@@ -111,6 +118,48 @@ impl Settings {
         match self.memory {
             0 => memory::default_budget(),
             mb => mb.saturating_mul(memory::MB),
+        }
+    }
+
+    /// The promotion letters in force: the user's, else the board's default list less the
+    /// letters the pieces do not define and the endgame's royals (possibly empty then).
+    pub fn promotion_letters(&self) -> String {
+        match &self.options.promotion {
+            Some(letters) => letters.clone(),
+            None => default_letters_for(&self.pieces, self.options.board, self.material.royals()),
+        }
+    }
+
+    /// Whether the user's promotion letters fit the pieces and the endgame: each defined,
+    /// not the pawn, given once, and not a royal letter of the endgame. The default list
+    /// always fits.
+    pub fn check_promotion(&self) -> Result<(), PromotionError> {
+        match &self.options.promotion {
+            Some(letters) => promotions_for(
+                &self.pieces,
+                letters,
+                self.material.royals(),
+                &self.material.name(),
+            )
+            .map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
+    /// The pieces on the board, with the promotions in force (the board's default list if
+    /// the user's does not fit: see [`Settings::check_promotion`]).
+    pub fn geometry(&self) -> Geometry {
+        let geometry = Geometry::on(&self.pieces, self.options.board);
+        let letters = self.promotion_letters();
+        if letters.is_empty() {
+            return geometry;
+        }
+        match geometry.clone().with_promotions(&letters) {
+            Ok(g) => g,
+            Err(e) => {
+                log::warn!("promotion {letters}: {e}; the board's default list is used");
+                geometry
+            }
         }
     }
 
@@ -144,6 +193,10 @@ pub fn new_tables(s: &Settings) -> TableSet {
     let mut tables = TableSet::new(s.pieces.clone(), s.options.metric)
         .on_board(s.options.board)
         .with_rules(s.options.rules);
+    let letters = s.promotion_letters();
+    if s.check_promotion().is_ok() && !letters.is_empty() {
+        tables = (tables.with_promotions(&letters)).expect("letters checked against the pieces");
+    }
     tables.set_budget(s.budget());
     tables.set_table_dir(s.options.tables.clone());
     if let Some(seeds) = &s.seeds {

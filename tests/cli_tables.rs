@@ -340,3 +340,68 @@ fn a_save_killed_midway_leaves_no_half_file() {
     assert_eq!(count(&log, &format!("KBN.KN{kbnkn}")), 1, "{log}");
     assert!(files(&tables).iter().any(|f| f == name));
 }
+
+/// `build KP.K` with the table directory `tables` and `extra` options, in `dir`.
+fn build_kpk(dir: &Path, tables: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "build",
+        "KP.K",
+        "--json",
+        "--report",
+        "-",
+        "--tables",
+        tables.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = run(dir, &args, "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+#[test]
+fn a_pawn_table_of_another_promotion_list_is_a_file_of_its_own() {
+    let dir = scratch("tables-promotion");
+    let tables = dir.join("tables");
+    let default = build_kpk(&dir, &tables, &[]);
+    assert_eq!(
+        count(&stderr(&default), " saved to "),
+        6,
+        "{}",
+        stderr(&default)
+    );
+    let plain = files(&tables);
+    assert_eq!(
+        plain,
+        [
+            "K.K.8x8.dtm.egt",
+            "KB.K.8x8.dtm.egt",
+            "KN.K.8x8.dtm.egt",
+            "KP.K.8x8.dtm.egt",
+            "KQ.K.8x8.dtm.egt",
+            "KR.K.8x8.dtm.egt"
+        ]
+    );
+    // Knights only: the pawnless tables are the same files, KP.K is another.
+    let knights = build_kpk(&dir, &tables, &["--promotion", "N"]);
+    let log = stderr(&knights);
+    assert_eq!(count(&log, " loaded from "), 2, "{log}");
+    assert_eq!(count(&log, " saved to "), 1, "{log}");
+    let now = files(&tables);
+    let extra: Vec<&String> = now.iter().filter(|f| !plain.contains(f)).collect();
+    assert!(
+        extra.len() == 1 && extra[0].starts_with("KP.K.8x8.dtm.") && extra[0] != "KP.K.8x8.dtm.egt",
+        "{now:?}"
+    );
+    let key = std::fs::read(tables.join(extra[0])).unwrap();
+    let head = String::from_utf8_lossy(&key[..600.min(key.len())]).into_owned();
+    assert!(head.contains("\npromotion N\n"), "{head}");
+    // Fewer promotions: not the same table.
+    assert_ne!(stats(&default), stats(&knights));
+    // Each list loads its own file again.
+    for extra_args in [&[][..], &["--promotion", "N"][..]] {
+        let again = build_kpk(&dir, &tables, extra_args);
+        let log = stderr(&again);
+        assert_eq!(count(&log, " saved to "), 0, "{extra_args:?}: {log}");
+        assert!(!log.contains("stale"), "{log}");
+    }
+}

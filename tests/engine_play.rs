@@ -52,7 +52,14 @@ fn play_refuses_positions_it_cannot_play() {
     let dir = target_dir().join("engine-test-cwd");
     std::fs::create_dir_all(&dir).expect("create the working directory");
     for (fen, want) in [
-        ("8/8/8/8/8/8/8/KP5k w - - 0 1", "where a pawn never stands"),
+        (
+            "8/8/8/8/8/8/8/KP5k w - - 0 1",
+            "pawn on b1 stands on the first rank",
+        ),
+        (
+            "8/8/8/8/8/8/1P6/K6k w - - 0 1",
+            "KP.K, which is neither KQ.KR nor",
+        ),
         (
             "7k/8/8/8/8/8/8/KC6 w - - 0 1",
             "neither KQ.KR nor reachable",

@@ -1,7 +1,8 @@
 //! A real client nobody here wrote: python-chess (`chess.engine.popen_xboard`, and
 //! `popen_uci` for the UCI mode) plays KQ vs KR with the engine on both sides, from the issue's
-//! position to mate in 35, checking every score (tests/python/kqkr_game.py), and sets the
-//! table directory over either protocol (tests/python/saved_tables.py). Needs
+//! position to mate in 35, checking every score (tests/python/kqkr_game.py), plays K+P vs K
+//! through a promotion to mate (tests/python/kpk_game.py), and sets the table directory over
+//! either protocol (tests/python/saved_tables.py). Needs
 //! python-chess: `FAIRY_EGT_PYTHON`, else <target>/pyenv/bin/python, as scripts/test.sh sets up.
 
 mod support;
@@ -34,6 +35,33 @@ fn python_chess_plays_kq_kr_to_mate_in_35() {
 #[test]
 fn python_chess_plays_kq_kr_to_mate_in_35_over_uci() {
     plays_kq_kr_to_mate_in_35("uci");
+}
+
+/// Runs tests/python/kpk_game.py over `protocol`: White promotes and mates, every score
+/// right.
+fn plays_kp_k_through_a_promotion(protocol: &str) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/kpk_game.py");
+    let (status, out, err) = run_with_limit(
+        Command::new(python("chess.engine"))
+            .arg(script)
+            .args([protocol, BIN, "KP.K", "--report", "-"]),
+        Duration::from_secs(180),
+    );
+    assert!(
+        status.is_some_and(|s| s.success())
+            && out.trim().starts_with("promoted with c7c8q, mate in "),
+        "python-chess {protocol} game failed ({status:?}):\n{out}\n{err}"
+    );
+}
+
+#[test]
+fn python_chess_plays_kp_k_through_a_promotion() {
+    plays_kp_k_through_a_promotion("xboard");
+}
+
+#[test]
+fn python_chess_plays_kp_k_through_a_promotion_over_uci() {
+    plays_kp_k_through_a_promotion("uci");
 }
 
 /// python-chess sets the table directory over `protocol` (tests/python/saved_tables.py): the

@@ -201,6 +201,7 @@ fn unusable_positions_are_explained_and_go_answers_bestmove_0000() {
     let mut e = Engine::uci(&["KQ.KR", "--report", "-"]);
     e.ready();
     for (position, reason) in [
+        // The shipped pieces define the pawn: the start position is too big.
         ("position startpos", "32 men"),
         ("position startpos moves e2e4 e7e5", "32 men"),
         ("position fen 8/8/8/8/8/8/8/KQRBNAk1 w - - 0 1", "7 men"),
@@ -480,7 +481,7 @@ fn uci_variant_chooses_a_10x8_board() {
     let lines = e.until(|l| l == "uciok", SHORT);
     for want in [
         "option name UCI_Variant type combo default capablanca var chess var normal var fairy \
-         var capablanca var gothic",
+         var berolina var capablanca var gothic",
         "option name Board type string default 10x8",
     ] {
         assert!(lines.iter().any(|l| l == want), "{want}: {lines:?}");
@@ -510,8 +511,8 @@ fn uci_variant_chooses_a_10x8_board() {
     assert_eq!(
         e.next_line(SHORT).as_deref(),
         Some(
-            "info string option UCI_Variant: expected chess, normal or fairy (8x8), capablanca or \
-             gothic (10x8), or a board WxH such as 12x12, found 'shogi'"
+            "info string option UCI_Variant: expected chess, normal, fairy or berolina (8x8), \
+             capablanca or gothic (10x8), or a board WxH such as 12x12, found 'shogi'"
         )
     );
     e.send("setoption name Board value 17x17");
@@ -543,7 +544,7 @@ fn board_option_takes_any_size_and_moves_with_two_digit_ranks() {
     assert!(
         lines.iter().any(|l| l
             == "option name UCI_Variant type combo default 12x12 var chess var normal var fairy \
-                var capablanca var gothic var 12x12"),
+                var berolina var capablanca var gothic var 12x12"),
         "{lines:?}"
     );
     assert!(

@@ -20,9 +20,12 @@
 //! board, for which XBoard sends `variant 10x8+0_fairy` (the engine lists every board size
 //! in its `variants` feature), with legality testing on; the PGN, log and screenshot stay in
 //! <target>/xboard-10x8/ (the screenshot is docs/xboard-10x8.png). And the same on 10×10,
-//! where XBoard numbers the ranks from 0 (`j0` is the engine's j1).
-//! scripts/xboard-game.sh with pawns: K+P against K through the promotion to mate, and on
-//! 10×8 a promotion to a Chancellor, the only win (<target>/xboard-pawn/, xboard-10x8-pawn/).
+//! where XBoard numbers the ranks from 0 (`j0` is the engine's j1). Pawns: K+P vs K from the
+//! published longest win, 28 moves, through the promotion to mate in `-variant fairy`
+//! (<target>/xboard-pawn-longest/), and in `-variant normal` (<target>/xboard-pawn/); on 10×8
+//! a promotion to a Chancellor, the only win (<target>/xboard-10x8-pawn/); and the Berolina
+//! pawn, described by a `piece` line, in `-variant fairy` and `-variant berolina` with
+//! legality testing on (<target>/xboard-berolina-*/).
 //! Needs Xvfb, xboard, xdotool, xclip and ImageMagick (scripts/test.sh installs them).
 
 mod support;
@@ -308,7 +311,7 @@ fn xboard_takes_a_pasted_fen_with_an_amazon_and_the_engines_move() {
 fn xboard_plays_king_and_pawn_through_the_promotion_to_mate() {
     require_gui_tools();
     let fen = "8/8/8/1k6/8/8/K5P1/8 w - - 0 1";
-    let (out, pgn, log) = xboard_game(BIN, "KP.K", fen, "xboard-pawn");
+    let (out, pgn, log) = xboard_game(BIN, "KP.K", fen, "xboard-pawn-longest");
     assert_no_refusal(&out, &log);
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains("g8=Q"), "{pgn}");
@@ -454,4 +457,44 @@ fn xboard_sends_the_table_directory_of_egt_formats_and_the_engines_save_there() 
             "KY.KO.8x8.dtm.egt"
         ]
     );
+}
+
+/// K+P vs K, White to move: the pawn's king stands in front of it on the sixth rank.
+const KPK: &str = "2k5/8/2K5/2P5/8/8/8/8 w - - 0 1";
+
+#[test]
+fn xboard_plays_a_pawn_ending_in_variant_normal_through_a_promotion() {
+    require_gui_tools();
+    // XBoard's own chess: it sends no `variant`, and its own pawn is ours. Mate in 10
+    // (`fairy-egt probe KP.K --fen …`), promoting on c8.
+    let engine = format!("{BIN} --report -");
+    let (out, pgn, log) =
+        xboard_game_with(&engine, "KP.K", KPK, "xboard-pawn", &["-variant", "normal"]);
+    assert_no_refusal(&out, &log);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains("c8=Q"), "{pgn}");
+    assert_eq!(white_moves(&pgn), (10, true), "{pgn}");
+}
+
+#[test]
+fn xboard_plays_the_berolina_pawn_with_legality_testing() {
+    require_gui_tools();
+    // The Berolina pawn moves diagonally: XBoard's legality test knows it from our `piece`
+    // line, in `fairy` and in its own `berolina` (not in `normal`, where XBoard takes no
+    // `piece` line and sends no `variant`). Mate in 8, promoting on d8.
+    let pieces = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/berolina.ini");
+    let engine = format!("{BIN} --pieces {} --report -", pieces.display());
+    for variant in ["fairy", "berolina"] {
+        let name = format!("xboard-berolina-{variant}");
+        let (out, pgn, log) = xboard_game_with(&engine, "KP.K", KPK, &name, &["-variant", variant]);
+        assert_no_refusal(&out, &log);
+        assert!(
+            received(&log).contains(&"piece P& fmFfceWifmnA"),
+            "{variant}: {log}"
+        );
+        assert!(pgn.contains("[VariantMen \"P:fmFfceWifmnA\"]"), "{pgn}");
+        assert!(pgn.contains("1. cb6") && pgn.contains("cd8=Q"), "{pgn}");
+        assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+        assert_eq!(white_moves(&pgn), (8, true), "{variant}: {pgn}");
+    }
 }

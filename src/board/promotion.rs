@@ -37,6 +37,14 @@ pub enum PromotionError {
         /// The letter.
         letter: char,
     },
+    /// A royal piece of the endgame: a promotion would give a side a second royal.
+    #[error("promotion piece '{letter}' is a royal piece of the endgame {endgame}: a pawn may not promote to it")]
+    Royal {
+        /// The letter.
+        letter: char,
+        /// The endgame, e.g. `KP.K`.
+        endgame: String,
+    },
 }
 
 /// The board's default promotion letters: Q R B N A C on 10×8 (Capablanca), Q R B N on
@@ -73,6 +81,33 @@ pub fn promotions(pieces: &PieceSet, letters: &str) -> Result<Vec<Promotion>, Pr
         return Err(PromotionError::Empty);
     }
     Ok(out)
+}
+
+/// The promotions of `letters` (either case), in order, for the endgame `endgame` whose
+/// royal letters are `royals`: as [`promotions`], and none may be a royal letter.
+pub fn promotions_for(
+    pieces: &PieceSet,
+    letters: &str,
+    royals: [char; 2],
+    endgame: &str,
+) -> Result<Vec<Promotion>, PromotionError> {
+    let list = promotions(pieces, letters)?;
+    match list.iter().find(|p| royals.contains(&p.letter)) {
+        Some(p) => Err(PromotionError::Royal {
+            letter: p.letter,
+            endgame: endgame.to_string(),
+        }),
+        None => Ok(list),
+    }
+}
+
+/// The board's default promotion letters for an endgame whose royal letters are `royals`:
+/// [`default_letters`], less the letters the piece set does not define and the royals.
+pub fn default_letters_for(pieces: &PieceSet, board: BoardSize, royals: [char; 2]) -> String {
+    default_letters(board)
+        .chars()
+        .filter(|&l| pieces.id(l).is_some() && !royals.contains(&l))
+        .collect()
 }
 
 /// The board's default promotions, leaving out letters the piece set does not define.
@@ -118,5 +153,39 @@ mod tests {
             Err(PromotionError::Repeated { letter: 'Q' })
         );
         assert_eq!(promotions(&set, ""), Err(PromotionError::Empty));
+        assert!(matches!(
+            promotions(&set, "QP"),
+            Err(PromotionError::Repeated { letter: 'P' })
+        ));
+    }
+
+    #[test]
+    fn royal_letters_are_refused_and_left_out_of_the_default() {
+        let set = PieceSet::standard();
+        let b8 = BoardSize::STANDARD;
+        assert_eq!(default_letters_for(&set, b8, ['K', 'K']), "QRBN");
+        assert_eq!(default_letters_for(&set, b8, ['Q', 'K']), "RBN");
+        let capa = BoardSize::new(10, 8).unwrap();
+        assert_eq!(default_letters_for(&set, capa, ['K', 'A']), "QRBNC");
+        assert_eq!(
+            promotions_for(&set, "QN", ['K', 'K'], "KP.K").map(|p| p.len()),
+            Ok(2)
+        );
+        let e = promotions_for(&set, "QK", ['K', 'K'], "KP.K").unwrap_err();
+        assert_eq!(
+            e,
+            PromotionError::Royal {
+                letter: 'K',
+                endgame: "KP.K".into()
+            }
+        );
+        assert!(e
+            .to_string()
+            .contains("'K' is a royal piece of the endgame KP.K"));
+        // The other errors come first.
+        assert!(matches!(
+            promotions_for(&set, "", ['K', 'K'], "KP.K"),
+            Err(PromotionError::Empty)
+        ));
     }
 }

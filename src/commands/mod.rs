@@ -20,7 +20,7 @@ use fairy_egt::files::{load_seeds, pieces_of};
 use fairy_egt::settings::PieceFile;
 pub use fairy_egt::settings::{new_tables, Settings};
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -39,12 +39,16 @@ impl UserError {
 /// Reads `engine.ini` (the given one, else the working directory's if present) and the
 /// piece file, applies the command-line overrides, and parses the endgame.
 pub fn settings(common: &Common) -> Result<Settings, UserError> {
-    let mut config = match &common.config {
-        Some(path) => load_config(path).map_err(UserError::from_display)?,
-        None if Path::new("engine.ini").exists() => {
-            load_config(Path::new("engine.ini")).map_err(UserError::from_display)?
-        }
-        None => EngineConfig::default(),
+    let (mut config, config_file) = match &common.config {
+        Some(path) => (
+            load_config(path).map_err(UserError::from_display)?,
+            path.clone(),
+        ),
+        None if Path::new("engine.ini").exists() => (
+            load_config(Path::new("engine.ini")).map_err(UserError::from_display)?,
+            PathBuf::from("engine.ini"),
+        ),
+        None => (EngineConfig::default(), PathBuf::from("engine.ini")),
     };
     if let Some(n) = common.null_move {
         config.null_move = n;
@@ -72,6 +76,15 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     if let Some(mb) = common.memory {
         config.memory = mb;
     }
+    // Where the promotion letters come from, for their errors.
+    let promotion_from = match (&common.promotion, config.promotion_line) {
+        (Some(letters), _) => {
+            config.promotion = Some(letters.clone());
+            "--promotion".to_string()
+        }
+        (None, Some(line)) => format!("{}:{line}: 'promotion'", config_file.display()),
+        (None, None) => "promotion".to_string(),
+    };
     if let Some(e) = &common.endgame {
         config.endgame = e.clone();
     }
@@ -92,13 +105,11 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
         ),
         None => None,
     };
-    Ok(Settings::from_config(
-        &config,
-        pieces,
-        material,
-        seeds,
-        !common.no_symmetry,
-    ))
+    let settings = Settings::from_config(&config, pieces, material, seeds, !common.no_symmetry);
+    settings
+        .check_promotion()
+        .map_err(|e| UserError(format!("{promotion_from}: {e}")))?;
+    Ok(settings)
 }
 
 /// The text of a file of FENs (`-`: stdin), as `probe --fens` and `moves --fens` read it.

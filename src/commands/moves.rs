@@ -15,7 +15,7 @@ use std::path::Path;
 /// and reason on stderr; the other lines go on, and the command then fails with exit code 2.
 pub fn run(common: &Common, fens: &Fens) -> Result<(), UserError> {
     let s = settings(common)?;
-    let geometry = Geometry::on(&s.pieces, s.options.board);
+    let geometry = s.geometry();
     let royals = s.material.royals();
     let (name, text) = match fens {
         Fens::One(fen) => ("--fen".to_string(), fen.clone()),

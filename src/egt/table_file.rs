@@ -34,6 +34,7 @@
 //! with the reason.
 
 use crate::board::geometry::Geometry;
+use crate::board::promotion::default_promotions;
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::rules::Rules;
@@ -111,6 +112,18 @@ impl TableKey {
         let mut variant = String::new();
         let _ = writeln!(variant, "rules {}", rules.describe());
         let _ = writeln!(variant, "fold {}", if fold { "yes" } else { "no" });
+        // A table with pawns depends on what they promote to: a list other than the board's
+        // default gets a file of its own (pawnless keys, and those of the default list, are
+        // as they were before pawns).
+        let promotion: String = geometry.promotions().iter().map(|p| p.letter).collect();
+        let default: String = default_promotions(geometry.pieces(), board)
+            .iter()
+            .map(|p| p.letter)
+            .collect();
+        let own_promotion = material.pawns() > 0 && promotion != default;
+        if own_promotion {
+            let _ = writeln!(variant, "promotion {promotion}");
+        }
         if seeds.is_empty() {
             variant.push_str("seeds none\n");
         } else {
@@ -137,7 +150,7 @@ impl TableKey {
                 moves_text(geometry.pieces().piece(man.piece))
             );
         }
-        let plain = rules.is_orthodox() && fold && seeds.is_empty();
+        let plain = rules.is_orthodox() && fold && seeds.is_empty() && !own_promotion;
         let file_name = if plain {
             format!("{}.{board}.{metric}.{EXTENSION}", material.name())
         } else {
@@ -163,7 +176,9 @@ impl TableKey {
 }
 
 /// A piece's moves as the builder uses them: its letter and every step (file and rank step,
-/// range, move/capture rights, how the line is walked), in their sorted order.
+/// range, move/capture rights, how the line is walked, and `,i` for a step from the second
+/// rank only, `,e` for a capture that may take en passant: written only when set, so that the
+/// keys of pawnless tables are as they were before pawns), in their sorted order.
 fn moves_text(piece: &PieceType) -> String {
     let mut text = format!("{}:", piece.letter);
     for s in &piece.steps {
@@ -172,6 +187,12 @@ fn moves_text(piece: &PieceType) -> String {
             " {},{},{},{:?},{:?}",
             s.dx, s.dy, s.range, s.mode, s.kind
         );
+        if s.initial {
+            text.push_str(",i");
+        }
+        if s.en_passant {
+            text.push_str(",e");
+        }
     }
     text
 }
@@ -941,6 +962,58 @@ mod tests {
         assert!(plain.text().starts_with(&format!(
             "fairy-egt table, format {FORMAT_VERSION}\nmaterial KQ.KR\n"
         )));
+    }
+
+    #[test]
+    fn pawn_tables_name_their_promotions_and_pawn_flags() {
+        let pieces = PieceSet::standard();
+        let kpk = Material::parse("KP.K", &pieces).unwrap();
+        let kqk = Material::parse("KQ.K", &pieces).unwrap();
+        let plain = TableSet::new(pieces.clone(), Metric::Dtm);
+        assert_eq!(plain.key(&kpk).file_name(), "KP.K.8x8.dtm.egt");
+        assert!(!plain.key(&kpk).text().contains("promotion"));
+        // The pawn's initial step and en-passant capture are in its line; the other pieces'
+        // lines have no flags, as before pawns.
+        let text = plain.key(&kpk).text().to_string();
+        let pawn = text.lines().find(|l| l.starts_with("piece P:")).unwrap();
+        assert!(pawn.contains(",i") && pawn.contains(",e"), "{pawn}");
+        let king = text.lines().find(|l| l.starts_with("piece K:")).unwrap();
+        assert!(!king.contains(",i") && !king.contains(",e"), "{king}");
+        assert_eq!(
+            moves_text(pieces.get('R').unwrap()),
+            "R: -1,0,0,Both,Plain 0,-1,0,Both,Plain 0,1,0,Both,Plain 1,0,0,Both,Plain"
+        );
+        // The board's list spelt out is the default; another list is another file.
+        let same = TableSet::new(pieces.clone(), Metric::Dtm)
+            .with_promotions("qrbn")
+            .unwrap();
+        assert_eq!(same.key(&kpk), plain.key(&kpk));
+        let qn = TableSet::new(pieces.clone(), Metric::Dtm)
+            .with_promotions("QN")
+            .unwrap();
+        let key = qn.key(&kpk);
+        assert!(key.text().contains("\npromotion QN\n"), "{}", key.text());
+        assert!(key.file_name().starts_with("KP.K.8x8.dtm."));
+        assert_ne!(key.file_name(), "KP.K.8x8.dtm.egt");
+        let nq = TableSet::new(pieces.clone(), Metric::Dtm)
+            .with_promotions("NQ")
+            .unwrap();
+        assert_ne!(nq.key(&kpk).file_name(), key.file_name());
+        // Pawnless tables do not depend on the promotions.
+        assert_eq!(qn.key(&kqk), plain.key(&kqk));
+        assert_eq!(qn.key(&kqk).file_name(), "KQ.K.8x8.dtm.egt");
+        // On 10x8 the default is QRBNAC.
+        let board = crate::board::BoardSize::new(10, 8).unwrap();
+        let wide = TableSet::new(pieces.clone(), Metric::Dtm).on_board(board);
+        assert_eq!(wide.key(&kpk).file_name(), "KP.K.10x8.dtm.egt");
+        let wide_qrbn = TableSet::new(pieces.clone(), Metric::Dtm)
+            .on_board(board)
+            .with_promotions("QRBN")
+            .unwrap();
+        assert!(wide_qrbn.key(&kpk).text().contains("promotion QRBN"));
+        assert!(TableSet::new(pieces, Metric::Dtm)
+            .with_promotions("QV")
+            .is_err());
     }
 
     #[test]

@@ -93,6 +93,10 @@ pub enum Command {
     /// The table directory (`None`: none): tables are loaded from it and saved to it from now
     /// on. A running build is restarted, so that what the directory holds is loaded.
     TableDir(Option<PathBuf>),
+    /// What a pawn may promote to: upper-case letters in order of preference (`None`: the
+    /// board's default list). A change rebuilds the tables; letters the pieces do not define
+    /// or a royal letter of the endgame are refused and change nothing.
+    Promotion(Option<String>),
     /// Who may pass: a change rebuilds the tables.
     NullMove(NullMove),
     /// Whether a stalemated side has lost: a change rebuilds the tables.

@@ -157,6 +157,7 @@ mod tests {
 
     #[test]
     fn reasons_name_the_problem() {
+        // The shipped pieces define P: the start position is only too big.
         assert_eq!(
             reason(START_FEN),
             "the position has 32 men; fairy-egt's tables hold at most 6"

@@ -104,7 +104,7 @@ impl Engine {
     /// settings' endgame is its first action. The files options name are loaded through
     /// `files`.
     pub fn new(settings: Settings, files: Box<dyn Files>) -> Engine {
-        let geometry = Geometry::on(&settings.pieces, settings.options.board);
+        let geometry = settings.geometry();
         let royals = settings.material.royals();
         let mut engine = Engine {
             board: Board::from_setup(standard_start(geometry.board()), &geometry, royals),
@@ -376,6 +376,17 @@ impl Engine {
                 new.options.board = board;
                 self.retable(new, true);
             }
+            Command::Promotion(letters) => {
+                let mut new = self.settings.clone();
+                new.options.promotion = letters.clone();
+                match new.check_promotion() {
+                    Ok(()) => self.retable(new, false),
+                    Err(e) => self.reject(
+                        "bad option value",
+                        &format!("Promotion={}: {e}", letters.unwrap_or_default()),
+                    ),
+                }
+            }
             Command::NullMove(n) => self.reconfigure(|o| o.rules.null_move = n),
             Command::StalemateWins(on) => self.reconfigure(|o| o.rules.stalemate_wins = on),
             Command::BareRoyalLoses(on) => self.reconfigure(|o| o.rules.bare_royal_loses = on),
@@ -387,7 +398,13 @@ impl Engine {
                         let mut new = self.settings.clone();
                         new.options.endgame = spec.to_string();
                         new.material = m;
-                        self.retable(new, true);
+                        match new.check_promotion() {
+                            Ok(()) => self.retable(new, true),
+                            Err(e) => self.reject(
+                                "bad option value",
+                                &format!("Endgame={spec}: {e} (option Promotion)"),
+                            ),
+                        }
                     }
                     Err(e) => self.reject("bad option value", &format!("Endgame={spec}: {e}")),
                 }
@@ -410,7 +427,13 @@ impl Engine {
                         new.options.piece_file = file;
                         new.pieces = pieces;
                         new.material = material;
-                        self.retable(new, true);
+                        match new.check_promotion() {
+                            Ok(()) => self.retable(new, true),
+                            Err(e) => self.reject(
+                                "bad option value",
+                                &format!("PieceFile={}: {e} (option Promotion)", path.display()),
+                            ),
+                        }
                     }
                     Err(e) => self.reject(
                         "bad option value",
@@ -479,6 +502,9 @@ impl Engine {
             }
         }
         self.settings = new;
+        // The promotions may have changed (the letters, or the default list of a new board
+        // or endgame): moves are read with the new ones.
+        self.geometry = self.settings.geometry();
         self.failed.clear();
         match &mut self.building {
             Some(running) => {
@@ -492,7 +518,6 @@ impl Engine {
             // New pieces, royals or board: the position is checked again (its history is
             // dropped); on a new board, the game starts from the board's start position.
             let board = self.settings.options.board;
-            self.geometry = Geometry::on(&self.settings.pieces, board);
             self.royals = self.settings.material.royals();
             let mut setup = self.board.setup();
             if setup.size != board {

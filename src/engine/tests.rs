@@ -305,7 +305,7 @@ fn unplayable_positions_are_explained_and_the_engine_goes_on() {
     // a GUI whose clock runs for the engine ends the game; then the engine plays no side.
     assert!(
         matches!(&events[..], [
-            Event::NotPlayable(r @ Unplayable::TooManyMen(_)),
+            Event::NotPlayable(r @ Unplayable::TooManyMen(32)),
             Event::Resign { side: Color::White, reason: Unplayable::TooManyMen(32) },
             Event::NoMove,
         ] if r.to_string().contains("32 men")),
@@ -324,7 +324,7 @@ fn go_on_a_board_that_cannot_be_played_does_not_wait_for_the_build() {
     // The start-up build is out, not finished.
     let startup = e.take_actions();
     assert!(matches!(&startup[..], [Action::Build(_)]));
-    // Black to move with seven men: the engine resigns for Black at once.
+    // Black to move with 7 men: the engine resigns for Black at once.
     let seven = "4k3/8/8/8/8/8/8/KQRBNA2 b - - 0 1";
     e.command(setup(seven));
     e.command(Command::Go);
@@ -824,4 +824,104 @@ fn a_position_set_up_after_a_board_change_is_built_before_the_start_up_endgame()
     assert_eq!(job.material.name(), "KR.K");
     let events = drive_actions(&mut e, vec![Action::Build(job)]);
     assert_eq!(moves_of(&events), vec!["a10a1".to_string()]);
+}
+
+#[test]
+fn the_promotion_option_rebuilds_and_limits_the_promotions() {
+    let pieces = PieceSet::standard();
+    assert!(pieces.pawn().is_some(), "the shipped pieces define P");
+    let mut e = engine("KP.K");
+    drive(&mut e);
+    e.command(Command::Force);
+    e.command(setup("7k/4P3/8/8/8/8/8/4K3 w - - 0 1"));
+    e.command(Command::Promotion(Some("N".into())));
+    let events = drive(&mut e);
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::Rejected { .. })),
+        "{events:?}"
+    );
+    assert_eq!(e.options().promotion.as_deref(), Some("N"));
+    let promotions: String = (e.tables.as_ref().unwrap().geometry().promotions().iter())
+        .map(|p| p.letter)
+        .collect();
+    assert_eq!(promotions, "N");
+    // A promotion to a piece not in the list is not a move.
+    e.command(Command::Move("e7e8q".into()));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::IllegalMove { text, .. }] if text == "e7e8q"),
+        "{events:?}"
+    );
+    e.command(Command::Move("e7e8n".into()));
+    assert_eq!(drive(&mut e), vec![]);
+    // A royal letter of the endgame, or a letter the pieces do not define, is refused and
+    // changes nothing.
+    let undefined = ('A'..='Z').find(|&l| pieces.get(l).is_none()).unwrap();
+    for (letters, why) in [
+        ("QK".to_string(), "'K' is a royal piece of the endgame KP.K"),
+        (format!("Q{undefined}"), "is not in the piece definitions"),
+    ] {
+        e.command(Command::Promotion(Some(letters.clone())));
+        let events = drive(&mut e);
+        assert!(
+            matches!(&events[..], [Event::Rejected { detail, .. }]
+                if detail.starts_with(&format!("Promotion={letters}: ")) && detail.contains(why)),
+            "{events:?}"
+        );
+        assert_eq!(e.options().promotion.as_deref(), Some("N"));
+    }
+    // Back to the board's list: the Queen again.
+    e.command(Command::Promotion(None));
+    drive(&mut e);
+    e.command(setup("7k/4P3/8/8/8/8/8/4K3 w - - 0 1"));
+    e.command(Command::Move("e7e8q".into()));
+    let events = drive(&mut e);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::IllegalMove { .. })),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn the_board_s_promotion_list_follows_the_board_unless_one_was_set() {
+    let letters = |e: &Engine| -> String {
+        (e.tables.as_ref().unwrap().geometry().promotions().iter())
+            .map(|p| p.letter)
+            .collect()
+    };
+    let ten = BoardSize::new(10, 8).unwrap();
+    let mut e = engine("KP.K");
+    drive(&mut e);
+    assert_eq!(letters(&e), "QRBN");
+    e.command(Command::Board(ten));
+    drive(&mut e);
+    assert_eq!(
+        (letters(&e), e.options().promotion.clone()),
+        ("QRBNAC".into(), None)
+    );
+    e.command(Command::Promotion(Some("QN".into())));
+    drive(&mut e);
+    e.command(Command::Board(BoardSize::STANDARD));
+    drive(&mut e);
+    assert_eq!(letters(&e), "QN");
+    // The engine reads moves with the list too: e7e8r is no move now.
+    e.command(Command::Force);
+    e.command(setup("7k/4P3/8/8/8/8/8/4K3 w - - 0 1"));
+    e.command(Command::Move("e7e8r".into()));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::IllegalMove { .. }]),
+        "{events:?}"
+    );
+    // An endgame whose royal is in the list is refused; one without pawns is fine.
+    e.command(Command::Endgame("QP.K".into()));
+    let events = drive(&mut e);
+    assert!(
+        matches!(&events[..], [Event::Rejected { detail, .. }]
+            if detail.contains("'Q' is a royal piece of the endgame QP.K")),
+        "{events:?}"
+    );
+    assert_eq!(e.settings.material.name(), "KP.K");
 }

@@ -10,11 +10,12 @@
 //! limits of `go` are ignored (every answer is a table look-up), but after `go infinite` or
 //! `go ponder` the `bestmove` is held until `stop` (or `ponderhit`), as UCI asks.
 //!
-//! Options: `Endgame` (the start-up endgame), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
+//! Options: `Endgame` (the start-up endgame), `Promotion` (the promotion pieces; empty,
+//! `<empty>` or `default` for the board's list), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
 //! the start-up budget), `PieceFile`, `TablePath` (the table directory; empty for none),
 //! `NullMove`, `StalemateWins`, `BareKingLoses`, and the
-//! board: `UCI_Variant` as Fairy-Stockfish names its variants (`chess`, `normal`, `fairy`:
-//! 8×8; `capablanca`, `gothic`: 10×8; a `WxH` is read too; not `janus`, whose J is its
+//! board: `UCI_Variant` as Fairy-Stockfish names its variants (`chess`, `normal`, `fairy`,
+//! `berolina`: 8×8; `capablanca`, `gothic`: 10×8; a `WxH` is read too; not `janus`, whose J is its
 //! Archbishop where ours is the Dragon King) and `Board` (`WxH`, any
 //! size from 3x3 to 16x16). A change of any but `Threads`, `TableMemory` and `TablePath` rebuilds the
 //! tables; a new board also sets up its start position. python-chess sets `UCI_Variant` itself
@@ -23,6 +24,7 @@
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::fen::FenError;
+use crate::board::promotion::default_letters;
 use crate::board::{BoardSize, Setup};
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
@@ -30,18 +32,22 @@ use crate::egt::table::Metric;
 use crate::egt::value::Value;
 use crate::engine::game::standard_start;
 use crate::engine::{Command, Event, Options, Thinking, Unplayable};
+use crate::piece::PieceSet;
+use crate::protocol::xboard::{promotion_shown, promotion_value};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
 
 /// The `UCI_Variant` names read, each with its board's files and ranks: Fairy-Stockfish's
 /// names of the variants whose pieces we have (its `chess` and `normal` are orthodox chess,
-/// `fairy` its 8×8 base for fairy pieces; `capablanca` and `gothic` are 10×8 with the
-/// Archbishop and Chancellor that are our A and C). The first of a board is the one shown.
-const VARIANTS: [(&str, u32, u32); 5] = [
+/// `fairy` its 8×8 base for fairy pieces, `berolina` chess with the Berolina pawn, which a
+/// piece file gives ours; `capablanca` and `gothic` are 10×8 with the Archbishop and
+/// Chancellor that are our A and C). The first of a board is the one shown.
+const VARIANTS: [(&str, u32, u32); 6] = [
     ("chess", 8, 8),
     ("normal", 8, 8),
     ("fairy", 8, 8),
+    ("berolina", 8, 8),
     ("capablanca", 10, 8),
     ("gothic", 10, 8),
 ];
@@ -71,12 +77,23 @@ pub struct Uci {
     pending: RefCell<VecDeque<bool>>,
     /// A `bestmove` line held until `stop`.
     held: RefCell<Option<String>>,
+    /// The pieces of the start-up, whose letters the shown default of `Promotion` keeps
+    /// (`None`: the board's list as it is).
+    pieces: Option<PieceSet>,
 }
 
 impl Uci {
+    /// The protocol for an engine of these pieces.
+    pub fn new(pieces: PieceSet) -> Uci {
+        Uci {
+            pieces: Some(pieces),
+            ..Uci::default()
+        }
+    }
+
     /// The answer to `uci`: identification, options (their defaults the values in force,
     /// threads 0 shown as one per core), `uciok`.
-    fn identify(options: &Options) -> Vec<Input> {
+    fn identify(&self, options: &Options) -> Vec<Input> {
         let default_threads = if options.threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
@@ -103,6 +120,14 @@ impl Uci {
             format!(
                 "option name Endgame type string default {}",
                 string_default(&options.endgame)
+            ),
+            format!(
+                "option name Promotion type string default {}",
+                string_default(&match &self.pieces {
+                    Some(pieces) => promotion_shown(options, pieces),
+                    None => (options.promotion.clone())
+                        .unwrap_or_else(|| default_letters(options.board).to_string()),
+                })
             ),
             format!(
                 "option name Metric type combo default {} var dtm var dtc",
@@ -191,8 +216,8 @@ impl Uci {
                 Some(b) => Command::Board(b),
                 None => {
                     return bad(
-                        "chess, normal or fairy (8x8), capablanca or gothic (10x8), or \
-                         a board WxH such as 12x12",
+                        "chess, normal, fairy or berolina (8x8), capablanca or gothic (10x8), \
+                         or a board WxH such as 12x12",
                     )
                 }
             },
@@ -202,6 +227,14 @@ impl Uci {
                 Err(_) => return bad("files x ranks, each 3 to 16, such as 10x8"),
             },
             "endgame" => Command::Endgame(value.to_string()),
+            "promotion" => match promotion_value(value) {
+                Ok(letters) => Command::Promotion(letters),
+                Err(e) => {
+                    return vec![Input::Reply(one_line(&format!(
+                        "info string option {name}: {e}"
+                    )))]
+                }
+            },
             "piecefile" => Command::PieceFile(value.into()),
             "tablepath" => match value {
                 "" | "<empty>" => Command::TableDir(None),
@@ -400,7 +433,7 @@ impl Protocol for Uci {
             false => parse_one(line),
         };
         match message {
-            UciMessage::Uci => Uci::identify(options),
+            UciMessage::Uci => self.identify(options),
             UciMessage::IsReady => {
                 vec![Input::Engine(Command::SyncAfterBuild(
                     "readyok".to_string(),
@@ -485,6 +518,7 @@ mod tests {
     /// The options of a KQ.KR engine with 2 threads.
     fn options() -> Options {
         Options {
+            promotion: None,
             tables: None,
             endgame: "KQ.KR".to_string(),
             metric: Metric::Dtm,
@@ -512,6 +546,7 @@ mod tests {
     fn identification_lists_the_options() {
         let mut u = uci();
         let options = Options {
+            promotion: None,
             tables: None,
             endgame: "KR.K".to_string(),
             metric: Metric::Dtc,
@@ -538,9 +573,39 @@ mod tests {
             "option name NullMove type combo default black var none var black var white var both",
             "option name StalemateWins type check default true",
             "option name BareKingLoses type check default false",
+            "option name Promotion type string default QRBN",
         ] {
             assert!(lines.iter().any(|l| l == want), "{want}: {lines:?}");
         }
+    }
+
+    #[test]
+    fn the_promotion_option_shows_the_letters_in_force() {
+        let pieces = crate::piece::parse::parse_piece_defs("K: K\nQ: Q\nN: N\nA: BN", "p.ini")
+            .expect("pieces");
+        let mut u = Uci::new(pieces);
+        let mut o = options();
+        o.board = BoardSize::new(10, 8).unwrap();
+        let lines = replies(&u.read("uci", &o));
+        assert!(lines.contains(&"option name Promotion type string default QNA".to_string()));
+        o.promotion = Some("NQ".into());
+        let lines = replies(&u.read("uci", &o));
+        assert!(lines.contains(&"option name Promotion type string default NQ".to_string()));
+        for (line, want) in [
+            ("setoption name Promotion value qn", Some("QN".to_string())),
+            ("setoption name Promotion value <empty>", None),
+            ("setoption name Promotion value default", None),
+        ] {
+            assert_eq!(
+                u.read(line, &o),
+                vec![Input::Engine(Command::Promotion(want))],
+                "{line}"
+            );
+        }
+        assert_eq!(
+            replies(&u.read("setoption name Promotion value QPN", &o)),
+            vec!["info string option Promotion: 'P' is the pawn: a pawn promotes to another piece"]
+        );
     }
 
     #[test]
@@ -634,6 +699,7 @@ mod tests {
             ("12x12", "12x12", " var 12x12"),
         ] {
             let options = Options {
+                promotion: None,
                 tables: None,
                 board: board(size),
                 ..options()
@@ -642,7 +708,7 @@ mod tests {
             for want in [
                 format!(
                     "option name UCI_Variant type combo default {variant} var chess var normal \
-                     var fairy var capablanca var gothic{extra}"
+                     var fairy var berolina var capablanca var gothic{extra}"
                 ),
                 format!("option name Board type string default {size}"),
             ] {
@@ -679,6 +745,7 @@ mod tests {
             assert_eq!(u.read(line, &options()), vec![], "{line}");
         }
         let on_10x8 = Options {
+            promotion: None,
             tables: None,
             board: board("10x8"),
             ..options()
@@ -695,8 +762,8 @@ mod tests {
         assert_eq!(
             replies(&u.read("setoption name UCI_Variant value shogi", &options())),
             vec![
-                "info string option UCI_Variant: expected chess, normal or fairy (8x8), \
-                 capablanca or gothic (10x8), or a board WxH such as 12x12, found 'shogi'"
+                "info string option UCI_Variant: expected chess, normal, fairy or berolina \
+                 (8x8), capablanca or gothic (10x8), or a board WxH such as 12x12, found 'shogi'"
                     .to_string()
             ]
         );

@@ -9,14 +9,18 @@
 //!
 //! Options (`feature option=…`, set by `option NAME=VALUE`): `Metric` (combo dtm/dtc),
 //! `Threads` (spin), `TableMemory` (spin, MB; 0 keeps the start-up budget), `Endgame` (string:
-//! the start-up endgame), `NullMove` (combo none/white/black/both), `StalemateWins` and
+//! the start-up endgame), `Promotion` (string: the promotion pieces, empty for the board's
+//! list), `NullMove` (combo none/white/black/both), `StalemateWins` and
 //! `BareKingLoses` (checkboxes, 1/0). A change of any but `Threads` and `TableMemory` rebuilds
 //! the tables.
 //!
 //! Pieces: a `setup` command gives each letter of the piece set one of XBoard's piece types
 //! (and so its image), so that XBoard reads FENs with letters its `variant fairy` lacks; it
 //! goes out in the handshake and in reply to `variant fairy`, followed there by a `piece`
-//! command with the Betza description of each piece XBoard would not move as ours.
+//! command with the Betza description of each piece XBoard would not move as ours. A pawn that
+//! is not XBoard's own (the Berolina pawn) is described in reply to every variant, and XBoard's
+//! `berolina` is then offered; XBoard 4.9.1 takes that line in `fairy` and `berolina` (with
+//! legality testing on), not in `normal`, for which it sends no `variant` anyway.
 //!
 //! Boards other than 8×8, as XBoard 4.9.1's own source has them (backend.c unless named):
 //! - `SupportedVariant` decides whether an engine plays a board: when it is not the variant's
@@ -56,8 +60,10 @@
 //! dialog said 0. A `cores` sent all the same is accepted, logged, and changes nothing.
 
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
+use crate::board::promotion::default_letters;
 use crate::board::size::square_name_parts;
 use crate::board::{BoardSize, Color, Move, Setup};
+use crate::config::promotion_letters;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
@@ -65,7 +71,7 @@ use crate::egt::value::Value;
 use crate::engine::game::standard_start;
 use crate::engine::{Command, Event, Options, Thinking, Unplayable, Variant};
 use crate::piece::betza::try_betza;
-use crate::piece::{PieceSet, PieceType};
+use crate::piece::{PieceSet, PieceType, PAWN};
 use crate::symmetry::Sym;
 use std::path::PathBuf;
 
@@ -115,6 +121,10 @@ const ORTHODOX_LETTERS: &str = "PNBRQK";
 /// they need no `piece` command.
 const BUILT_IN_PIECES: &str = "NBRQK";
 
+/// XBoard's own pawn, as Betza writes ours when it moves as XBoard's does: it needs no `piece`
+/// command.
+const XBOARD_PAWN: &str = "fmWfceFifmnD";
+
 /// The name of our table format in `feature egt` and `egtpath` (XBoard's `-egtFormats`).
 pub const EGT_FORMAT: &str = "fairy-egt";
 
@@ -162,7 +172,7 @@ impl XBoard {
             format!(
                 "feature myname=\"{}\" variants=\"{}\"",
                 self.name,
-                variants()
+                variants(own_pawn(&self.pieces))
             ),
             format!(
                 "feature option=\"Metric -combo {} /// {}\"",
@@ -175,6 +185,10 @@ impl XBoard {
             ),
             format!("feature option=\"TableMemory -spin 0 0 {MAX_TABLE_MEMORY}\""),
             format!("feature option=\"Endgame -string {}\"", options.endgame),
+            format!(
+                "feature option=\"Promotion -string {}\"",
+                promotion_shown(options, &self.pieces)
+            ),
             format!(
                 "feature option=\"NullMove -combo {}\"",
                 [
@@ -275,6 +289,10 @@ impl XBoard {
                 }
             },
             "endgame" => Command::Endgame(value.to_string()),
+            "promotion" => match promotion_value(value) {
+                Ok(letters) => Command::Promotion(letters),
+                Err(e) => return rejected("bad option value", &format!("{arg}: {e}")),
+            },
             "nullmove" => match value.parse::<NullMove>() {
                 Ok(n) => Command::NullMove(n),
                 Err(e) => return rejected("bad option value", &format!("{arg}: {e}")),
@@ -294,6 +312,29 @@ impl XBoard {
             _ => return rejected("unknown option", name),
         };
         Input::Engine(cmd)
+    }
+}
+
+/// The promotion letters an option shows: the user's, else the board's default list less the
+/// letters the pieces do not define.
+pub(crate) fn promotion_shown(options: &Options, pieces: &PieceSet) -> String {
+    match &options.promotion {
+        Some(letters) => letters.clone(),
+        None => default_letters(options.board)
+            .chars()
+            .filter(|&l| pieces.get(l).is_some())
+            .collect(),
+    }
+}
+
+/// The value of a `Promotion` option: upper-case letters, or `None` (the board's default
+/// list) for an empty value, `<empty>` or `default`. Only the form is checked here (the engine
+/// checks the letters against the pieces and the endgame).
+pub(crate) fn promotion_value(value: &str) -> Result<Option<String>, String> {
+    match value.trim() {
+        "" | "<empty>" => Ok(None),
+        v if v.eq_ignore_ascii_case("default") => Ok(None),
+        v => promotion_letters(v).map(Some),
     }
 }
 
@@ -333,10 +374,19 @@ fn setup_line(pieces: &PieceSet, board: BoardSize, size: bool) -> String {
     format!("setup ({}) {size}{start}", piece_to_char(pieces))
 }
 
-/// The `variants` feature: `normal`, `fairy`, the 10×8 variants whose Archbishop and
-/// Chancellor are our A and C, and `fairy` on every other board by its sized name
-/// (`3x3+0_fairy` … `16x16+0_fairy`), the only form XBoard 4.9 accepts (see the module doc).
-fn variants() -> String {
+/// Whether the piece set's pawn is one XBoard does not know as its own pawn (the Berolina
+/// pawn): it is then described with a `piece` command, and XBoard's `berolina` is offered.
+fn own_pawn(pieces: &PieceSet) -> bool {
+    pieces.get(PAWN).is_some_and(|p| !piece_lines(p).is_empty())
+}
+
+/// The `variants` feature: `normal`, `fairy`, `berolina` when the pawn is not XBoard's own
+/// (XBoard 4.9 takes a `piece` command in `berolina` and `fairy` with legality testing on,
+/// never in `normal`, and sends no `variant` command for `normal` at all), the 10×8 variants
+/// whose Archbishop and Chancellor are our A and C, and `fairy` on every other board by its
+/// sized name (`3x3+0_fairy` … `16x16+0_fairy`), the only form XBoard 4.9 accepts (see the
+/// module doc).
+fn variants(own_pawn: bool) -> String {
     use crate::board::size::{MAX_SIDE, MIN_SIDE};
     let sides = MIN_SIDE..=MAX_SIDE;
     let sized = sides.clone().flat_map(|w| {
@@ -345,9 +395,12 @@ fn variants() -> String {
             .filter(move |&h| (w, h) != (8, 8))
             .map(move |h| format!("{w}x{h}+0_fairy"))
     });
-    ["normal", "fairy", "capablanca", "gothic"]
+    let berolina = own_pawn.then(|| "berolina".to_string());
+    ["normal", "fairy"]
         .map(String::from)
         .into_iter()
+        .chain(berolina)
+        .chain(["capablanca", "gothic"].map(String::from))
         .chain(sized)
         .collect::<Vec<_>>()
         .join(",")
@@ -359,7 +412,9 @@ fn variants() -> String {
 /// whose Archbishop is XBoard's J).
 fn read_variant(arg: &str) -> Option<(Variant, BoardSize)> {
     match arg {
-        "normal" => return Some((Variant::Normal, BoardSize::STANDARD)),
+        // XBoard's own pieces on 8×8; in `berolina` its pawn is the Berolina pawn, which the
+        // engine's pawn then is (see `variants`).
+        "normal" | "berolina" => return Some((Variant::Normal, BoardSize::STANDARD)),
         "fairy" => return Some((Variant::Fairy, BoardSize::STANDARD)),
         "capablanca" | "gothic" => return Some((Variant::Capablanca, BoardSize::new(10, 8).ok()?)),
         _ => {}
@@ -383,7 +438,9 @@ fn piece_lines(piece: &PieceType) -> Vec<String> {
         Ok(text) => text,
         Err(e) => return vec![format!("# XBoard is not told how {letter} moves: {e}")],
     };
-    if BUILT_IN_PIECES.contains(letter) && white == letter.to_string() {
+    if BUILT_IN_PIECES.contains(letter) && white == letter.to_string()
+        || letter == PAWN && white == XBOARD_PAWN
+    {
         return vec![];
     }
     let mirrored = PieceType::new(
@@ -611,6 +668,12 @@ impl Protocol for XBoard {
             }
             "new" => Command::NewGame,
             "variant" => match read_variant(arg) {
+                Some(_) if arg == "berolina" && !own_pawn(&self.pieces) => {
+                    return vec![rejected(
+                        "unsupported variant",
+                        "berolina: the piece file's pawn is not the Berolina pawn",
+                    )]
+                }
                 Some((variant, board)) => {
                     let change = (board != options.board).then_some(Command::Board(board));
                     return change
@@ -737,7 +800,11 @@ impl XBoard {
                     .chain(self.pieces.iter().flat_map(piece_lines))
                     .collect()
             }
-            Event::Variant(Variant::Normal | Variant::Capablanca, _) => vec![],
+            // XBoard's own pieces, but a pawn of ours that is not XBoard's (the Berolina pawn)
+            // is described, so that XBoard's legality test lets it move as it does here.
+            Event::Variant(Variant::Normal | Variant::Capablanca, _) => {
+                self.pieces.get(PAWN).map(piece_lines).unwrap_or_default()
+            }
             Event::AnalysisStatus {
                 centis,
                 nodes,
@@ -1026,12 +1093,98 @@ mod tests {
         ] {
             assert!(lines.contains(&want.to_string()), "{want}: {lines:?}");
         }
-        // XBoard's own rules already move the orthodox pieces as ours.
-        assert!(!lines
-            .iter()
-            .any(|l| ["piece N", "piece B", "piece R", "piece Q", "piece K"]
-                .iter()
-                .any(|p| l.starts_with(p))));
+        // XBoard's own rules already move the orthodox pieces as ours, the pawn included.
+        assert!(PieceSet::standard().pawn().is_some());
+        assert!(!lines.iter().any(|l| [
+            "piece N", "piece B", "piece R", "piece Q", "piece K", "piece P"
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))));
+    }
+
+    #[test]
+    fn a_pawn_not_xboards_own_is_described_in_every_variant() {
+        let berolina = crate::piece::parse::parse_piece_defs(
+            "K: K\nQ: Q\nR: R\nB: B\nN: N\nP: fmFfceWifmnA",
+            "berolina.ini",
+        )
+        .expect("the Berolina pieces");
+        let x = XBoard::new(berolina, "KP.K");
+        let ten = BoardSize::new(10, 8).unwrap();
+        for (variant, board) in [
+            (Variant::Normal, BoardSize::STANDARD),
+            (Variant::Fairy, BoardSize::STANDARD),
+            (Variant::Capablanca, ten),
+        ] {
+            let lines = x.render(&Event::Variant(variant, board));
+            assert!(
+                lines.contains(&"piece P& fmFfceWifmnA".to_string()),
+                "{variant:?}: {lines:?}"
+            );
+        }
+        // XBoard's own `berolina` is offered and read (its pawn then takes our description).
+        let mut x = x;
+        let lines = x.read("protover 2", &options());
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s.contains("variants=\"normal,fairy,berolina,capablanca,"))
+        ));
+        assert_eq!(
+            x.read("variant berolina", &options()),
+            vec![Input::Engine(Command::Variant(Variant::Normal))]
+        );
+        let lines = xb().read("protover 2", &options());
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s.contains("variants=\"normal,fairy,capablanca,"))
+        ));
+        assert!(matches!(
+            &xb().read("variant berolina", &options())[..],
+            [Input::Reply(l)] if l.starts_with("Error (unsupported variant): berolina")
+        ));
+        // The orthodox pawn is XBoard's own: nothing is said in `normal`.
+        assert!(xb()
+            .render(&Event::Variant(Variant::Normal, BoardSize::STANDARD))
+            .is_empty());
+        let pawn = PieceSet::standard();
+        assert_eq!(piece_lines(pawn.get('P').expect("P")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn promotion_option_is_shown_and_read() {
+        let mut x = xb();
+        let lines = x.read("protover 2", &options());
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s == "feature option=\"Promotion -string QRBN\"")
+        ));
+        let mut ten = options();
+        ten.board = BoardSize::new(10, 8).unwrap();
+        let lines = x.read("protover 2", &ten);
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s == "feature option=\"Promotion -string QRBNAC\"")
+        ));
+        let mut set = options();
+        set.promotion = Some("QN".into());
+        let lines = x.read("protover 2", &set);
+        assert!(lines.iter().any(
+            |l| matches!(l, Input::Reply(s) if s == "feature option=\"Promotion -string QN\"")
+        ));
+        assert_eq!(
+            one(&mut x, "option Promotion=qn"),
+            Input::Engine(Command::Promotion(Some("QN".into())))
+        );
+        assert_eq!(
+            one(&mut x, "option Promotion="),
+            Input::Engine(Command::Promotion(None))
+        );
+        assert_eq!(
+            one(&mut x, "option Promotion=QQ"),
+            Input::Reply(
+                "Error (bad option value): Promotion=QQ: 'Q' is given twice in 'QQ'".into()
+            )
+        );
+        assert!(matches!(
+            one(&mut x, "option Promotion=QP"),
+            Input::Reply(l) if l.contains("'P' is the pawn")
+        ));
     }
 
     #[test]

@@ -41,7 +41,7 @@ mod directory;
 mod probing;
 
 use crate::board::geometry::Geometry;
-use crate::board::BoardSize;
+use crate::board::{BoardSize, PromotionError};
 use crate::egt::material::Material;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
@@ -101,6 +101,18 @@ impl TableSet {
         );
         self.geometry = Geometry::on(self.geometry.pieces(), board);
         self
+    }
+
+    /// The same set (still empty), whose pawns promote to the pieces `letters` (either case,
+    /// in order of preference, e.g. `QRBN`) instead of the board's default list; a letter the
+    /// pieces do not define, the pawn, a letter given twice or no letter is refused.
+    pub fn with_promotions(mut self, letters: &str) -> Result<TableSet, PromotionError> {
+        assert!(
+            self.tables.is_empty(),
+            "the promotions are chosen before any table is built"
+        );
+        self.geometry = self.geometry.clone().with_promotions(letters)?;
+        Ok(self)
     }
 
     /// Limits the memory of the builds from now on to `bytes` (see [`TableSet::build`]).
