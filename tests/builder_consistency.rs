@@ -233,10 +233,10 @@ fn pawn_tables_agree_with_forward_search() {
         assert!(checked > at_least, "{spec} on {board_text}: {checked}");
     }
     for (board_text, metric, spec, placements, at_least) in [
-        ("8x8", Metric::Dtm, "KR.KP", 20_000, 100_000),
-        ("8x8", Metric::Dtc, "KPP.K", 20_000, 100_000),
-        ("8x8", Metric::Dtm, "KP.KP", 20_000, 100_000),
-        ("5x5", Metric::Dtm, "KRP.KR", 8_000, 20_000),
+        ("8x8", Metric::Dtm, "KR.KP", 10_000, 50_000),
+        ("8x8", Metric::Dtc, "KPP.K", 10_000, 50_000),
+        ("8x8", Metric::Dtm, "KP.KP", 10_000, 50_000),
+        ("5x5", Metric::Dtm, "KRP.KR", 6_000, 15_000),
     ] {
         let set = built_on(board(board_text), with_pawn(), metric, spec);
         let checked = check_random(&set, spec, placements);
@@ -246,12 +246,12 @@ fn pawn_tables_agree_with_forward_search() {
 
 /// Berolina pawns (the example piece file: `P: fmFfceWifmnA`), which step diagonally, take
 /// straight ahead, and take en passant a pawn that passed diagonally: every position of KP.KP
-/// on 5×5 and of KP.K on 8×8.
+/// on 5×5 and of KP.K on 6×6.
 #[test]
 fn berolina_pawn_tables_agree_with_forward_search() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/berolina.ini");
     let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
-    for (board_text, spec, at_least) in [("5x5", "KP.KP", 150_000), ("8x8", "KP.K", 300_000)] {
+    for (board_text, spec, at_least) in [("5x5", "KP.KP", 150_000), ("6x6", "KP.K", 40_000)] {
         let set = built_on(board(board_text), pieces.clone(), Metric::Dtm, spec);
         let checked = check(&set, spec, &every_square(&set));
         assert!(checked > at_least, "{spec} on {board_text}: {checked}");

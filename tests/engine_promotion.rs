@@ -8,7 +8,7 @@ mod support;
 
 use std::path::PathBuf;
 use std::time::Duration;
-use support::{run, run_in, scratch, stderr, stdout, thinking, Engine, PATIENCE};
+use support::{next_move, run, run_in, scratch, stderr, stdout, Engine, PATIENCE};
 
 const SHORT: Duration = Duration::from_secs(2);
 
@@ -30,19 +30,6 @@ fn said(e: &mut Engine) -> Vec<String> {
         .into_iter()
         .filter(|l| !l.starts_with("0 0 "))
         .collect()
-}
-
-/// The score and move of the engine's next move (XBoard).
-fn next_move(e: &mut Engine) -> (i64, String) {
-    let lines = e.until(|l| l.starts_with("move "), PATIENCE);
-    let mv = lines.last().expect("a move line")["move ".len()..].to_string();
-    let score = lines
-        .iter()
-        .rev()
-        .find_map(|l| thinking(l).filter(|(_, _, pv)| pv.first() == Some(&mv)))
-        .map(|(_, s, _)| s)
-        .unwrap_or_else(|| panic!("no thinking line for {mv}:\n{}", e.transcript()));
-    (score, mv)
 }
 
 /// A KP.K engine over XBoard, its table built.

@@ -1,7 +1,7 @@
 //! A real client nobody here wrote: python-chess (`chess.engine.popen_xboard`, and
 //! `popen_uci` for the UCI mode) plays KQ vs KR with the engine on both sides, from the issue's
-//! position to mate in 35, checking every score (tests/python/kqkr_game.py), plays K+P vs K
-//! through a promotion to mate (tests/python/kpk_game.py), and sets the table directory over
+//! position to mate in 35, checking every score (tests/python/mate_game.py), plays K+P vs K
+//! through a promotion to mate (the same script), and sets the table directory over
 //! either protocol (tests/python/saved_tables.py). Needs
 //! python-chess: `FAIRY_EGT_PYTHON`, else <target>/pyenv/bin/python, as scripts/test.sh sets up.
 
@@ -12,19 +12,29 @@ use std::process::Command;
 use std::time::Duration;
 use support::{python, run_with_limit, scratch, BIN};
 
-/// Runs tests/python/kqkr_game.py over `protocol` and checks it reports mate in 35.
-fn plays_kq_kr_to_mate_in_35(protocol: &str) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/kqkr_game.py");
+/// Runs tests/python/mate_game.py over `protocol` from `fen` with the engine of `endgame`,
+/// and returns what it reports ("mate in N", with the promotion White made if any); fails
+/// if the game did not end in White's mate in the first score's number of moves, every score
+/// right.
+fn plays_to_mate(protocol: &str, endgame: &str, fen: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/mate_game.py");
     let (status, out, err) = run_with_limit(
         Command::new(python("chess.engine"))
             .arg(script)
-            .args([protocol, BIN, "KQ.KR", "--report", "-"]),
+            .args([protocol, fen, BIN, endgame, "--report", "-"]),
         Duration::from_secs(180),
     );
     assert!(
-        status.is_some_and(|s| s.success()) && out.trim() == "mate in 35",
+        status.is_some_and(|s| s.success()),
         "python-chess {protocol} game failed ({status:?}):\n{out}\n{err}"
     );
+    out.trim().to_string()
+}
+
+/// KQ against KR from the position whose DTM is 35.
+fn plays_kq_kr_to_mate_in_35(protocol: &str) {
+    let said = plays_to_mate(protocol, "KQ.KR", "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1");
+    assert_eq!(said, "mate in 35", "{protocol}");
 }
 
 #[test]
@@ -37,20 +47,12 @@ fn python_chess_plays_kq_kr_to_mate_in_35_over_uci() {
     plays_kq_kr_to_mate_in_35("uci");
 }
 
-/// Runs tests/python/kpk_game.py over `protocol`: White promotes and mates, every score
-/// right.
+/// K+P against K with the king in front of the pawn: White promotes on c8 and mates.
 fn plays_kp_k_through_a_promotion(protocol: &str) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/kpk_game.py");
-    let (status, out, err) = run_with_limit(
-        Command::new(python("chess.engine"))
-            .arg(script)
-            .args([protocol, BIN, "KP.K", "--report", "-"]),
-        Duration::from_secs(180),
-    );
+    let said = plays_to_mate(protocol, "KP.K", "2k5/8/2K5/2P5/8/8/8/8 w - - 0 1");
     assert!(
-        status.is_some_and(|s| s.success())
-            && out.trim().starts_with("promoted with c7c8q, mate in "),
-        "python-chess {protocol} game failed ({status:?}):\n{out}\n{err}"
+        said.starts_with("mate in ") && said.ends_with(", promoted with c7c8q"),
+        "{protocol}: {said}"
     );
 }
 

@@ -5,25 +5,12 @@
 mod support;
 
 use std::time::{Duration, Instant};
-use support::{thinking, Engine, KQKR, PATIENCE};
+use support::{next_move, thinking, Engine, KQKR, PATIENCE};
 
 /// The KQ.KR position after White's best first move: Black to move, mated in 34.
 const KQKR_BTM: &str = "8/8/8/8/2r5/8/2k5/KQ6 b - - 0 1";
 
 const SHORT: Duration = Duration::from_secs(2);
-
-/// The thinking line and the move of the engine's next move (after `go`, a user move, …).
-fn next_move(e: &mut Engine) -> (i64, String) {
-    let lines = e.until(|l| l.starts_with("move "), PATIENCE);
-    let mv = lines.last().expect("a move line")["move ".len()..].to_string();
-    let score = lines
-        .iter()
-        .rev()
-        .find_map(|l| thinking(l).filter(|(_, _, pv)| pv.first() == Some(&mv)))
-        .map(|(_, s, _)| s)
-        .unwrap_or_else(|| panic!("no thinking line for {mv}:\n{}", e.transcript()));
-    (score, mv)
-}
 
 /// An engine of KQ.KR, handshake done, table built, in force mode at the KQ.KR position.
 fn kqkr_engine() -> Engine {

@@ -301,6 +301,20 @@ pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>
     )
 }
 
+/// The score and move of the engine's next move over XBoard (after `go`, a user move, …):
+/// the score of the thinking line whose pv starts with the move.
+pub fn next_move(e: &mut Engine) -> (i64, String) {
+    let lines = e.until(|l| l.starts_with("move "), PATIENCE);
+    let mv = lines.last().expect("a move line")["move ".len()..].to_string();
+    let score = lines
+        .iter()
+        .rev()
+        .find_map(|l| thinking(l).filter(|(_, _, pv)| pv.first() == Some(&mv)))
+        .map(|(_, s, _)| s)
+        .unwrap_or_else(|| panic!("no thinking line for {mv}:\n{}", e.transcript()));
+    (score, mv)
+}
+
 /// Parses a thinking line `ply score time nodes pv…` → (ply, score, pv moves).
 pub fn thinking(line: &str) -> Option<(usize, i64, Vec<String>)> {
     let mut w = line.split_whitespace();

@@ -1,11 +1,10 @@
 """python-chess drives fairy-egt through chess.engine (popen_xboard or popen_uci): one engine
-process plays both sides of K+P vs K from 2k5/8/2K5/2P5/8/8/8/8 w to checkmate, through a
-promotion. Checks that White promotes and mates, that the first score is a mate for White,
-and that every later score is the one before less a move (Mate(n) for White, Mate(-n) for
-Black, n counting down).
+process plays both sides from FEN to checkmate. Checks that the first score is a mate for
+White, that every later score is the one before less a move (Mate(n) for White, Mate(-n) for
+Black, n counting down), and that White mates with the move the first score said.
 
-usage: python kpk_game.py xboard|uci ENGINE [ARG ...]
-       (prints "promoted with c7c8q, mate in N" on success)
+usage: python mate_game.py xboard|uci FEN ENGINE [ARG ...]
+       prints "mate in N" on success, with ", promoted with MOVE" when White promoted
 """
 
 import sys
@@ -13,21 +12,19 @@ import sys
 import chess
 import chess.engine
 
-FEN = "2k5/8/2K5/2P5/8/8/8/8 w - - 0 1"
-
 
 def main() -> int:
-    if len(sys.argv) < 3 or sys.argv[1] not in ("xboard", "uci"):
+    if len(sys.argv) < 4 or sys.argv[1] not in ("xboard", "uci"):
         print(__doc__, file=sys.stderr)
         return 2
-    protocol, command = sys.argv[1], sys.argv[2:]
+    protocol, fen, command = sys.argv[1], sys.argv[2], sys.argv[3:]
     if protocol == "xboard":
         engine = chess.engine.SimpleEngine.popen_xboard(command, timeout=60)
-        options = {"game": "kpk"}
+        options = {"game": fen}
     else:
         engine = chess.engine.SimpleEngine.popen_uci(command, timeout=60)
         options = {}
-    board = chess.Board(FEN)
+    board = chess.Board(fen)
     try:
         dtm = None
         white_moves = 0
@@ -49,17 +46,15 @@ def main() -> int:
                 return 1
             if board.turn == chess.WHITE:
                 white_moves += 1
-            if result.move.promotion is not None:
-                promotion = result.move.uci()
+                if result.move.promotion is not None:
+                    promotion = result.move.uci()
             board.push(result.move)
         outcome = board.outcome()
         if not board.is_checkmate() or outcome.winner != chess.WHITE or white_moves != dtm:
             print(f"game ended {outcome} after {white_moves} White moves: {board.fen()}")
             return 1
-        if promotion is None:
-            print(f"mate in {white_moves} without a promotion: {board.move_stack}")
-            return 1
-        print(f"promoted with {promotion}, mate in {white_moves}")
+        promoted = "" if promotion is None else f", promoted with {promotion}"
+        print(f"mate in {white_moves}{promoted}")
         return 0
     finally:
         engine.quit()
