@@ -146,8 +146,14 @@ const TAIL_RATIO: f64 = 0.85;
 /// the peak; below half the peak, as the geometric tail of the distances' times. A table whose
 /// counts rise again (KBB.KN) ends later than foretold. The fraction never goes back, and is 1
 /// only when the table is done.
+///
+/// A table built in layers (pawns: `Indexer::layers`) runs these phases once per layer, and
+/// its builder reports the share of its slots done instead: that clock (`TableClock::linear`)
+/// gives it as it comes.
 #[derive(Debug, Default)]
 pub struct TableClock {
+    /// Whether the builder's fraction is the table's share done, given as it is.
+    linear: bool,
     /// When the setup began.
     setup_from: Option<Instant>,
     /// When the captures pass's first report came (it reports every 16 royal pairs).
@@ -170,9 +176,20 @@ impl TableClock {
         TableClock::default()
     }
 
+    /// A clock for a table built in layers, whose builder reports the share of the table
+    /// done in every phase.
+    pub fn linear() -> TableClock {
+        TableClock {
+            linear: true,
+            ..TableClock::default()
+        }
+    }
+
     /// The fraction of the table's time done at a report of the builder, `now`.
     pub fn fraction(&mut self, phase: Phase, builder_fraction: f64, now: Instant) -> f64 {
         let fraction = match phase {
+            Phase::Loading | Phase::Setup if self.linear => 0.0,
+            Phase::Captures | Phase::Iteration(_) if self.linear => builder_fraction.min(1.0),
             Phase::Loading => 0.0,
             Phase::Setup => {
                 self.setup_from.get_or_insert(now);
@@ -257,6 +274,20 @@ impl Progress for Silent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A layered table's clock gives the builder's share as it comes, never going back, and
+    /// 1 only when done.
+    #[test]
+    fn a_linear_clock_gives_the_share_done() {
+        let mut clock = TableClock::linear();
+        let now = Instant::now();
+        assert_eq!(clock.fraction(Phase::Setup, 0.0, now), 0.0);
+        assert_eq!(clock.fraction(Phase::Captures, 0.3, now), 0.3);
+        assert_eq!(clock.fraction(Phase::Iteration(5), 0.25, now), 0.3);
+        assert_eq!(clock.fraction(Phase::Captures, 0.7, now), 0.7);
+        assert_eq!(clock.fraction(Phase::Iteration(1), 0.98, now), 0.98);
+        assert_eq!(clock.fraction(Phase::Done, 1.0, now), 1.0);
+    }
 
     fn event(fraction: f64, elapsed: f64) -> BuildEvent {
         event_of("KBN.K", Phase::Iteration(14), fraction, elapsed)

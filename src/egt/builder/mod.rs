@@ -165,8 +165,10 @@ pub struct Recipe<'r> {
 }
 
 /// Builds the table of `material` as `recipe` says; `sub_table(m)` must give the built table
-/// of every smaller material reachable by a capture. `report(phase, fraction of this table)`
-/// is called as the build goes on.
+/// of every material reachable by a capture or a promotion. `report(phase, fraction of this
+/// table)` is called as the build goes on: for a table of one layer, the captures pass up to
+/// 0.5, the iterations at 0.5 + 0.5 · decided / legal; for a table of several layers (pawns),
+/// the share of its slots done (see `TableClock::linear`).
 pub fn build_table<'t>(
     material: &Material,
     recipe: &Recipe,
@@ -234,14 +236,18 @@ pub fn build_table<'t>(
     with_tables!(geometry, |t| {
         for (k, layer) in layers.iter().enumerate() {
             let last = k + 1 == layers.len();
-            // The layer's share of the table is its share of the slots.
+            // With layers, the fraction reported is the share of the table done: the layers
+            // before, and this one's share of its slots (`TableClock::linear` reads it).
             let report = |phase, fraction: f64| {
-                if phase != Phase::Done || last {
-                    let slots = (layer.end - layer.start) as f64;
-                    report(
-                        phase,
-                        (layer.start as f64 + fraction * slots) / size.max(1) as f64,
-                    )
+                if layers.len() == 1 {
+                    return report(phase, fraction);
+                }
+                let slots = (layer.end - layer.start) as f64;
+                let done = (layer.start as f64 + fraction * slots) / size.max(1) as f64;
+                match phase {
+                    Phase::Done if !last => {}
+                    Phase::Captures | Phase::Iteration(_) => report(phase, done),
+                    _ => report(phase, fraction),
                 }
             };
             let far_bytes = (far[0].len() + far[1].len()) as u64 * 8;

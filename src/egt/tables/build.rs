@@ -54,12 +54,20 @@ impl TableSet {
         let todo = self.missing(material);
         // Each table's share of the whole is its share of the positions: its build time
         // grows with them (TableClock makes each table's own fraction track time).
-        let weight = |m: &Material| Indexer::new(m, &self.geometry, self.fold).size() as f64;
-        let weights: Vec<f64> = todo.iter().map(weight).collect();
+        // Layered tables (pawns) report the share of their slots done (`TableClock::linear`).
+        let weight = |m: &Material| {
+            let ix = Indexer::new(m, &self.geometry, self.fold);
+            (ix.size() as f64, ix.layers().len() > 1)
+        };
+        let (weights, layered): (Vec<f64>, Vec<bool>) = todo.iter().map(weight).unzip();
         let mut total: f64 = weights.iter().sum::<f64>().max(1.0);
         let mut done = 0.0;
-        for (m, w) in todo.into_iter().zip(weights) {
-            let clock = Mutex::new(TableClock::new());
+        for ((m, w), layered) in todo.into_iter().zip(weights).zip(layered) {
+            let clock = Mutex::new(if layered {
+                TableClock::linear()
+            } else {
+                TableClock::new()
+            });
             let report = |phase, fraction: f64| {
                 // Reported under the lock, so that the reports of the threads keep their order.
                 let Ok(mut clock) = clock.lock() else {
