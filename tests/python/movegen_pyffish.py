@@ -238,11 +238,17 @@ def pyffish_pawns(job):
     out = []
     while len(out) < positions:
         fen = random_pawn_position(files, others, rng)
-        board, side, rest = fen.split(" ", 2)
-        other = f"{board} {'b' if side == 'w' else 'w'} {rest}"
-        if not pyffish.gives_check(variant, other, []):
+        if not royal_capturable(variant, fen):
             out.append((fen, sorted(pyffish.legal_moves(variant, fen, []))))
     return out
+
+
+def royal_capturable(variant, fen):
+    """Whether the side to move in `fen` could capture the enemy royal (an illegal position):
+    whether the other side, were it to move, would be in check."""
+    board, side, rest = fen.split(" ", 2)
+    other = f"{board} {'b' if side == 'w' else 'w'} {rest}"
+    return pyffish.gives_check(variant, other, [])
 
 
 def random_double_step_position(files, others, rng):
@@ -304,9 +310,7 @@ def pyffish_double_steps(job):
     out = []
     while len(out) < positions:
         fen = random_double_step_position(files, others, rng)
-        board, side, rest = fen.split(" ", 2)
-        other = f"{board} {'b' if side == 'w' else 'w'} {rest}"
-        if pyffish.gives_check(variant, other, []):
+        if royal_capturable(variant, fen):
             continue
         men = men_of(fen)
         doubles = [m for m in pyffish.legal_moves(variant, fen, [])
