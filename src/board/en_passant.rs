@@ -124,14 +124,14 @@ struct PawnSteps {
 /// geometry at hand. Made once per checked position that has pawns, and shared by the
 /// positions played from it.
 #[derive(Clone, Debug)]
-pub(super) struct PawnRules {
+pub(crate) struct PawnRules {
     by_color: [PawnSteps; 2],
     board: BoardSize,
 }
 
 impl PawnRules {
     /// The rules of the set's pawn `P` on `board`, or `None` if the set has no pawn.
-    pub(super) fn new(pieces: &PieceSet, board: BoardSize) -> Option<PawnRules> {
+    pub(crate) fn new(pieces: &PieceSet, board: BoardSize) -> Option<PawnRules> {
         let pawn = pieces.get(PAWN)?;
         let steps_of = |steps: &[crate::piece::Step], initial_rank: i8| {
             let mut out = PawnSteps {
@@ -165,7 +165,7 @@ impl PawnRules {
     }
 
     /// Whether a pawn of `color` on `from` captures en passant onto `to` (by an `e` step).
-    pub(super) fn ep_capture(&self, color: Color, from: Square, to: Square) -> bool {
+    pub(crate) fn ep_capture(&self, color: Color, from: Square, to: Square) -> bool {
         self.by_color[color.index()]
             .ep_captures
             .iter()
@@ -174,7 +174,7 @@ impl PawnRules {
 
     /// The square passed over when a pawn of `color` goes from `from` to `to`, if that is
     /// one of its double steps.
-    pub(super) fn passed(&self, color: Color, from: Square, to: Square) -> Option<Square> {
+    pub(crate) fn passed(&self, color: Color, from: Square, to: Square) -> Option<Square> {
         let steps = &self.by_color[color.index()];
         if self.board.rank_of(from) != steps.initial_rank {
             return None;

@@ -304,8 +304,6 @@ pub struct PieceMoves<S> {
     specials: Vec<Specials<S>>,
     /// Whether every step is plain (no specials anywhere).
     plain: bool,
-    /// Whether some capturing step may also take en passant (XBetza `e`).
-    en_passant: bool,
 }
 
 impl<S: SquareSet> PieceMoves<S> {
@@ -348,7 +346,6 @@ impl<S: SquareSet> PieceMoves<S> {
             ray_to: vec![0; n * n],
             specials: Vec::with_capacity(n),
             plain: steps.iter().all(|s| s.kind == StepKind::Plain),
-            en_passant: steps.iter().any(|s| s.en_passant),
         };
         for sq in board.all_squares() {
             let forward = walk_all(sq, false, |_| true, None);
@@ -391,12 +388,6 @@ impl<S: SquareSet> PieceMoves<S> {
     #[inline]
     pub fn is_plain(&self) -> bool {
         self.plain
-    }
-
-    /// Whether some capturing step may also take en passant (XBetza `e`, the pawn's).
-    #[inline]
-    pub fn takes_en_passant(&self) -> bool {
-        self.en_passant
     }
 
     /// The squares a man on `from` goes to by its lame leaps and hops without capturing, and

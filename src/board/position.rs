@@ -420,11 +420,7 @@ impl Position {
 
     /// Whether `man`, going to `to`, is a pawn reaching its last rank.
     fn promotes(&self, man: &Man, to: Square) -> bool {
-        let last = match man.color {
-            Color::White => self.board.ranks() as i8 - 1,
-            Color::Black => 0,
-        };
-        man.letter == PAWN && self.board.rank_of(to) == last
+        man.letter == PAWN && self.board.rank_of(to) == self.board.last_rank(man.color)
     }
 
     /// All legal moves, sorted ascending by (from, to, promotion order); a pawn reaching its

@@ -1,7 +1,7 @@
 //! The board's size: W files × H ranks (8×8 by default, each side 3 to 16), squares numbered
 //! a1 = 0, `sq = W·rank + file`; square names (`j8`, `a10`) and the symmetries a shape allows.
 
-use super::square::Square;
+use super::square::{Color, Square};
 use crate::symmetry::Sym;
 use std::fmt;
 use std::str::FromStr;
@@ -86,6 +86,15 @@ impl BoardSize {
     #[inline]
     pub fn rank_of(self, sq: Square) -> i8 {
         (sq / self.files) as i8
+    }
+
+    /// The rank (0 = first) where `color`'s pawns promote: the last rank from its side.
+    #[inline]
+    pub fn last_rank(self, color: Color) -> i8 {
+        match color {
+            Color::White => self.ranks as i8 - 1,
+            Color::Black => 0,
+        }
     }
 
     /// The square at (file, rank), or `None` off the board.

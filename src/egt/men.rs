@@ -30,15 +30,12 @@ pub enum Exit {
         /// The captured man.
         j: usize,
     },
-    /// Pawn `i` moves to `to` without capturing or promoting.
+    /// Pawn `i` moves to `to` without capturing or promoting (by a double step too).
     Push {
         /// The pawn.
         i: usize,
         /// Its target.
         to: Square,
-        /// For a double step (a lame leap, whose leg is the square half way), the square it
-        /// passed over, where an enemy pawn may take it en passant.
-        passed: Option<Square>,
     },
     /// Pawn `i` reaches its last rank on `to`, taking man `captured` if any: it becomes one
     /// of the promotion pieces (one move each).
@@ -549,32 +546,16 @@ impl<'a, S: SquareSet> Men<'a, S> {
         self.without(&moved, victim)
     }
 
-    /// Side `c`'s pawns that may take en passant on `passed` (empty: the square an enemy
-    /// pawn's double step passed over), given the occupied squares. Whether the capture is
-    /// legal is the caller's to check.
+    /// Whether man `i` is a pawn.
     #[inline]
-    pub fn en_passant_takers(
-        &self,
-        sq: &Squares,
-        occupied: S,
-        passed: Square,
-        c: Color,
-    ) -> impl Iterator<Item = usize> + '_ {
-        let sq = *sq;
-        self.own[c.index()].iter().copied().filter(move |&j| {
-            let m = &self.men[j];
-            m.pawn && m.moves.takes_en_passant() && m.moves.attacks(sq[j], passed, occupied)
-        })
+    pub fn is_pawn(&self, i: usize) -> bool {
+        self.men[i].pawn
     }
 
     /// Whether square `to` is side `c`'s last rank, where its pawns promote.
     #[inline]
     fn promotes_on(&self, to: Square, c: Color) -> bool {
-        let last = match c {
-            Color::White => self.board.ranks() as i8 - 1,
-            Color::Black => 0,
-        };
-        self.board.rank_of(to) == last
+        self.board.rank_of(to) == self.board.last_rank(c)
     }
 
     /// Calls `f` with every exit of side `c` (see [`Exit`]), legal or not: its captures,
@@ -601,7 +582,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
         let all = occ.all();
         for &i in self.own[c.index()].iter().filter(|&&i| self.men[i].pawn) {
             let from = sq[i];
-            let mut pawn_move = |to: Square, passed: Option<Square>| {
+            let mut pawn_move = |to: Square| {
                 f(if self.promotes_on(to, c) {
                     Exit::Promote {
                         i,
@@ -609,35 +590,18 @@ impl<'a, S: SquareSet> Men<'a, S> {
                         captured: None,
                     }
                 } else {
-                    Exit::Push { i, to, passed }
+                    Exit::Push { i, to }
                 })
             };
             self.walk_quiet_rays(i, from, all, |to, _| {
-                pawn_move(to, None);
+                pawn_move(to);
                 true
             });
             let moves = self.men[i].moves;
             if !moves.is_plain() {
-                for_each_bit(moves.special_targets(from, all).0, |to| {
-                    pawn_move(to, self.half_way(from, to))
-                });
+                for_each_bit(moves.special_targets(from, all).0, pawn_move);
             }
         }
-    }
-
-    /// The square half way from `from` to `to`, if there is one: the square a pawn's double
-    /// step (a lame leap such as `nD` or `nA`, whose leg is that square) passes over.
-    #[inline]
-    fn half_way(&self, from: Square, to: Square) -> Option<Square> {
-        let b = self.board;
-        let (df, dr) = (
-            b.file_of(to) - b.file_of(from),
-            b.rank_of(to) - b.rank_of(from),
-        );
-        if df % 2 != 0 || dr % 2 != 0 {
-            return None;
-        }
-        b.square_at(b.file_of(from) + df / 2, b.rank_of(from) + dr / 2)
     }
 
     /// Whether exit `exit` of side `c` leaves `c`'s royal safe.

@@ -44,6 +44,23 @@ impl std::fmt::Display for Value {
     }
 }
 
+/// The value, for the side to move, of a position with an en-passant right, whose placement
+/// is worth `without` with no right (no table holds the right): the best of its legal
+/// en-passant captures (`best_capture`, their best value; `None` if none is legal) and, if
+/// the side has another legal move (`other_move` is asked only when it matters),
+/// `without`. The builder values a double step by it, and the probe a position with the
+/// right.
+pub fn with_en_passant(
+    best_capture: Option<Value>,
+    without: Value,
+    other_move: impl FnOnce() -> bool,
+) -> Value {
+    match best_capture {
+        Some(b) if b.rank() > without.rank() || !other_move() => b,
+        _ => without,
+    }
+}
+
 /// Table byte of a position not (yet) won or lost: a draw once the build is done.
 pub const UNKNOWN: u8 = 0;
 /// Table byte of a position that cannot occur (side to move can capture the enemy royal), or

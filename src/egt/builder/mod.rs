@@ -30,6 +30,7 @@
 //! Each step writes only its mover's table and reads only the opponent's: `sides.rs` holds
 //! that rule, the one place where the tables' atomic bytes are read as plain bytes.
 
+use crate::board::en_passant::PawnRules;
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Square, SquareSet};
 use crate::egt::index::Indexer;
@@ -40,7 +41,7 @@ use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{Metric, Table};
-use crate::egt::value::{loss_byte, Value, ILLEGAL, UNKNOWN};
+use crate::egt::value::{loss_byte, with_en_passant, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
 use bitmap::Bitmap;
 use candidates::Candidates;
@@ -106,20 +107,22 @@ struct Build<'a, S> {
     metric: Metric,
     rules: Rules,
     ix: &'a Indexer,
-    men: Men<'a, S>,
+    men: &'a Men<'a, S>,
     /// The two tables being built, and the phase rule of their reads and writes.
     sides: Sides<'a>,
     /// Table of the material left when man j is captured (None for the royals).
-    subs: Vec<Option<&'a Table>>,
+    subs: &'a [Option<&'a Table>],
     /// Per man i (a pawn), the tables it promotes into, one per promotion piece, with where
     /// each man goes (`Material::promoted`); empty for other men.
-    promos: Vec<Vec<(&'a Table, Perm)>>,
+    promos: &'a [Vec<(&'a Table, Perm)>],
     /// The same for pawn i promoting as it takes man j, at `i · MAX_MEN + j`.
-    capture_promos: Vec<Vec<(&'a Table, Perm)>>,
+    capture_promos: &'a [Vec<(&'a Table, Perm)>],
     /// The slots of the layer in work (the whole table without pawns).
     window: Range<u64>,
     /// The layers finished before it.
     done: Done<'a>,
+    /// The pawn's steps that make and take en passant (`None` without a pawn).
+    pawn_rules: Option<&'a PawnRules>,
     /// The blocks holding the slots a step works on, for one side to move at a time (the
     /// slots are parked in the side's `no_escape`).
     candidates: Candidates,
@@ -231,9 +234,11 @@ pub fn build_table<'t>(
         setup.elapsed().as_secs_f64()
     );
     let layers = indexer.layers();
+    let pawn_rules = PawnRules::new(geometry.pieces(), geometry.board());
     let mut far: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
     // On one of the pool's threads, so that every step's work runs on them.
     with_tables!(geometry, |t| {
+        let men = Men::new(material, t).with_blocks_of(&indexer);
         for (k, layer) in layers.iter().enumerate() {
             let last = k + 1 == layers.len();
             // With layers, the fraction reported is the share of the table done: the layers
@@ -257,11 +262,11 @@ pub fn build_table<'t>(
                     metric,
                     rules,
                     ix: &indexer,
-                    men: Men::new(material, t).with_blocks_of(&indexer),
+                    men: &men,
                     sides: Sides::new(&data),
-                    subs: subs.clone(),
-                    promos: promos.clone(),
-                    capture_promos: capture_promos.clone(),
+                    subs: &subs,
+                    promos: &promos,
+                    capture_promos: &capture_promos,
                     window: layer.clone(),
                     done: Done {
                         ix: &indexer,
@@ -269,6 +274,7 @@ pub fn build_table<'t>(
                         far: &far,
                         end: layer.start,
                     },
+                    pawn_rules: pawn_rules.as_ref(),
                     candidates: Candidates::new(blocks),
                     won: [0, 1].map(|_| Frontier::new(blocks)),
                     lost: [0, 1].map(|_| Frontier::new(blocks)),
@@ -450,7 +456,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
     ) {
         self.men.for_each_exit(sq, occ, c, |exit| match exit {
             Exit::Capture { i, j } => f(self.capture_value(sq, i, j, c)),
-            Exit::Push { i, to, passed } => f(self.push_value(sq, i, to, passed, c)),
+            Exit::Push { i, to } => f(self.push_value(sq, i, to, c)),
             Exit::Promote { i, to, captured } => {
                 let tables = match captured {
                     None => &self.promos[i],
@@ -466,54 +472,46 @@ impl<'a, S: SquareSet> Build<'a, S> {
 
     /// Value, for the opponent, of pawn `i` (side `c`) moving to `to` without capturing or
     /// promoting, read from the layers finished before; `None` if the move is illegal. A
-    /// double step, which passed over `passed`, is worth what the en-passant captures it
-    /// allows make of it.
+    /// double step is worth what the en-passant captures it allows make of it.
     #[inline]
-    fn push_value(
-        &self,
-        sq: &Squares,
-        i: usize,
-        to: Square,
-        passed: Option<Square>,
-        c: Color,
-    ) -> Option<Value> {
+    fn push_value(&self, sq: &Squares, i: usize, to: Square, c: Color) -> Option<Value> {
         let mut moved = *sq;
         moved[i] = to;
         let without = self.done.value(&moved, c.flip())?;
+        let passed = self
+            .pawn_rules
+            .and_then(|r| Some((r, r.passed(c, sq[i], to)?)));
         Some(match passed {
-            Some(passed) => self.with_en_passant(&moved, i, passed, c.flip(), without),
+            Some((rules, passed)) => {
+                self.after_double_step(&moved, i, passed, c.flip(), without, rules)
+            }
             None => without,
         })
     }
 
     /// The value, for side `c` to move, of the placement `sq` right after the enemy pawn
     /// `victim` passed over `passed` by a double step, with the right to take it en passant
-    /// there; `without` is its value without that right (the table's, which holds no such
-    /// right). The best of the captures en passant and, if `c` has another legal move,
-    /// `without`.
-    fn with_en_passant(
+    /// there; `without` is its value without that right (`value::with_en_passant`).
+    fn after_double_step(
         &self,
         sq: &Squares,
         victim: usize,
         passed: Square,
         c: Color,
         without: Value,
+        rules: &PawnRules,
     ) -> Value {
-        let occ = self.men.occupancy(sq);
-        let mut best: Option<Value> = None;
-        for j in self.men.en_passant_takers(sq, occ.all(), passed, c) {
-            let after = self.men.after_en_passant(sq, j, passed, victim);
-            if let Some(v) = self.sub(victim).value(&after, c.flip()) {
-                let v = self.after_capture(v).for_mover();
-                if best.is_none_or(|b| v.rank() > b.rank()) {
-                    best = Some(v);
-                }
-            }
-        }
-        match best {
-            Some(b) if b.rank() > without.rank() || !self.men.has_legal_move(sq, occ, c) => b,
-            _ => without,
-        }
+        let best = (self.men.of(c).iter())
+            .filter(|&&j| self.men.is_pawn(j) && rules.ep_capture(c, sq[j], passed))
+            .filter_map(|&j| {
+                let after = self.men.after_en_passant(sq, j, passed, victim);
+                self.sub(victim).value(&after, c.flip())
+            })
+            .map(|v| self.after_capture(v).for_mover())
+            .max_by_key(|v| v.rank());
+        with_en_passant(best, without, || {
+            self.men.has_legal_move(sq, self.men.occupancy(sq), c)
+        })
     }
 
     /// The table of the material left when man `j` is captured.

@@ -6,7 +6,7 @@ use crate::board::{EnPassant, Move, Position};
 use crate::egt::material::{material_of, MAX_MEN};
 use crate::egt::probe::{best_of, ProbeError, ScoredMove};
 use crate::egt::table::Metric;
-use crate::egt::value::Value;
+use crate::egt::value::{with_en_passant, Value};
 
 impl TableSet {
     /// Value of a position for its side to move.
@@ -32,8 +32,8 @@ impl TableSet {
     }
 
     /// The value of a position with an en-passant right, whose placement the table holds
-    /// without it (worth `without`): the best of its en-passant captures and, if it has
-    /// another legal move, `without` (the builder values a double step the same way).
+    /// without it (worth `without`), by `value::with_en_passant`, as the builder values a
+    /// double step.
     fn with_en_passant(
         &self,
         pos: &Position,
@@ -42,17 +42,11 @@ impl TableSet {
     ) -> Result<Value, ProbeError> {
         let moves = pos.legal_moves(self.geometry());
         let takes = |mv: &Move| mv.to == ep.square && pos.captured(*mv).is_some();
-        let mut best: Option<Value> = None;
-        for &mv in moves.iter().filter(|mv| takes(mv)) {
-            let v = self.scored(pos, mv)?;
-            if best.is_none_or(|b| v.rank() > b.rank()) {
-                best = Some(v);
-            }
-        }
-        Ok(match best {
-            Some(b) if b.rank() > without.rank() || moves.iter().all(takes) => b,
-            _ => without,
-        })
+        let captures = (moves.iter().filter(|mv| takes(mv)))
+            .map(|&mv| self.scored(pos, mv))
+            .collect::<Result<Vec<Value>, ProbeError>>()?;
+        let best = captures.into_iter().max_by_key(|v| v.rank());
+        Ok(with_en_passant(best, without, || !moves.iter().all(takes)))
     }
 
     /// Every legal move with the value it leaves for the mover, in ascending (from, to,
