@@ -113,6 +113,12 @@ fn assert_no_refusal(out: &Path, log: &str) {
     }
 }
 
+/// Fails unless `out` holds the screenshot `name` (an image, not an empty file).
+fn assert_screenshot(out: &Path, name: &str) {
+    let shot = std::fs::metadata(out.join(name)).map_or(0, |m| m.len());
+    assert!(shot > 10_000, "no screenshot {name} in {}", out.display());
+}
+
 /// The lines XBoard's debug log says it received from the first engine, in order.
 fn received(log: &str) -> Vec<&str> {
     log.lines()
@@ -203,8 +209,7 @@ fn xboard_receives_the_start_up_progress_after_its_ping_is_answered() {
         !got[..pong].iter().any(|l| l.contains(" ready in ")),
         "the build was over before the pong:\n{log}"
     );
-    let shot = std::fs::metadata(out.join("progress.png")).map_or(0, |m| m.len());
-    assert!(shot > 10_000, "no screenshot in {}", out.display());
+    assert_screenshot(&out, "progress.png");
 }
 
 #[test]
@@ -220,10 +225,7 @@ fn xboard_plays_a_chancellor_endgame_to_the_table_mate() {
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
     assert_eq!(white_moves(&pgn), (distance as usize, true), "{pgn}");
-    let shot = std::fs::metadata(out.join("xboard.png"))
-        .map(|m| m.len())
-        .unwrap_or(0);
-    assert!(shot > 10_000, "no screenshot in {}", out.display());
+    assert_screenshot(&out, "xboard.png");
 }
 
 #[test]
@@ -244,8 +246,7 @@ fn xboard_plays_an_amazon_and_a_cannon_with_legality_testing() {
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
     assert_eq!(white_moves(&pgn), (4, true), "{pgn}");
-    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
-    assert!(shot > 10_000, "no screenshot in {}", out.display());
+    assert_screenshot(&out, "xboard.png");
 }
 
 #[test]
@@ -316,8 +317,7 @@ fn xboard_plays_king_and_pawn_through_the_promotion_to_mate() {
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains("g8=Q"), "{pgn}");
     assert_eq!(white_moves(&pgn), (28, true), "{pgn}");
-    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
-    assert!(shot > 10_000, "no screenshot in {}", out.display());
+    assert_screenshot(&out, "xboard.png");
 }
 
 /// On 10×8 a pawn promotes to Q R B N A C. Here the only win is the under-promotion to a
@@ -353,8 +353,7 @@ fn xboard_takes_a_promotion_to_a_chancellor_on_10x8() {
     assert!(pgn.contains("1. b8=C"), "{pgn}");
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert_eq!(white_moves(&pgn), (6, true), "{pgn}");
-    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
-    assert!(shot > 10_000, "no screenshot in {}", out.display());
+    assert_screenshot(&out, "xboard.png");
 }
 
 /// A KC.KR game in real XBoard on `board` from `fen`, won by White in the table's distance
@@ -397,8 +396,7 @@ fn chancellor_game_on(board: &str, fen: &str, distance: u16, first: &str, name: 
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
     assert!(pgn.contains(&format!("1. {first} ")), "{pgn}");
     assert_eq!(white_moves(&pgn), (distance as usize, true), "{pgn}");
-    let shot = std::fs::metadata(out.join("xboard.png")).map_or(0, |m| m.len());
-    assert!(shot > 10_000, "no screenshot in {}", out.display());
+    assert_screenshot(&out, "xboard.png");
     out
 }
 
