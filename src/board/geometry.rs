@@ -390,6 +390,25 @@ impl<S: SquareSet> PieceMoves<S> {
         self.plain
     }
 
+    /// Whether every capture is a plain leap or ride, and every other special move a
+    /// non-capturing lame leap (a pawn's double step): then the set queries tell all of the
+    /// man's captures, and the rays with `quiet_lame_leaps` all of its other moves.
+    pub fn captures_plainly(&self) -> bool {
+        self.specials.iter().all(|s| {
+            (s.forward.iter()).all(|m| matches!(m, Special::Lame { mode, .. } if !mode.captures()))
+        })
+    }
+
+    /// The non-capturing lame leaps from `from`: each target, with the squares of its leg
+    /// (which must be empty).
+    #[inline]
+    pub fn quiet_lame_leaps(&self, from: Square) -> impl Iterator<Item = (Square, S)> + '_ {
+        (self.specials[from as usize].forward.iter()).filter_map(|m| match *m {
+            Special::Lame { to, leg, mode } if mode.moves() => Some((to, leg)),
+            _ => None,
+        })
+    }
+
     /// The squares a man on `from` goes to by its lame leaps and hops without capturing, and
     /// those it captures on (any man there: the caller keeps the enemies).
     #[inline]

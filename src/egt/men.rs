@@ -7,7 +7,7 @@
 //! promotion; it leads to a finished part of the table or to a smaller table.
 
 use crate::board::geometry::{MoveTables, PieceMoves};
-use crate::board::{all_bits, for_each_bit, BoardSize, Color, Square, SquareSet};
+use crate::board::{all_bits, for_each_bit, Color, Square, SquareSet};
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
 
@@ -57,10 +57,11 @@ pub struct Men<'a, S> {
     men: Vec<ManInfo<'a, S>>,
     own: [Vec<usize>; 2],
     block_man: usize,
-    /// Whether every man moves only by plain leaps and rides, and none is a pawn (see
-    /// `blockwise`).
+    /// Whether every man but the pawns moves only by plain leaps and rides, and the pawns
+    /// capture plainly (see `blockwise`).
     plain: bool,
-    board: BoardSize,
+    /// Per side, the squares of its last rank, where its pawns promote.
+    last_rank: [S; 2],
 }
 
 /// Occupied squares of a placement, per side.
@@ -96,13 +97,22 @@ impl<'a, S: SquareSet> Men<'a, S> {
                 .collect::<Vec<_>>()
         });
         let block_man = men.len() - 1;
-        let plain = men.iter().all(|m| m.moves.is_plain() && !m.pawn);
+        let plain = (men.iter()).all(|m| match m.pawn {
+            true => m.moves.captures_plainly(),
+            false => m.moves.is_plain(),
+        });
+        let board = tables.board();
+        let last_rank = [Color::White, Color::Black].map(|c| {
+            (board.all_squares())
+                .filter(|&s| board.rank_of(s) == board.last_rank(c))
+                .fold(S::default(), |set, s| set | S::bit(s))
+        });
         Men {
             men,
             own,
             block_man,
             plain,
-            board: tables.board(),
+            last_rank,
         }
     }
 
@@ -303,7 +313,9 @@ impl<'a, S: SquareSet> Men<'a, S> {
     }
 
     /// Whether every man moves only by plain leaps and rides, so that the block-wise work
-    /// (squares of the block man outside a move's path, set queries) tells all moves.
+    /// (squares of the block man outside a move's path, set queries) tells all moves. A pawn
+    /// may also step by lame leaps (its double step), which the block-wise work walks
+    /// (`for_each_pawn_move_of_block`), but must capture plainly.
     #[inline]
     pub fn blockwise(&self) -> bool {
         self.plain
@@ -385,8 +397,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
     ) -> bool {
         debug_assert!(self.plain, "block-wise work needs plain men");
         let block = self.block_man;
-        self.own[c.index()]
-            .iter()
+        self.quiet_men(c)
             .rev()
             .filter(|&&i| i != block)
             .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, path.low64())))
@@ -406,8 +417,35 @@ impl<'a, S: SquareSet> Men<'a, S> {
     ) {
         debug_assert!(self.plain, "block-wise work needs plain men");
         let block = self.block_man;
-        for &i in self.own[c.index()].iter().filter(|&&i| i != block) {
+        for &i in self.quiet_men(c).filter(|&&i| i != block) {
             self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, path.low64()));
+        }
+    }
+
+    /// Calls `f(i, to, path)` for every non-capturing move of side `c`'s pawns (pushes,
+    /// double steps and promotions), on the board of `occupied` (every man but the block
+    /// man, who is no pawn): the move exists for exactly the squares of the block man outside
+    /// `path`, the squares it crosses and lands on.
+    #[inline]
+    pub fn for_each_pawn_move_of_block(
+        &self,
+        sq: &Squares,
+        occupied: S,
+        c: Color,
+        mut f: impl FnMut(usize, Square, u64),
+    ) {
+        debug_assert!(self.plain, "block-wise work needs plain men");
+        for &i in self.own[c.index()].iter().filter(|&&i| self.men[i].pawn) {
+            self.walk_quiet_rays(i, sq[i], occupied, |t, path| {
+                f(i, t, path.low64());
+                true
+            });
+            for (to, leg) in self.men[i].moves.quiet_lame_leaps(sq[i]) {
+                let path = leg | S::bit(to);
+                if (path & occupied).is_empty() {
+                    f(i, to, path.low64());
+                }
+            }
         }
     }
 
@@ -554,8 +592,14 @@ impl<'a, S: SquareSet> Men<'a, S> {
 
     /// Whether square `to` is side `c`'s last rank, where its pawns promote.
     #[inline]
-    fn promotes_on(&self, to: Square, c: Color) -> bool {
-        self.board.rank_of(to) == self.board.last_rank(c)
+    pub fn promotes_on(&self, to: Square, c: Color) -> bool {
+        self.last_rank[c.index()].contains(to)
+    }
+
+    /// The squares of side `c`'s last rank, where its pawns promote.
+    #[inline]
+    pub fn last_rank(&self, c: Color) -> S {
+        self.last_rank[c.index()]
     }
 
     /// Calls `f` with every exit of side `c` (see [`Exit`]), legal or not: its captures,

@@ -4,14 +4,14 @@
 //! its 64 values in one block of the smaller table.
 
 use super::bitmap::for_each_bit;
+use super::done::Finished;
 use super::first_pass::Exits;
 use super::sides::Writer;
 use super::Build;
 use crate::board::{Color, Square, SquareSet};
 use crate::egt::index::BlockMove;
-use crate::egt::material::Squares;
+use crate::egt::material::{Squares, MAX_MEN};
 use crate::egt::men::Occupancy;
-use crate::egt::table::Table;
 use crate::egt::value::{Value, ILLEGAL, UNKNOWN};
 
 impl<S: SquareSet> Build<'_, S> {
@@ -48,7 +48,7 @@ impl<S: SquareSet> Build<'_, S> {
         let canonical = fold.map_or(!0, |f| f.keep());
         for c in Color::BOTH {
             let positions = canonical & !others.low64() & !attacked[c.flip().index()];
-            let (captures, capturing) = self.captures_in_block(&sq, others, positions, c);
+            let (exits, exiting) = self.exits_in_block(&sq, others, positions, c);
             for_each_bit(!positions, |x| {
                 tables[c.index()].store(w * 64 + x as u64, ILLEGAL)
             });
@@ -56,7 +56,7 @@ impl<S: SquareSet> Build<'_, S> {
             let quiet = if rules_decide_quiet {
                 0
             } else {
-                positions & !capturing & !attacked[c.index()]
+                positions & !exiting & !attacked[c.index()]
             };
             bytes[c.index()][UNKNOWN as usize] += quiet.count_ones() as u64;
             // Where the royal can step, there is a quiet move, whatever the other men can do:
@@ -69,7 +69,7 @@ impl<S: SquareSet> Build<'_, S> {
                 let mut occ = fixed;
                 occ.by_color[self.men.color(bm).index()] |= S::bit(x);
                 let slot = w * 64 + x as u64;
-                let byte = self.byte_given_exits(slot, c, in_check, captures[x as usize], || {
+                let byte = self.byte_given_exits(slot, c, in_check, exits[x as usize], || {
                     let steps =
                         *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
                     steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
@@ -81,9 +81,11 @@ impl<S: SquareSet> Build<'_, S> {
         legal
     }
 
-    /// For each square of the block man among `positions`, what side `c`'s captures give it;
-    /// and the squares where it has a legal capture.
-    fn captures_in_block(
+    /// For each square of the block man among `positions`, what side `c`'s exits give it
+    /// (its captures; with pawns, their moves and promotions too); and the squares where it
+    /// has a legal exit. Every exit counts: a position whose only legal moves are exits, and
+    /// whose exits were left out, would stay undecided.
+    fn exits_in_block(
         &self,
         sq: &Squares,
         others: S,
@@ -91,16 +93,19 @@ impl<S: SquareSet> Build<'_, S> {
         c: Color,
     ) -> ([Exits; 64], u64) {
         let mut out = [Exits::default(); 64];
-        let mut capturing = 0u64;
+        let mut exiting = 0u64;
         let mut add = |x: u8, v: Option<Value>| {
             if v.is_some() {
-                capturing |= 1 << x;
+                exiting |= 1 << x;
                 out[x as usize].add(v);
             }
         };
         let bm = self.men.block_man();
+        let last_rank = self.men.last_rank(c).low64();
         for &i in self.men.of(c) {
+            let pawn = self.men.is_pawn(i);
             for &j in &self.men.of(c.flip())[1..] {
+                let promotions = &self.capture_promos[i * MAX_MEN + j];
                 if i == bm {
                     // The same position follows from every square the block man takes from.
                     let reach = positions & self.men.moves(bm).attackers(sq[j], others).low64();
@@ -121,20 +126,83 @@ impl<S: SquareSet> Build<'_, S> {
                 } else {
                     continue;
                 };
+                // A pawn taking on its last rank promotes (when it takes the block man, on
+                // the squares of that rank alone).
+                let promoting = match (pawn, j == bm) {
+                    (false, _) => 0,
+                    (true, true) => reach & last_rank,
+                    (true, false) if self.men.promotes_on(sq[j], c) => reach,
+                    (true, false) => 0,
+                };
                 let after = self.men.after_capture(sq, i, j);
-                self.sub_values(self.sub(j), after, m, reach, c.flip(), |x, v| {
-                    add(x, v.map(|v| self.after_capture(v)))
-                });
+                self.sub_values(
+                    self.sub(j),
+                    after,
+                    m,
+                    reach & !promoting,
+                    c.flip(),
+                    |x, v| add(x, v.map(|v| self.after_capture(v))),
+                );
+                if promoting != 0 {
+                    for (table, perm) in promotions {
+                        let after = self.men.after_promotion(sq, i, sq[j], Some(j), perm);
+                        self.sub_values(*table, after, perm[m], promoting, c.flip(), |x, v| {
+                            add(x, v.map(|v| self.after_capture(v)))
+                        });
+                    }
+                }
             }
         }
-        (out, capturing)
+        // The pawns' steps: to a finished layer of this table (the block man stays the block
+        // man), or, promoting, to the smaller tables.
+        self.men
+            .for_each_pawn_move_of_block(sq, others, c, |i, to, path| {
+                let squares = positions & !path;
+                if squares == 0 {
+                    return;
+                }
+                if self.men.promotes_on(to, c) {
+                    for (table, perm) in &self.promos[i] {
+                        let after = self.men.after_promotion(sq, i, to, None, perm);
+                        self.sub_values(*table, after, perm[bm], squares, c.flip(), |x, v| {
+                            add(x, v.map(|v| self.after_capture(v)))
+                        });
+                    }
+                    return;
+                }
+                let mut moved = *sq;
+                moved[i] = to;
+                // A double step that an enemy pawn may take en passant: the right's value for
+                // each square of the block man (who may pin the taker, or be the only other
+                // move).
+                let en_passant = self.pawn_rules.and_then(|rules| {
+                    let passed = rules.passed(c, sq[i], to)?;
+                    let takers = self.men.of(c.flip()).iter();
+                    (takers.filter(|&&j| self.men.is_pawn(j)))
+                        .any(|&j| rules.ep_capture(c.flip(), sq[j], passed))
+                        .then_some((rules, passed))
+                });
+                self.sub_values(&self.done, moved, bm, squares, c.flip(), |x, without| {
+                    let v = match (without, en_passant) {
+                        (Some(without), Some((rules, passed))) => {
+                            let mut s = moved;
+                            s[bm] = x;
+                            Some(self.after_double_step(&s, i, passed, c.flip(), without, rules))
+                        }
+                        (v, _) => v,
+                    };
+                    add(x, v)
+                });
+            });
+        (out, exiting)
     }
 
     /// Calls `f(x, value)` for every square x in `squares` of man `m` in the placements
-    /// `after` of table `sub`, `stm` to move: one block of `sub` when m is its block man too.
-    fn sub_values(
+    /// `after` of table `sub` (a smaller table, or this one's finished layers), `stm` to
+    /// move: one block of `sub` when m is its block man too.
+    fn sub_values<T: Finished + ?Sized>(
         &self,
-        sub: &Table,
+        sub: &T,
         mut after: Squares,
         m: usize,
         squares: u64,

@@ -5,7 +5,7 @@
 use crate::board::Color;
 use crate::egt::index::Indexer;
 use crate::egt::material::Squares;
-use crate::egt::table::far_distance;
+use crate::egt::table::{far_distance, Table};
 use crate::egt::value::{decode, Value};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -20,12 +20,42 @@ pub(super) struct Done<'a> {
     pub(super) end: u64,
 }
 
-impl Done<'_> {
-    /// Value of a placement of the finished part with `stm` to move; `None` if the position
-    /// is illegal.
+/// Values of a finished table that the first pass reads, block by block where it can: a
+/// smaller table, or the finished layers of the table in work.
+pub(super) trait Finished {
+    /// The table's index.
+    fn indexer(&self) -> &Indexer;
+
+    /// Value of slot `index` with `stm` to move; `None` if it is no legal position.
+    fn value_at(&self, index: u64, stm: Color) -> Option<Value>;
+
+    /// Value of a placement with `stm` to move; `None` if the position is illegal.
     #[inline]
-    pub(super) fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
-        let index = self.ix.index(sq)?;
+    fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
+        self.value_at(self.indexer().index(sq)?, stm)
+    }
+}
+
+impl Finished for Table {
+    #[inline]
+    fn indexer(&self) -> &Indexer {
+        Table::indexer(self)
+    }
+
+    #[inline]
+    fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
+        Table::value_at(self, index, stm)
+    }
+}
+
+impl Finished for Done<'_> {
+    #[inline]
+    fn indexer(&self) -> &Indexer {
+        self.ix
+    }
+
+    #[inline]
+    fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
         debug_assert!(index < self.end, "slot {index} is not finished");
         let byte = self.data[stm.index()][index as usize].load(Relaxed);
         decode(byte, || far_distance(&self.far[stm.index()], index))

@@ -45,7 +45,7 @@ use crate::egt::value::{loss_byte, with_en_passant, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
 use bitmap::Bitmap;
 use candidates::Candidates;
-use done::Done;
+use done::{Done, Finished};
 use far::{Far, Kind};
 use frontier::Frontier;
 use no_escape::NoEscape;

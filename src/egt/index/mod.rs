@@ -19,7 +19,6 @@
 //! of the identity, a pawn's square is a hole for the other men, and pawns are in no group
 //! and never the block man. Only in a slice that is its own mirror image are the pairs
 //! folded, by the mirror, numbered as the identity numbers them (the others become holes).
-//! Pawn tables have no blocks yet.
 //!
 //! This module holds the [`Indexer`], which ties the parts together (placement ↔ index, the
 //! digits, the strides of lone men); `pairs` folds the royal pairs, `ranks` ranks groups of
@@ -144,7 +143,7 @@ impl Indexer {
         }
         let block_man = groups
             .last()
-            .filter(|g| g.len == 1 && men.len() > 2 && board == BoardSize::STANDARD && !has_pawns)
+            .filter(|g| g.len == 1 && men.len() > 2 && board == BoardSize::STANDARD)
             .map(|g| g.start);
         let rest: u64 = groups.iter().map(|g| g.size).product();
         let mut strides = [0; MAX_MEN];
@@ -494,7 +493,7 @@ impl Indexer {
         if let Some(s) = &self.slices {
             return self.decode_sliced(s, index);
         }
-        let sq = self.digits(index);
+        let sq = self.digits_in(index, 0);
         if !distinct(&sq[..self.men]) {
             return None;
         }
@@ -509,12 +508,7 @@ impl Indexer {
     /// the placements whose mirror image has the smaller index.
     fn decode_sliced(&self, s: &Slices, index: u64) -> Option<Squares> {
         let (slice, within) = s.divisor.div_rem(index);
-        if slice >= s.count() || within >= self.pairs.len() as u64 * self.rest {
-            return None;
-        }
-        let (pair, r) = self.split(within);
-        let (a, b) = self.pairs[pair as usize];
-        let sq = self.unpack(r, a as u64 | (b as u64) << 8 | s.placed(slice));
+        let sq = self.digits_sliced(s, slice, within)?;
         if !distinct(&sq[..self.men]) {
             return None;
         }
@@ -524,15 +518,35 @@ impl Indexer {
         Some(sq)
     }
 
-    /// The squares an index's digits name, whether or not they form a placement (without
-    /// pawns).
+    /// The squares an index's digits name, whether or not they form a placement; `None`
+    /// for a padding slot of a pawn slice.
     #[inline]
-    fn digits(&self, index: u64) -> Squares {
+    fn digits(&self, index: u64) -> Option<Squares> {
+        match &self.slices {
+            None => Some(self.digits_in(index, 0)),
+            Some(s) => {
+                let (slice, within) = s.divisor.div_rem(index);
+                self.digits_sliced(s, slice, within)
+            }
+        }
+    }
+
+    /// `digits` of the index `within` slice `slice`.
+    #[inline]
+    fn digits_sliced(&self, s: &Slices, slice: u64, within: u64) -> Option<Squares> {
+        let used = slice < s.count() && within < self.pairs.len() as u64 * self.rest;
+        used.then(|| self.digits_in(within, s.placed(slice)))
+    }
+
+    /// The squares of a pair-and-rest index, with the men's squares `placed` (packed as in
+    /// `unpack`) added.
+    #[inline]
+    fn digits_in(&self, index: u64, placed: u64) -> Squares {
         let (pair, r) = self.split(index);
         let (a, b) = self.pairs[pair as usize];
         // The squares are packed in a word, not stored byte by byte, so that reading them
         // back does not wait.
-        self.unpack(r, a as u64 | (b as u64) << 8)
+        self.unpack(r, a as u64 | (b as u64) << 8 | placed)
     }
 
     /// The squares of `packed` (men's squares, each in its byte) with those of the groups'
