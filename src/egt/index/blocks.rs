@@ -4,7 +4,7 @@
 //! ([`BlockMove`]); where a symmetry fixes a block's other men, the block is folded
 //! ([`Fold`]) and only half of its slots are positions ([`BlockShape`]).
 
-use super::pairs::NO_PAIR;
+use super::pairs::{PairSlot, NO_PAIR};
 use super::slices::Slices;
 use super::Indexer;
 use crate::board::{Square, Sym};
@@ -102,7 +102,11 @@ impl Indexer {
                 );
             }
         }
-        self.block_of(moved)
+        match &self.slices {
+            // A man but a pawn keeps the slice and its orientation.
+            Some(_) if !self.is_pawn(i) => self.block_in_slice(first, pair_of(moved), moved),
+            _ => self.block_of(moved),
+        }
     }
 
     /// Where the slots of the placements `sq` (the block man's square left open) are, in a
@@ -163,28 +167,29 @@ impl Indexer {
             return BlockMove::Off;
         };
         let sq = self.oriented(sq, orientation);
-        let (pair, mask) =
-            s.pair_slots(slice, &self.pair_slot)[sq[0] as usize * BLOCK + sq[1] as usize];
+        let pair = s.pair_slots(slice, &self.pair_slot)[sq[0] as usize * BLOCK + sq[1] as usize];
+        let first = slice as u64 * (s.size / BLOCK as u64);
+        match (self.block_in_slice(first, pair, &sq), orientation) {
+            (BlockMove::Block(b), 1) => BlockMove::Mapped(b, self.syms[1]),
+            (to, _) => to,
+        }
+    }
+
+    /// `block_of` for placements `sq` in their slice's orientation, whose slice starts at
+    /// block `first` and whose royal pair has the slot `pair` in that slice.
+    #[inline]
+    fn block_in_slice(&self, first: u64, (pair, mask): PairSlot, sq: &Squares) -> BlockMove {
         if pair == NO_PAIR {
             return BlockMove::Off;
         }
-        let first =
-            slice as u64 * (s.size / BLOCK as u64) + pair as u64 * (self.rest / BLOCK as u64);
+        let first = first + pair as u64 * (self.rest / BLOCK as u64);
         if mask == 1 {
-            let block = first + self.rest_plain(&sq) / BLOCK as u64;
-            return match orientation {
-                0 => BlockMove::Block(block),
-                k => BlockMove::Mapped(block, self.syms[k]),
-            };
+            return BlockMove::Block(first + self.rest_plain(sq) / BLOCK as u64);
         }
-        debug_assert!(
-            orientation == 0 && mask == 2,
-            "mask {mask} in slice {slice}"
-        );
-        BlockMove::Mapped(
-            first + self.rest_of(&self.images[1], &sq) / BLOCK as u64,
-            self.syms[1],
-        )
+        // In a slice that is its own mirror image, the mirror takes the pair to its
+        // canonical one (the mirror fixes no pair on 8×8).
+        debug_assert_eq!(mask, 2, "{sq:?}");
+        BlockMove::Mapped(first + self.rest_of(&self.images[1], sq) / BLOCK as u64, self.syms[1])
     }
 }
 

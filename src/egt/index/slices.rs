@@ -129,7 +129,7 @@ impl Slices {
     }
 
     /// The man numbers of all pawns.
-    fn men(&self) -> impl Iterator<Item = usize> + Clone {
+    pub(super) fn men(&self) -> impl Iterator<Item = usize> + Clone {
         self.range(0).chain(self.range(1))
     }
 
