@@ -6,7 +6,8 @@
 //! budget reckons the build needs (`TableSet::bytes_needed`, the tables and the builder's
 //! working memory: the process's own few megabytes come on top), and the wall seconds until
 //! the full-board statistics are counted too; for KBN.KN, how that compares with EGTgen and
-//! with the aim of 30 times its speed. Linux only (/proc).
+//! with the aim of 30 times its speed; for the pawn endgame KRP.KR, its time as a multiple
+//! of KBN.KN's and its peak memory beside the tables it keeps. Linux only (/proc).
 //!
 //! With `FAIRY_EGT_EGTGEN` naming an EGTgen 1.2 5-man binary (H.G. Muller's public source,
 //! built with `gcc -O2 -DMEN=5 EGTgen.c`; not part of this repository), KBN.KN is also timed
@@ -37,6 +38,11 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const CHILD: &str = "FAIRY_EGT_BENCH_CHILD";
+
+/// The pawn endgame measured, with every table it needs (KRQ.KR, KRR.KR, KRB.KR, KRN.KR,
+/// the 4-man ones): its time is set beside KBN.KN's (issue 27: at most 8×), its peak memory
+/// beside the bytes of the tables it keeps (at most 10 % more).
+const PAWNS: &str = "KRP.KR";
 
 /// EGTgen 1.2 (-O2, one side to move, one thread) building KBN.KN on the project's 2-core
 /// machine, the median measured on 2026-11-24 (`docs/DESIGN.md` §3), in seconds: the
@@ -93,7 +99,10 @@ fn child(spec: &str, threads: usize) {
     let table = set.get(&material).expect("built");
     table_stats(table, set.geometry());
     let with_stats = start.elapsed().as_secs_f64();
-    println!("{wall} {cpu} {peak} {estimate} {with_stats}");
+    println!(
+        "{wall} {cpu} {peak} {estimate} {with_stats} {}",
+        set.bytes()
+    );
 }
 
 /// Builds `spec` and raises the cancel flag once the build reports `share` done; the time
@@ -227,7 +236,7 @@ fn saved_tables(spec: &str) {
 }
 
 /// Builds `spec` in a child process: wall s, CPU s, peak bytes, estimated bytes, wall s with
-/// the statistics.
+/// the statistics, bytes of the tables kept (the endgame's and every smaller one's).
 fn run_child(spec: &str, threads: usize) -> Vec<f64> {
     let out = Command::new(std::env::current_exe().expect("own path"))
         .env(CHILD, spec)
@@ -325,14 +334,16 @@ fn main() {
         .filter(|a| a.contains('.'))
         .collect();
     if specs.is_empty() {
-        specs = vec!["KQ.KR", "KC.KR@10x8", "KBN.KN"];
+        specs = vec!["KQ.KR", "KC.KR@10x8", PAWNS, "KBN.KN"];
     }
     println!(
         "{:<12} {:>8} {:>10} {:>9} {:>12} {:>12} {:>14}",
         "endgame", "threads", "wall s", "CPU s", "peak MB", "estimate MB", "+ statistics s"
     );
+    let mut times = Vec::new();
     for &spec in &specs {
         let v = run_child(spec, threads);
+        times.push((spec, v.clone()));
         println!(
             "{:<12} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1} {:>14.3}",
             spec,
@@ -353,6 +364,17 @@ fn main() {
                 ),
             }
         }
+    }
+    let pawns = times.iter().find(|(s, _)| *s == PAWNS);
+    let kbnkn = times.iter().find(|(s, _)| *s == "KBN.KN");
+    if let (Some((_, p)), Some((_, k))) = (pawns, kbnkn) {
+        println!(
+            "{PAWNS}: {:.1}× KBN.KN's time in this run (the aim is at most 8×); peak {:.0} MB, {:+.1} % of the {:.0} MB of tables it keeps (the aim is at most +10 %)",
+            p[0] / k[0],
+            p[2] / 1e6,
+            100.0 * (p[2] / p[5] - 1.0),
+            p[5] / 1e6
+        );
     }
     let last = specs.last().expect("an endgame");
     for share in [0.1, 0.3, 0.6] {

@@ -173,7 +173,7 @@ fn count_pair_by_blocks<S: SquareSet>(
     for w in slots.start / 64..slots.end / 64 {
         let Some(sq) = ix.block_men(w) else { continue };
         // The slots of half weight.
-        let half = match ix.block_shape(&sq) {
+        let half = match ix.block_shape(w, &sq) {
             BlockShape::Whole => 0,
             BlockShape::Half(fold) => fold.fixed(),
             BlockShape::Hole => continue,

@@ -26,7 +26,7 @@ impl<S: SquareSet> Build<'_, S> {
             return None;
         }
         let sq = self.ix.block_men(w)?;
-        match self.ix.block_shape(&sq) {
+        match self.ix.block_shape(w, &sq) {
             BlockShape::Whole => Some((sq, None)),
             BlockShape::Half(fold) => Some((sq, Some(fold))),
             BlockShape::Hole => None,

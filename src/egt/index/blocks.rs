@@ -46,12 +46,23 @@ impl Indexer {
         Some(sq)
     }
 
-    /// Which of a block's slots are canonical positions: `sq` are its men (`block_men`).
-    /// Only a block whose royal pair is fixed by a symmetry h can have holes: when h also
-    /// fixes the other men, the block man on x and on h(x) give the same position. With
-    /// pawns (on 8×8, where the mirror fixes no square), a block is whole or a hole.
+    /// Which of the slots of block `block` are canonical positions: `sq` are its men
+    /// (`block_men`). Only a block whose royal pair is fixed by a symmetry h can have holes:
+    /// when h also fixes the other men, the block man on x and on h(x) give the same
+    /// position. With pawns (on 8×8, where the mirror fixes no square), a block is whole or a
+    /// hole: whole where its slice keeps its royal pair as it is.
     #[inline]
-    pub fn block_shape(&self, sq: &Squares) -> BlockShape {
+    pub fn block_shape(&self, block: u64, sq: &Squares) -> BlockShape {
+        if let Some(s) = &self.slices {
+            let slice = (block / (s.size / BLOCK as u64)) as u32;
+            let (_, mask) =
+                s.pair_slots(slice, &self.pair_slot)[sq[0] as usize * BLOCK + sq[1] as usize];
+            return if mask == 1 {
+                BlockShape::Whole
+            } else {
+                BlockShape::Hole
+            };
+        }
         if self.is_plain(sq) {
             return BlockShape::Whole;
         }
@@ -189,7 +200,10 @@ impl Indexer {
         // In a slice that is its own mirror image, the mirror takes the pair to its
         // canonical one (the mirror fixes no pair on 8×8).
         debug_assert_eq!(mask, 2, "{sq:?}");
-        BlockMove::Mapped(first + self.rest_of(&self.images[1], sq) / BLOCK as u64, self.syms[1])
+        BlockMove::Mapped(
+            first + self.rest_of(&self.images[1], sq) / BLOCK as u64,
+            self.syms[1],
+        )
     }
 }
 
@@ -311,7 +325,7 @@ mod tests {
                 let others = (0..ix.men)
                     .filter(|&i| i != bm)
                     .fold(0u64, |o, i| o | 1 << sq[i]);
-                let canonical = match ix.block_shape(&sq) {
+                let canonical = match ix.block_shape(w, &sq) {
                     BlockShape::Whole => !0,
                     BlockShape::Half(f) => {
                         halves += 1;

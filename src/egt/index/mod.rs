@@ -200,7 +200,9 @@ impl Indexer {
     /// Whether man `i` is a pawn (his square is part of the slice).
     #[inline]
     fn is_pawn(&self, i: usize) -> bool {
-        self.slices.as_ref().is_some_and(|s| s.men().any(|m| m == i))
+        self.slices
+            .as_ref()
+            .is_some_and(|s| s.men().any(|m| m == i))
     }
 
     /// Bytes the indexer keeps on the heap (its lookup tables).
