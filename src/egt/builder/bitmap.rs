@@ -1,5 +1,6 @@
 //! Sets of slots, one bit each, that threads update concurrently. Word w holds slots
-//! 64·w .. 64·w + 63, which in a table with blocks is exactly block w.
+//! 64·w .. 64·w + 63, which in a table with blocks is exactly block w. A set covers a range
+//! of slots (a layer of a pawn table, or the whole table), and holds words for it alone.
 //!
 //! A frontier is a small part of a big table, so each set also keeps a summary, one bit per
 //! group of 64 words, set when a word of the group may be non-empty: passes over the set and
@@ -7,6 +8,7 @@
 
 use crate::egt::memory;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Words per group of the summary.
@@ -14,16 +16,20 @@ pub(super) const GROUP: usize = 64;
 
 /// A set of slots of one table, for one side to move.
 pub(super) struct Bitmap {
+    /// The number of the first word held.
+    first: u64,
     words: Vec<AtomicU64>,
     /// Bit g: group g (words GROUP·g .. GROUP·g + GROUP − 1) may hold set bits.
     summary: Vec<AtomicU64>,
 }
 
 impl Bitmap {
-    /// An empty set of `bits` slots.
-    pub(super) fn new(bits: u64) -> Bitmap {
-        let words = bits.div_ceil(64) as usize;
+    /// An empty set that may hold the slots `bits`.
+    pub(super) fn new(bits: Range<u64>) -> Bitmap {
+        let first = bits.start / 64;
+        let words = (bits.end.div_ceil(64) - first) as usize;
         Bitmap {
+            first,
             words: memory::filled(words, || AtomicU64::new(0)),
             summary: (0..words.div_ceil(GROUP).div_ceil(64))
                 .map(|_| AtomicU64::new(0))
@@ -42,14 +48,21 @@ impl Bitmap {
     /// The bits of word `w`.
     #[inline]
     pub(super) fn word(&self, w: u64) -> u64 {
-        self.words[w as usize].load(Relaxed)
+        self.words[self.local(w)].load(Relaxed)
+    }
+
+    /// The place of word `w` among the words held.
+    #[inline]
+    fn local(&self, w: u64) -> usize {
+        (w - self.first) as usize
     }
 
     /// Adds `bits` to word `w`.
     #[inline]
     pub(super) fn or_word(&self, w: u64, bits: u64) {
         if bits != 0 {
-            self.words[w as usize].fetch_or(bits, Relaxed);
+            let w = self.local(w);
+            self.words[w].fetch_or(bits, Relaxed);
             self.mark(w, |mark, bit| {
                 mark.fetch_or(bit, Relaxed);
             });
@@ -60,7 +73,7 @@ impl Bitmap {
     /// meanwhile: a plain read and write, not a locked swap.
     #[inline]
     pub(super) fn take_word(&self, w: u64) -> u64 {
-        let word = &self.words[w as usize];
+        let word = &self.words[self.local(w)];
         let bits = word.load(Relaxed);
         if bits != 0 {
             word.store(0, Relaxed);
@@ -78,11 +91,11 @@ impl Bitmap {
         self.summary.iter().for_each(|mark| mark.store(0, Relaxed));
     }
 
-    /// Marks the group of word `w` in the summary with `or(summary word, bit)` unless it is
-    /// marked already.
+    /// Marks the group of the word held at `w` in the summary with `or(summary word, bit)`
+    /// unless it is marked already.
     #[inline]
-    fn mark(&self, w: u64, or: impl FnOnce(&AtomicU64, u64)) {
-        let g = w as usize / GROUP;
+    fn mark(&self, w: usize, or: impl FnOnce(&AtomicU64, u64)) {
+        let g = w / GROUP;
         let mark = &self.summary[g / 64];
         // Read first: once marked, the summary's cache line is only read, not fought over.
         if mark.load(Relaxed) & 1 << (g % 64) == 0 {
@@ -106,11 +119,12 @@ impl Bitmap {
     /// The words of group `g`, with their numbers.
     #[inline]
     pub(super) fn words_of(&self, g: usize) -> impl Iterator<Item = (u64, &AtomicU64)> {
-        let first = g * GROUP;
-        self.words[first..(first + GROUP).min(self.words.len())]
+        let start = g * GROUP;
+        let first = self.first + start as u64;
+        self.words[start..(start + GROUP).min(self.words.len())]
             .iter()
             .enumerate()
-            .map(move |(k, word)| ((first + k) as u64, word))
+            .map(move |(k, word)| (first + k as u64, word))
     }
 
     pub(super) fn clear(&self) {
@@ -145,8 +159,13 @@ mod tests {
     #[test]
     fn passes_visit_exactly_the_set_bits() {
         let size = 64 * GROUP as u64 * 130 + 17;
-        let set = Bitmap::new(size);
-        let bits: Vec<u64> = (0..5000u64).map(|k| k * 7919 % size).collect();
+        // A set from the middle of a word on, as a layer's blocks may start.
+        let start = 64 * 1000 + 9;
+        let set = Bitmap::new(start..size);
+        let bits: Vec<u64> = (0..5000u64)
+            .map(|k| k * 7919 % size)
+            .filter(|&b| b >= start)
+            .collect();
         bits.par_iter().for_each(|&i| set.set(i));
         let found = std::sync::Mutex::new(Vec::new());
         set.for_each_word(|w, b| {
@@ -162,6 +181,6 @@ mod tests {
         let empty = std::sync::atomic::AtomicBool::new(true);
         set.for_each_word(|_, _| empty.store(false, Relaxed));
         assert!(empty.into_inner());
-        assert!((0..size.div_ceil(64)).all(|w| set.word(w) == 0));
+        assert!((start / 64..size.div_ceil(64)).all(|w| set.word(w) == 0));
     }
 }

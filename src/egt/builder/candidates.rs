@@ -26,8 +26,8 @@ pub(super) struct Parked<'a> {
 }
 
 impl Candidates {
-    /// No candidates, in a table of `blocks` blocks.
-    pub(super) fn new(blocks: u64) -> Candidates {
+    /// No candidates, in the blocks `blocks` of a table (the layer in work).
+    pub(super) fn new(blocks: std::ops::Range<u64>) -> Candidates {
         Candidates(Bitmap::new(blocks))
     }
 
@@ -207,9 +207,9 @@ mod tests {
                 });
                 let sides = Sides::new(&bytes);
                 let table = sides.writer(Color::White);
-                let set = NoEscape::new(size);
+                let set = NoEscape::new(0..blocks);
                 (0..blocks).for_each(|w| set.add_alone(w, own(w)));
-                let candidates = Candidates::new(blocks);
+                let candidates = Candidates::new(0..blocks);
                 // In batches of 100 slots: each is flushed when full, and when dropped.
                 slots.par_chunks(100).for_each(|chunk| {
                     let parked = candidates.parked_in(&set);
@@ -218,7 +218,7 @@ mod tests {
                 });
                 let found = Mutex::new(Vec::new());
                 let announced = Mutex::new(Vec::new());
-                let kept = Frontier::new(blocks);
+                let kept = Frontier::new(0..blocks);
                 let count = candidates.check_blocks(
                     &set,
                     &table,
@@ -263,7 +263,7 @@ mod tests {
                 let next: Vec<u64> = want.iter().step_by(1000).map(|i| i + 1).collect();
                 next.par_iter()
                     .for_each(|&i| Batch::new(&candidates.parked_in(&set)).set(i));
-                let seen = Frontier::new(blocks);
+                let seen = Frontier::new(0..blocks);
                 let found = Mutex::new(Vec::new());
                 candidates.check_blocks(
                     &set,
@@ -281,7 +281,7 @@ mod tests {
                 let mut next: Vec<u64> = next.into_iter().filter(|i| i % 7 != 0).collect();
                 next.dedup();
                 assert_eq!(found, next, "{threads} threads");
-                let none = Frontier::new(blocks);
+                let none = Frontier::new(0..blocks);
                 assert_eq!(
                     candidates.check_blocks(&set, &table, 0, &none, |_| {}, |_, bits| bits),
                     0

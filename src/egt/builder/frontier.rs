@@ -11,8 +11,8 @@ use crate::egt::bytes::{self, Bytes64};
 pub(super) struct Frontier(Bitmap);
 
 impl Frontier {
-    /// An empty frontier of a table of `blocks` blocks.
-    pub(super) fn new(blocks: u64) -> Frontier {
+    /// An empty frontier of the blocks `blocks` of a table (the layer in work).
+    pub(super) fn new(blocks: std::ops::Range<u64>) -> Frontier {
         Frontier(Bitmap::new(blocks))
     }
 

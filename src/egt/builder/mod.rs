@@ -198,7 +198,6 @@ pub fn build_table<'t>(
         return Err(BuildError::Cancelled);
     }
     let size = indexer.size();
-    let blocks = size.div_ceil(64);
     // Rounded up to whole bitmap words, the bytes past the index being ILLEGAL, so that
     // every word of the table has its 64 bytes.
     let data = [0, 1].map(|_| {
@@ -256,6 +255,8 @@ pub fn build_table<'t>(
                 }
             };
             let far_bytes = (far[0].len() + far[1].len()) as u64 * 8;
+            // The builder's sets hold the layer's blocks alone.
+            let blocks = layer.start / 64..layer.end.div_ceil(64);
             let exceptions = {
                 let build = Build {
                     name: material.name(),
@@ -275,14 +276,14 @@ pub fn build_table<'t>(
                         end: layer.start,
                     },
                     pawn_rules: pawn_rules.as_ref(),
-                    candidates: Candidates::new(blocks),
-                    won: [0, 1].map(|_| Frontier::new(blocks)),
-                    lost: [0, 1].map(|_| Frontier::new(blocks)),
-                    no_escape: [0, 1].map(|_| NoEscape::new(size)),
-                    pending: Pending::new(blocks),
+                    candidates: Candidates::new(blocks.clone()),
+                    won: [0, 1].map(|_| Frontier::new(blocks.clone())),
+                    lost: [0, 1].map(|_| Frontier::new(blocks.clone())),
+                    no_escape: [0, 1].map(|_| NoEscape::new(blocks.clone())),
+                    pending: Pending::new(blocks.clone()),
                     far: Far::new(direct, far_room.saturating_sub(far_bytes)),
                     too_long: AtomicBool::new(false),
-                    fixed: (!seeds.is_empty()).then(|| [Bitmap::new(size), Bitmap::new(size)]),
+                    fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
                     cancel,
                 };
                 rayon::scope(|_| build.run(seeds, &report))?;
@@ -355,11 +356,10 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         self.apply_seeds(seeds)?;
         self.within_budget()?;
-        let blocks = self.window.start / 64..self.window.end.div_ceil(64);
         for c in Color::BOTH {
             let table = self.sides.frozen(c);
-            self.pending.index_blocks(c, &table, blocks.clone());
-            self.no_escape[c.index()].start_from(&table, blocks.clone());
+            self.pending.index_blocks(c, &table);
+            self.no_escape[c.index()].start_from(&table);
         }
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);

@@ -19,30 +19,35 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// The slots of one side's table that are illegal or won in at most the distance reached,
 /// and, while a step of that side runs, its candidates.
 pub(super) struct NoEscape {
+    /// The first block held (the layer's).
+    first: u64,
     words: Vec<AtomicU64>,
 }
 
 impl NoEscape {
-    /// No slots, of a table of `bits` slots.
-    pub(super) fn new(bits: u64) -> NoEscape {
+    /// No slots, of the blocks `blocks` of a table (the layer in work: no move of the
+    /// layer's own reaches another).
+    pub(super) fn new(blocks: Range<u64>) -> NoEscape {
         NoEscape {
-            words: memory::filled(bits.div_ceil(64) as usize, || AtomicU64::new(0)),
+            first: blocks.start,
+            words: memory::filled((blocks.end - blocks.start) as usize, || AtomicU64::new(0)),
         }
     }
 
-    /// Sets the slots of `blocks` (the layer in work) to the illegal ones of `table` (its
-    /// bytes, a whole number of 64-byte words), before any distance: then no position is won
-    /// yet. The slots of other blocks stay out of the set: no move of the layer's own reaches
-    /// them.
-    pub(super) fn start_from(&self, table: &[u8], blocks: Range<u64>) {
-        let start = blocks.start;
-        self.words[blocks.start as usize..blocks.end as usize]
-            .par_iter()
-            .enumerate()
-            .for_each(|(k, word)| {
-                let w = start + k as u64;
-                word.store(NoEscape::held(&Bytes64::of_word(table, w), 0), Relaxed)
-            });
+    /// The word of block `w`.
+    #[inline]
+    fn at(&self, w: u64) -> &AtomicU64 {
+        &self.words[(w - self.first) as usize]
+    }
+
+    /// Sets the slots to the illegal ones of `table` (its bytes, a whole number of 64-byte
+    /// words), before any distance: then no position is won yet.
+    pub(super) fn start_from(&self, table: &[u8]) {
+        let start = self.first;
+        self.words.par_iter().enumerate().for_each(|(k, word)| {
+            let w = start + k as u64;
+            word.store(NoEscape::held(&Bytes64::of_word(table, w), 0), Relaxed)
+        });
     }
 
     /// The slots of a block that the set holds, from the block's bytes in the table: the
@@ -56,7 +61,7 @@ impl NoEscape {
     /// The slots of block (word) `w`.
     #[inline]
     pub(super) fn word(&self, w: u64) -> u64 {
-        self.words[w as usize].load(Relaxed)
+        self.at(w).load(Relaxed)
     }
 
     /// Whether the set holds slot `i`.
@@ -69,7 +74,10 @@ impl NoEscape {
     /// after.
     #[inline]
     pub(super) fn prefetch(&self, w: u64) {
-        if let Some(word) = self.words.get(w as usize) {
+        if let Some(word) = w
+            .checked_sub(self.first)
+            .and_then(|k| self.words.get(k as usize))
+        {
             bytes::prefetch_line(word);
         }
     }
@@ -77,7 +85,7 @@ impl NoEscape {
     /// Adds the slots `bits` of block `w` (candidates parked here, see `candidates.rs`).
     #[inline]
     pub(super) fn or(&self, w: u64, bits: u64) {
-        let word = &self.words[w as usize];
+        let word = self.at(w);
         // Read first: a word that holds them already costs no locked write.
         if word.load(Relaxed) & bits != bits {
             word.fetch_or(bits, Relaxed);
@@ -89,7 +97,7 @@ impl NoEscape {
     /// the block meanwhile.
     #[inline]
     pub(super) fn unpark(&self, w: u64, own: u64) -> u64 {
-        let word = &self.words[w as usize];
+        let word = self.at(w);
         let bits = word.load(Relaxed);
         debug_assert_eq!(bits & own, own, "block {w}: the set lost some of its slots");
         if bits != own {
@@ -101,7 +109,7 @@ impl NoEscape {
     /// Adds the slots `won` of block `w`, which no other thread writes meanwhile.
     #[inline]
     pub(super) fn add_alone(&self, w: u64, won: u64) {
-        let word = &self.words[w as usize];
+        let word = self.at(w);
         word.store(word.load(Relaxed) | won, Relaxed);
     }
 }

@@ -27,16 +27,20 @@ const CHUNK: usize = 1024;
 pub(super) struct Pending {
     /// Per side, per byte: how many were written.
     counts: [Vec<AtomicU64>; 2],
-    /// Per side, per block: at most the smallest provisional byte in it (0: none).
+    /// Per side, per block from `start` on: at most the smallest provisional byte in it (0:
+    /// none).
     first: [Vec<AtomicU8>; 2],
+    /// The first block held (the layer's).
+    start: u64,
 }
 
 impl Pending {
-    /// No provisional values yet, for tables of `blocks` blocks.
-    pub(super) fn new(blocks: u64) -> Pending {
+    /// No provisional values yet, in the blocks `blocks` of the tables (the layer in work).
+    pub(super) fn new(blocks: Range<u64>) -> Pending {
         Pending {
             counts: [0, 1].map(|_| (0..256).map(|_| AtomicU64::new(0)).collect()),
-            first: [0, 1].map(|_| (0..blocks).map(|_| AtomicU8::new(0)).collect()),
+            first: [0, 1].map(|_| blocks.clone().map(|_| AtomicU8::new(0)).collect()),
+            start: blocks.start,
         }
     }
 
@@ -52,7 +56,7 @@ impl Pending {
     /// the one thread that works on that block).
     pub(super) fn add(&self, c: Color, w: u64, byte: u8) {
         self.count(c, byte, 1);
-        let first = &self.first[c.index()][w as usize];
+        let first = &self.first[c.index()][(w - self.start) as usize];
         let old = first.load(Relaxed);
         if old == 0 || byte < old {
             first.store(byte, Relaxed);
@@ -73,11 +77,11 @@ impl Pending {
         })
     }
 
-    /// Finds, for every block of side `c`'s table `table` among `blocks` (the layer in work),
-    /// its smallest provisional byte: once the first pass and the seeds have written them.
-    pub(super) fn index_blocks(&self, c: Color, table: &[u8], blocks: Range<u64>) {
-        let start = blocks.start;
-        self.first[c.index()][blocks.start as usize..blocks.end as usize]
+    /// Finds, for every block of side `c`'s table `table` that it holds, its smallest
+    /// provisional byte: once the first pass and the seeds have written them.
+    pub(super) fn index_blocks(&self, c: Color, table: &[u8]) {
+        let start = self.start;
+        self.first[c.index()]
             .par_iter()
             .enumerate()
             .with_min_len(1024)
@@ -109,11 +113,11 @@ impl Pending {
                 let mut found = 0;
                 let mut next = after(0);
                 while let Some(i) = next {
-                    let w = (k * CHUNK + i) as u64;
+                    let w = self.start + (k * CHUNK + i) as u64;
                     // The blocks due are scattered: the next one's read starts now.
                     next = after(i + 1);
                     if let Some(j) = next {
-                        bytes::prefetch(table, (k * CHUNK + j) as u64);
+                        bytes::prefetch(table, self.start + (k * CHUNK + j) as u64);
                     }
                     let slots = Bytes64::of_word(table, w).equal(byte);
                     if slots != 0 {
@@ -173,8 +177,8 @@ mod tests {
         for (slot, byte) in written {
             table[slot] = byte;
         }
-        let pending = Pending::new(blocks);
-        pending.index_blocks(Color::White, &table, 0..blocks);
+        let pending = Pending::new(0..blocks);
+        pending.index_blocks(Color::White, &table);
         let late = (260, loss_byte(6));
         let mut order = vec![loss_byte(0)];
         order.extend((1..=MAX_DIRECT).flat_map(|n| [win_byte(n), loss_byte(n)]));

@@ -29,7 +29,7 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
     table_bytes(table.indexer()) + table.far_bytes()
 }
 
-/// Bytes the builder allocates for a table of `slots` slots, besides the table itself, while
+/// Bytes the builder allocates for a layer of `slots` slots, besides the table itself, while
 /// it builds it (they are freed before the next table): the positions no move escapes into, a
 /// bit per slot and side to move (a step's candidates are parked there); the blocks holding
 /// candidates, a bit per block; the frontiers, won and lost for each side, a bit per block of
@@ -47,6 +47,15 @@ fn builder_bytes(slots: u64, seeded: bool) -> u64 {
     candidates + no_escape + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
 }
 
+/// Slots of the largest layer of a table (the whole table without pawns): the builder's
+/// sets hold one layer at a time.
+fn largest_layer(index: &Indexer) -> u64 {
+    (index.layers().iter())
+        .map(|l| l.end - l.start)
+        .max()
+        .unwrap_or(0)
+}
+
 impl TableSet {
     /// Bytes a build of `material` adds to the memory in use at its peak: the tables of it
     /// and of every smaller endgame not built yet (both sides to move, each rounded up to whole
@@ -62,7 +71,7 @@ impl TableSet {
                     let index = Indexer::new(m, &self.geometry, self.fold);
                     (
                         tables + table_bytes(&index),
-                        builder_bytes(index.size(), seeded(m)).max(builder),
+                        builder_bytes(largest_layer(&index), seeded(m)).max(builder),
                     )
                 });
         tables + builder
