@@ -26,8 +26,9 @@ and the 11 3-/4-man pawn endgames whose Syzygy tables the sdist ships (kpk kpkp 
 
 With `--five-men`, only the pawnless positions of `epd/endgame-dm-5.epd` are checked against
 their `dm` instead: they need eight 5-man builds, about 5 minutes on 2 cores. With
-`--five-men=pawns` its 44 positions with pawns are checked instead (25 materials, from
-KNN.KP to KPPP.K: hours, as each 5-man pawn table builds its promotion tables too), and
+`--five-men=pawns` its 19 positions with pawns are checked instead (17 materials, from
+KNN.KP to KPPP.K, one e.p.: hours, as each 5-man pawn table builds its promotion tables
+too), and
 with `--five-men=KNN.KP,KP.KNN` the positions of the listed endgames (our names, White's men
 first), pawns or not. Every material of the file is one the builder can do (5 men); a build
 refused for want of memory is reported as an error.
