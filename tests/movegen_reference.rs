@@ -3,7 +3,11 @@
 //! the pieces' `Step` lists directly on an array of W×H squares (it does not use
 //! `board::geometry`), on random placements of 3-5 men: from a hand-built set that exercises
 //! range limits, capture-only/move-only steps and asymmetric pieces, and from the shipped
-//! `piecedef.ini` (but its pawn P, whose rules movegen_pyffish.py checks). The bitboard
+//! `piecedef.ini`. The pawn P — the shipped orthodox one and the Berolina one of
+//! `tests/data/berolina.ini` — has its rules written out here (`PawnKind`: pushes, double
+//! steps, captures, promotion to each piece of the board's list, no pawn on its first or last
+//! rank, en passant), not read from its steps, and is placed by its own strategies: random
+//! pawn positions, and positions right after a double step with the FEN's e.p. square. The bitboard
 //! queries of `board::geometry::PieceMoves` that the builder uses are checked against the
 //! same step walk, at every width of square sets. Every check runs on
 //! boards of several sizes (`BOARDS`): square and rectangular, wider and taller than high,
