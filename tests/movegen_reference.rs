@@ -3,7 +3,11 @@
 //! the pieces' `Step` lists directly on an array of W×H squares (it does not use
 //! `board::geometry`), on random placements of 3-5 men: from a hand-built set that exercises
 //! range limits, capture-only/move-only steps and asymmetric pieces, and from the shipped
-//! `piecedef.ini` (but its pawn P, whose rules movegen_pyffish.py checks). The bitboard
+//! `piecedef.ini`. The pawn P — the shipped orthodox one and the Berolina one of
+//! `tests/data/berolina.ini` — has its rules written out here (`PawnKind`: pushes, double
+//! steps, captures, promotion to each piece of the board's list, no pawn on its first or last
+//! rank, en passant), not read from its steps, and is placed by its own strategies: random
+//! pawn positions, and positions right after a double step with the FEN's e.p. square. The bitboard
 //! queries of `board::geometry::PieceMoves` that the builder uses are checked against the
 //! same step walk, at every width of square sets. Every check runs on
 //! boards of several sizes (`BOARDS`): square and rectangular, wider and taller than high,
@@ -138,22 +142,35 @@ fn board(i: usize) -> BoardSize {
 /// A piece set, its letters and its move tables on each of `BOARDS`.
 struct Tables {
     set: PieceSet,
+    /// The letters but the pawn P.
     letters: Vec<char>,
+    /// The rules the reference gives P, written out in `PawnKind` (not read from the set's
+    /// steps): `None` for a set without P.
+    pawn: Option<PawnKind>,
     geometries: Vec<Geometry>,
 }
 
 impl Tables {
     fn new(set: PieceSet) -> Tables {
+        Tables::with_pawn(set, None)
+    }
+
+    fn with_pawn(set: PieceSet, pawn: Option<PawnKind>) -> Tables {
+        assert_eq!(
+            set.get('P').is_some(),
+            pawn.is_some(),
+            "P and its rules go together"
+        );
         let geometries = (0..BOARDS.len())
             .map(|i| Geometry::on(&set, board(i)))
             .collect();
-        // The pawn (shipped as P) is never placed: its rules (initial steps from the second
-        // rank only, promotion, en passant, no pawn on the first or last rank) are not in
-        // the reference; movegen_pyffish.py compares them with Fairy-Stockfish.
+        // The pawn is placed only by the pawn strategies (`pawn_placement`, `ep_placement`),
+        // whose men and squares respect its ranks.
         let letters = set.letters().chars().filter(|&l| l != 'P').collect();
         Tables {
             set,
             letters,
+            pawn,
             geometries,
         }
     }
@@ -165,10 +182,21 @@ fn hand_built() -> &'static Tables {
     TABLES.get_or_init(|| Tables::new(piece_set()))
 }
 
-/// The shipped `piecedef.ini` (`PieceSet::standard()`).
+/// The shipped `piecedef.ini` (`PieceSet::standard()`), whose P is the orthodox pawn.
 fn standard() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| Tables::new(PieceSet::standard()))
+    TABLES.get_or_init(|| Tables::with_pawn(PieceSet::standard(), Some(PawnKind::Orthodox)))
+}
+
+/// `tests/data/berolina.ini`: the orthodox pieces and the Berolina pawn.
+fn berolina() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/berolina.ini");
+        let text = std::fs::read_to_string(path).expect("tests/data/berolina.ini");
+        let set = parse_piece_defs(&text, "berolina.ini").unwrap_or_else(|e| panic!("{e}"));
+        Tables::with_pawn(set, Some(PawnKind::Berolina))
+    })
 }
 
 /// Pieces read from Betza text that walk their steps other than plainly, or move one way:
@@ -249,11 +277,15 @@ fn names<S: SquareSet>(board: BoardSize, set: S) -> Vec<String> {
         .collect()
 }
 
-/// The men of a position: (colour, letter, royal) per square of a board of `size`.
+/// The men of a position: (colour, letter, royal) per square of a board of `size`; the rules
+/// of its pawn P, if the set has one; the side to move's en-passant right (the square passed
+/// over, the square of the pawn that passed).
 #[derive(Clone)]
 struct Board {
     size: BoardSize,
     men: Vec<Option<(Color, char, bool)>>,
+    pawn: Option<PawnKind>,
+    ep: Option<(usize, usize)>,
 }
 
 impl Board {
@@ -272,6 +304,10 @@ fn reference_targets(set: &PieceSet, board: &Board, sq: usize) -> Vec<usize> {
     let Some((color, letter, _)) = board.men[sq] else {
         return Vec::new();
     };
+    if letter == 'P' {
+        let kind = board.pawn.expect("reference: P without pawn rules");
+        return pawn_targets(kind, board, sq, color);
+    }
     let occupied = board.occupied();
     let piece = set.get(letter).expect("reference: known letter");
     let mut out = Vec::new();
@@ -406,22 +442,254 @@ fn royal_attacked(set: &PieceSet, board: &Board, color: Color, by: Color) -> boo
         .any(|s| reference_targets(set, board, s).contains(&royal))
 }
 
-/// Legal moves: every move of the steps after which no enemy man can capture the mover's royal.
-fn reference_legal(set: &PieceSet, board: &Board, side: Color) -> BTreeSet<(u8, u8)> {
+/// A move of the reference: from, to, promotion letter.
+type RefMove = (u8, u8, Option<char>);
+
+/// Legal moves: every move of the steps after which no enemy man can capture the mover's
+/// royal; for a pawn reaching its last rank one move per promotion letter, and its
+/// en-passant captures.
+fn reference_legal(set: &PieceSet, board: &Board, side: Color) -> BTreeSet<RefMove> {
+    let promotions = reference_promotions(set, board.size);
     let mut out = BTreeSet::new();
     for from in 0..board.squares() {
-        if !matches!(board.men[from], Some((c, _, _)) if c == side) {
+        let Some((c, letter, _)) = board.men[from] else {
+            continue;
+        };
+        if c != side {
             continue;
         }
-        for to in reference_targets(set, board, from) {
-            let mut after = board.clone();
-            after.men[to] = after.men[from].take();
-            if !royal_attacked(set, &after, side, side.flip()) {
-                out.insert((from as u8, to as u8));
+        let mut tos: Vec<(usize, Option<usize>)> = reference_targets(set, board, from)
+            .into_iter()
+            .map(|to| (to, None))
+            .collect();
+        if letter == 'P' {
+            let kind = board.pawn.expect("pawn rules");
+            if let Some((square, victim)) = board.ep {
+                if kind
+                    .captures()
+                    .iter()
+                    .any(|&d| pawn_away(board.size, from, d, side) == Some(square))
+                {
+                    tos.push((square, Some(victim)));
+                }
+            }
+        }
+        for (to, victim) in tos {
+            let promoting = letter == 'P' && rank(board.size, to) == last_rank(board.size, side);
+            let letters: Vec<Option<char>> = if promoting {
+                promotions.iter().copied().map(Some).collect()
+            } else {
+                vec![None]
+            };
+            for promotion in letters {
+                let after = reference_play(board, from, to, victim, promotion);
+                if !royal_attacked(set, &after, side, side.flip()) {
+                    out.insert((from as u8, to as u8, promotion));
+                }
             }
         }
     }
     out
+}
+
+/// The board after a man goes from `from` to `to`, taking what stands there or the pawn on
+/// `victim` (en passant), becoming `promotion`; its en-passant right is left unset.
+fn reference_play(
+    board: &Board,
+    from: usize,
+    to: usize,
+    victim: Option<usize>,
+    promotion: Option<char>,
+) -> Board {
+    let mut after = board.clone();
+    after.ep = None;
+    if let Some(v) = victim {
+        after.men[v] = None;
+    }
+    let (c, l, royal) = after.men[from].take().expect("a man to move");
+    after.men[to] = Some((c, promotion.unwrap_or(l), royal));
+    after
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference pawn, written out: no step list is read.
+
+/// The two pawns the reference knows: the orthodox one (`fmWfceFifmnD`) and the Berolina
+/// one (`fmFfceWifmnA`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PawnKind {
+    Orthodox,
+    Berolina,
+}
+
+impl PawnKind {
+    /// The non-capturing steps (White's orientation); from the second rank each may also be
+    /// made twice over an empty square (the double step).
+    fn pushes(self) -> &'static [(i32, i32)] {
+        match self {
+            PawnKind::Orthodox => &[(0, 1)],
+            PawnKind::Berolina => &[(-1, 1), (1, 1)],
+        }
+    }
+
+    /// The capturing steps, en passant included.
+    fn captures(self) -> &'static [(i32, i32)] {
+        match self {
+            PawnKind::Orthodox => &[(-1, 1), (1, 1)],
+            PawnKind::Berolina => &[(0, 1)],
+        }
+    }
+}
+
+fn rank(size: BoardSize, sq: usize) -> usize {
+    sq / size.files() as usize
+}
+
+/// A pawn's second rank, where its double steps start.
+fn second_rank(size: BoardSize, color: Color) -> usize {
+    match color {
+        Color::White => 1,
+        Color::Black => size.ranks() as usize - 2,
+    }
+}
+
+/// A pawn's last rank, where it promotes.
+fn last_rank(size: BoardSize, color: Color) -> usize {
+    match color {
+        Color::White => size.ranks() as usize - 1,
+        Color::Black => 0,
+    }
+}
+
+/// The square `d` (White's orientation, rank steps negated for Black) from `sq`, if on the
+/// board.
+fn pawn_away(size: BoardSize, sq: usize, (dx, dy): (i32, i32), color: Color) -> Option<usize> {
+    let (w, h) = (size.files() as i32, size.ranks() as i32);
+    let dy = if color == Color::White { dy } else { -dy };
+    let (f, r) = (sq as i32 % w + dx, sq as i32 / w + dy);
+    ((0..w).contains(&f) && (0..h).contains(&r)).then_some((r * w + f) as usize)
+}
+
+/// Where a pawn on `sq` may go, en passant left out: a push onto an empty square; from its
+/// second rank a double step, the square passed over and the one reached both empty; a
+/// capture onto an enemy.
+fn pawn_targets(kind: PawnKind, board: &Board, sq: usize, color: Color) -> Vec<usize> {
+    let size = board.size;
+    let empty = |t: usize| board.men[t].is_none();
+    let mut out = Vec::new();
+    for &(dx, dy) in kind.pushes() {
+        if let Some(t) = pawn_away(size, sq, (dx, dy), color).filter(|&t| empty(t)) {
+            out.push(t);
+            if rank(size, sq) == second_rank(size, color) {
+                if let Some(t2) = pawn_away(size, sq, (2 * dx, 2 * dy), color).filter(|&t| empty(t))
+                {
+                    out.push(t2);
+                }
+            }
+        }
+    }
+    for &d in kind.captures() {
+        if let Some(t) = pawn_away(size, sq, d, color) {
+            if matches!(board.men[t], Some((c, _, _)) if c != color) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// The square passed over when a pawn of `color` goes from `from` to `to`, if that is a
+/// double step.
+fn reference_passed(
+    kind: PawnKind,
+    size: BoardSize,
+    color: Color,
+    from: usize,
+    to: usize,
+) -> Option<usize> {
+    if rank(size, from) != second_rank(size, color) {
+        return None;
+    }
+    kind.pushes().iter().find_map(|&(dx, dy)| {
+        (pawn_away(size, from, (2 * dx, 2 * dy), color) == Some(to))
+            .then(|| pawn_away(size, from, (dx, dy), color))
+            .flatten()
+    })
+}
+
+/// Whether a pawn of `side` could capture onto `square` by one of its capturing steps (its
+/// own royal's safety aside): the condition for keeping an en-passant right.
+fn pawn_could_take(kind: PawnKind, board: &Board, side: Color, square: usize) -> bool {
+    (0..board.squares()).any(|s| {
+        board.men[s] == Some((side, 'P', false))
+            && kind
+                .captures()
+                .iter()
+                .any(|&d| pawn_away(board.size, s, d, side) == Some(square))
+    })
+}
+
+/// The verdict on an en-passant square `square` given with `side` to move: `Err` when it is
+/// not the square a pawn of the other side passed over by a double step to where it stands
+/// (occupied; no double step over it from that side's second rank; no such pawn; the pawn's
+/// origin occupied; two such pawns); else the victim's square, or `None` when no pawn of
+/// `side` could take (the right is dropped).
+fn reference_ep_verdict(
+    board: &Board,
+    side: Color,
+    square: usize,
+) -> Result<Option<usize>, &'static str> {
+    let Some(kind) = board.pawn else {
+        return Err("no pawn");
+    };
+    if board.men[square].is_some() {
+        return Err("occupied");
+    }
+    let mover = side.flip();
+    let size = board.size;
+    let mut ways = 0;
+    let mut pawns = Vec::new();
+    for &(dx, dy) in kind.pushes() {
+        let Some(origin) = pawn_away(size, square, (-dx, -dy), mover) else {
+            continue;
+        };
+        let Some(end) = pawn_away(size, square, (dx, dy), mover) else {
+            continue;
+        };
+        if rank(size, origin) != second_rank(size, mover) {
+            continue;
+        }
+        ways += 1;
+        if board.men[end] == Some((mover, 'P', false)) {
+            pawns.push((origin, end));
+        }
+    }
+    if ways == 0 {
+        return Err("not passed");
+    }
+    if pawns.is_empty() {
+        return Err("no victim");
+    }
+    let victims: Vec<usize> = pawns
+        .iter()
+        .filter(|&&(origin, _)| board.men[origin].is_none())
+        .map(|&(_, end)| end)
+        .collect();
+    match victims[..] {
+        [] => Err("origin occupied"),
+        [victim] => Ok(pawn_could_take(kind, board, side, square).then_some(victim)),
+        _ => Err("ambiguous"),
+    }
+}
+
+/// The promotion letters: Q R B N A C on 10×8, Q R B N elsewhere, each if the set has it.
+fn reference_promotions(set: &PieceSet, size: BoardSize) -> Vec<char> {
+    let letters = if (size.files(), size.ranks()) == (10, 8) {
+        "QRBNAC"
+    } else {
+        "QRBN"
+    };
+    letters.chars().filter(|&l| set.get(l).is_some()).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,6 +703,8 @@ struct Placement {
     /// (square, colour, letter); the first two are White's and Black's royals.
     men: Vec<(u8, Color, char)>,
     side: Color,
+    /// The FEN's en-passant square.
+    ep: Option<u8>,
 }
 
 /// A board of `BOARDS`: 8×8 (the first) in about a quarter of the cases, the others evenly.
@@ -476,21 +746,208 @@ fn placement(letters: &[char]) -> impl Strategy<Value = Placement> {
                     royals,
                     men,
                     side: if black { Color::Black } else { Color::White },
+                    ep: None,
                 }
             })
     })
 }
 
-/// Checks one placement against the reference: `Position::new`'s verdict, `in_check`,
-/// `legal_moves` (set and order), `play`, `captured` and `parse_move`.
+fn color(black: bool) -> Color {
+    if black {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// Random placements with pawns: both royals K, 1–4 other men, each a pawn P in half the
+/// cases, the other men of `letters`. Half of the pawns stand one step from promotion (when
+/// that square is free), the others anywhere, so that some stand on their first or last rank
+/// (which `Position::new` refuses) and some on their second (double steps).
+fn pawn_placement(letters: &[char]) -> impl Strategy<Value = Placement> {
+    let letters = letters.to_vec();
+    any_board().prop_flat_map(move |b| {
+        let man = (
+            any::<bool>(),
+            proptest::sample::select(letters.clone()),
+            any::<bool>(),
+            any::<bool>(),
+        );
+        (
+            subsequence(all_squares(b), 6).prop_shuffle(),
+            proptest::collection::vec(man, 1..=4),
+            any::<bool>(),
+        )
+            .prop_map(move |(squares, extra, black)| {
+                let size = board(b);
+                let mut men = vec![
+                    (squares[0], Color::White, 'K'),
+                    (squares[1], Color::Black, 'K'),
+                ];
+                for (i, &(pawn, l, black, near)) in extra.iter().enumerate() {
+                    let c = color(black);
+                    let mut sq = squares[2 + i];
+                    if pawn && near {
+                        let h = size.ranks() as usize;
+                        let r = if c == Color::White { h - 2 } else { 1 };
+                        let file = sq as usize % size.files() as usize;
+                        let near = (r * size.files() as usize + file) as u8;
+                        if !men.iter().any(|m| m.0 == near) && !squares[2..].contains(&near) {
+                            sq = near;
+                        }
+                    }
+                    men.push((sq, c, if pawn { 'P' } else { l }));
+                }
+                Placement {
+                    board: b,
+                    royals: ['K', 'K'],
+                    men,
+                    side: color(black),
+                    ep: None,
+                }
+            })
+    })
+}
+
+/// Random positions right after a double step of the side not to move, with the square it
+/// passed over as the FEN's en-passant square: its pawn where the step ended; often a pawn of
+/// the side to move beside it, ready to take (on a square from which a capturing step reaches
+/// the square passed); often the side to move's king on the victim's rank and an enemy rook or
+/// queen on it too (the rank pin); other men anywhere, now and then on the square passed or
+/// on the victim's origin (which the FEN's square then cannot name). Boards of 4 ranks or
+/// more (a double step needs them).
+fn ep_placement(letters: &[char], kind: PawnKind) -> impl Strategy<Value = Placement> {
+    let letters = letters.to_vec();
+    let boards: Vec<usize> = (0..BOARDS.len()).filter(|&i| BOARDS[i].1 >= 4).collect();
+    proptest::sample::select(boards).prop_flat_map(move |b| {
+        let size = board(b);
+        let extra = (
+            0u8..4,
+            proptest::sample::select(letters.clone()),
+            any::<bool>(),
+            any::<proptest::sample::Index>(),
+        );
+        (
+            any::<bool>(),
+            0..size.files() as usize,
+            any::<proptest::sample::Index>(),
+            any::<bool>(),
+            subsequence(all_squares(b), 10).prop_shuffle(),
+            proptest::collection::vec(extra, 1..=3),
+            0u8..8,
+        )
+            .prop_map(
+                move |(black, file, dir, king_on_rank, pool, extra, faults)| {
+                    let side = color(black);
+                    let mover = side.flip();
+                    let w = size.files() as usize;
+                    let origin = second_rank(size, mover) * w + file;
+                    // The double step, turned inwards when it would leave the board.
+                    let pushes = kind.pushes();
+                    let mut d = pushes[dir.index(pushes.len())];
+                    if pawn_away(size, origin, (2 * d.0, 2 * d.1), mover).is_none() {
+                        d.0 = -d.0;
+                    }
+                    let passed = pawn_away(size, origin, d, mover).expect("on the board");
+                    let end =
+                        pawn_away(size, origin, (2 * d.0, 2 * d.1), mover).expect("on the board");
+                    // Squares kept free (but when `faults` is 0).
+                    let keep_free = |sq: usize| faults != 0 && (sq == origin || sq == passed);
+                    let mut taken = vec![end];
+                    let free_from = |wanted: Option<usize>, taken: &mut Vec<usize>| {
+                        let ok =
+                            |sq: usize, taken: &Vec<usize>| !taken.contains(&sq) && !keep_free(sq);
+                        let sq = wanted
+                            .filter(|&sq| ok(sq, taken))
+                            .or_else(|| pool.iter().map(|&s| s as usize).find(|&s| ok(s, taken)))?;
+                        taken.push(sq);
+                        Some(sq as u8)
+                    };
+                    let on_rank = |i: &proptest::sample::Index| rank(size, end) * w + i.index(w);
+                    let mut men = vec![(0u8, Color::White, 'K'); 2];
+                    let own = free_from(king_on_rank.then(|| on_rank(&extra[0].3)), &mut taken);
+                    let other = free_from(None, &mut taken);
+                    men[side.index()] = (own.expect("room"), side, 'K');
+                    men[mover.index()] = (other.expect("room"), mover, 'K');
+                    men.push((end as u8, mover, 'P'));
+                    for (role, l, black, i) in &extra {
+                        let man = match role {
+                            0 | 1 => {
+                                let caps = kind.captures();
+                                let c = caps[i.index(caps.len())];
+                                let from = pawn_away(size, passed, (-c.0, -c.1), side);
+                                free_from(from, &mut taken).map(|sq| (sq, side, 'P'))
+                            }
+                            2 => free_from(Some(on_rank(i)), &mut taken)
+                                .map(|sq| (sq, mover, if *black { 'Q' } else { 'R' })),
+                            _ => free_from(None, &mut taken).map(|sq| (sq, color(*black), *l)),
+                        };
+                        men.extend(man);
+                    }
+                    Placement {
+                        board: b,
+                        royals: ['K', 'K'],
+                        men,
+                        side,
+                        ep: Some(passed as u8),
+                    }
+                },
+            )
+    })
+}
+
+/// What `Position::new` must answer for a setup, in its order of checks: a pawn on its first
+/// or last rank, a second royal, a bad en-passant square, an enemy royal the side to move
+/// attacks; else the position, with the en-passant right when kept.
+#[derive(Debug)]
+enum Verdict {
+    PawnOnEdgeRank,
+    TwoRoyals,
+    BadEnPassant(&'static str),
+    RoyalCapturable,
+    Legal(Option<(usize, usize)>),
+}
+
+fn reference_verdict(set: &PieceSet, board: &Board, pl: &Placement) -> Verdict {
+    let size = board.size;
+    let edge = |sq: u8| [0, size.ranks() as usize - 1].contains(&rank(size, sq as usize));
+    if pl.men.iter().any(|&(sq, _, l)| l == 'P' && edge(sq)) {
+        return Verdict::PawnOnEdgeRank;
+    }
+    if pl.men[2..]
+        .iter()
+        .any(|&(_, c, l)| l == pl.royals[c.index()])
+    {
+        return Verdict::TwoRoyals;
+    }
+    let ep = match pl.ep {
+        None => None,
+        Some(square) => match reference_ep_verdict(board, pl.side, square as usize) {
+            Err(why) => return Verdict::BadEnPassant(why),
+            Ok(victim) => victim.map(|v| (square as usize, v)),
+        },
+    };
+    if royal_attacked(set, board, pl.side.flip(), pl.side) {
+        return Verdict::RoyalCapturable;
+    }
+    Verdict::Legal(ep)
+}
+
+/// Checks one placement against the reference: `Position::new`'s verdict (the en-passant
+/// right kept or dropped), `in_check`, `legal_moves` (set and order, promotions and e.p.
+/// captures included), `play` (victim removed, man promoted, the right after a double step),
+/// `captured` and `parse_move`.
 fn check(tables: &Tables, pl: &Placement) -> Result<(), TestCaseError> {
     let (set, g) = (&tables.set, &tables.geometries[pl.board]);
     let size = board(pl.board);
     prop_assert_eq!(g.board(), size);
     let mut setup = Setup::empty(size, pl.side);
+    setup.en_passant = pl.ep;
     let mut board = Board {
         size,
         men: vec![None; size.squares()],
+        pawn: tables.pawn,
+        ep: None,
     };
     for (i, &(sq, c, l)) in pl.men.iter().enumerate() {
         // Lower-case letters for Black, as a FEN would give them.
@@ -503,33 +960,63 @@ fn check(tables: &Tables, pl: &Placement) -> Result<(), TestCaseError> {
         board.men[sq as usize] = Some((c, l, i < 2));
     }
     let result = Position::new(&setup, g, pl.royals);
-    let duplicate = pl.men[2..]
-        .iter()
-        .any(|&(_, c, l)| l == pl.royals[c.index()]);
-    if duplicate {
-        prop_assert!(
-            matches!(result, Err(PositionError::TwoRoyals { .. })),
-            "{:?}",
-            result
-        );
-        return Ok(());
-    }
-    if royal_attacked(set, &board, pl.side.flip(), pl.side) {
-        prop_assert!(
-            matches!(result, Err(PositionError::RoyalCapturable { .. })),
-            "{:?}",
-            result
-        );
-        return Ok(());
-    }
+    let fen = setup.to_fen();
+    let ep = match reference_verdict(set, &board, pl) {
+        Verdict::PawnOnEdgeRank => {
+            prop_assert!(
+                matches!(result, Err(PositionError::PawnOnEdgeRank { .. })),
+                "{:?} {}",
+                result,
+                fen
+            );
+            return Ok(());
+        }
+        Verdict::TwoRoyals => {
+            prop_assert!(
+                matches!(result, Err(PositionError::TwoRoyals { .. })),
+                "{:?} {}",
+                result,
+                fen
+            );
+            return Ok(());
+        }
+        Verdict::BadEnPassant(why) => {
+            prop_assert!(
+                matches!(result, Err(PositionError::BadEnPassant { .. })),
+                "{:?}, want bad e.p. ({}): {}",
+                result,
+                why,
+                fen
+            );
+            return Ok(());
+        }
+        Verdict::RoyalCapturable => {
+            prop_assert!(
+                matches!(result, Err(PositionError::RoyalCapturable { .. })),
+                "{:?} {}",
+                result,
+                fen
+            );
+            return Ok(());
+        }
+        Verdict::Legal(ep) => ep,
+    };
+    board.ep = ep;
     let pos = match result {
         Ok(p) => p,
-        Err(e) => return Err(TestCaseError::fail(format!("unexpected error: {e}"))),
+        Err(e) => return Err(TestCaseError::fail(format!("unexpected error: {e}: {fen}"))),
     };
     prop_assert_eq!(pos.side_to_move(), pl.side);
     prop_assert_eq!(pos.board(), size);
     prop_assert_eq!(pos.royal(Color::White), pl.men[0].0);
     prop_assert_eq!(pos.royal(Color::Black), pl.men[1].0);
+    prop_assert_eq!(
+        pos.en_passant()
+            .map(|e| (e.square as usize, e.victim as usize)),
+        ep,
+        "{}",
+        fen
+    );
     prop_assert_eq!(
         pos.in_check(g),
         royal_attacked(set, &board, pl.side, pl.side.flip())
@@ -541,38 +1028,94 @@ fn check(tables: &Tables, pl: &Placement) -> Result<(), TestCaseError> {
         "not sorted: {:?}",
         moves
     );
-    let got: BTreeSet<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+    let got: BTreeSet<RefMove> = moves
+        .iter()
+        .map(|m| (m.from, m.to, m.promotion.map(|p| p.letter)))
+        .collect();
     let want = reference_legal(set, &board, pl.side);
-    prop_assert_eq!(&got, &want, "position {} on {}", setup.to_fen(), size);
+    prop_assert_eq!(&got, &want, "position {} on {}", fen, size);
 
     // Every legal move gives a legal position (the mover's royal is safe), which is the
     // position the reference board reaches, and parse_move accepts its text.
     for mv in moves {
         prop_assert_eq!(mv.board, size);
         let after = pos.play(mv);
-        prop_assert_eq!(
-            Position::new(&after.to_setup(), g, pl.royals),
-            Ok(after.clone())
-        );
-        let mut b = board.clone();
-        let captured = b.men[mv.to as usize];
-        b.men[mv.to as usize] = b.men[mv.from as usize].take();
+        let mover = board.men[mv.from as usize].expect("a man moves");
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        // An e.p. capture is a capturing step onto the square passed (a Berolina pawn may
+        // also step there diagonally, taking nothing).
+        let victim = match (board.ep, board.pawn) {
+            (Some((square, victim)), Some(kind)) if mover.1 == 'P' && to == square => kind
+                .captures()
+                .iter()
+                .any(|&d| pawn_away(size, from, d, pl.side) == Some(to))
+                .then_some(victim),
+            _ => None,
+        };
+        let mut b = reference_play(&board, from, to, victim, mv.promotion.map(|p| p.letter));
+        let captured = board.men[victim.unwrap_or(to)];
         prop_assert_eq!(
             pos.captured(mv).map(|m| (m.color, m.letter, m.royal)),
             captured
+        );
+        prop_assert_eq!(
+            pos.converts(mv),
+            captured.is_some() || mv.promotion.is_some()
         );
         for s in size.all_squares() {
             let man = after.men().iter().find(|m| m.square == s);
             prop_assert_eq!(man.map(|m| (m.color, m.letter, m.royal)), b.men[s as usize]);
         }
+        // The right after a double step: kept when a pawn of the side now to move could take.
+        let passed = match (mover.1, board.pawn) {
+            ('P', Some(kind)) => reference_passed(kind, size, pl.side, from, to),
+            _ => None,
+        };
+        let right = passed
+            .filter(|&sq| pawn_could_take(board.pawn.unwrap(), &b, pl.side.flip(), sq))
+            .map(|sq| (sq, to));
+        prop_assert_eq!(
+            after
+                .en_passant()
+                .map(|e| (e.square as usize, e.victim as usize)),
+            right,
+            "{} after {}",
+            fen,
+            mv.text()
+        );
+        b.ep = right;
+        // Read back from its setup: the same position, unless the square passed is one two
+        // pawns could have passed (Berolina), which a FEN cannot say.
+        let again = Position::new(&after.to_setup(), g, pl.royals);
+        match right.map(|(sq, _)| reference_ep_verdict(&b, pl.side.flip(), sq)) {
+            Some(Err(why)) => prop_assert!(
+                matches!(again, Err(PositionError::BadEnPassant { .. })),
+                "{:?}, want bad e.p. ({}) after {} in {}",
+                again,
+                why,
+                mv.text(),
+                fen
+            ),
+            _ => prop_assert_eq!(again, Ok(after.clone())),
+        }
         prop_assert_eq!(pos.parse_move(&mv.text(), g), Ok(mv));
     }
-    // And every other from/to pair of an own man is refused.
+    // And every other from/to pair of an own man is refused, as is a promotion without its
+    // letter or with a letter that is no promotion piece.
     for m in pos.men().iter().filter(|m| m.color == pl.side) {
         for to in size.all_squares() {
             let mv = Move::new(m.square, to, size);
-            if !want.contains(&(mv.from, mv.to)) {
-                prop_assert!(pos.parse_move(&mv.text(), g).is_err());
+            if !want.contains(&(mv.from, mv.to, None)) {
+                prop_assert!(
+                    pos.parse_move(&mv.text(), g).is_err(),
+                    "{} in {}",
+                    mv.text(),
+                    fen
+                );
+            }
+            if want.contains(&(mv.from, mv.to, Some('Q'))) {
+                let text = format!("{}k", mv.text());
+                prop_assert!(pos.parse_move(&text, g).is_err(), "{} in {}", text, fen);
             }
         }
     }
@@ -606,6 +1149,41 @@ proptest! {
     #[test]
     fn standard_set_matches_reference(pl in placement(&standard().letters)) {
         check(standard(), &pl)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6_000, ..ProptestConfig::default() })]
+
+    /// The shipped orthodox pawn among the shipped pieces: pushes, double steps, captures,
+    /// promotion to each piece of the board's list, no pawn on the first or last rank.
+    #[test]
+    fn orthodox_pawns_match_reference(pl in pawn_placement(&standard().letters)) {
+        check(standard(), &pl)?;
+    }
+
+    /// The Berolina pawn of tests/data/berolina.ini, the same way.
+    #[test]
+    fn berolina_pawns_match_reference(pl in pawn_placement(&berolina().letters)) {
+        check(berolina(), &pl)?;
+    }
+
+    /// Orthodox positions right after a double step, with the square passed as the FEN's
+    /// en-passant square: the right kept or dropped, the capture, its pins along the rank.
+    #[test]
+    fn orthodox_en_passant_matches_reference(
+        pl in ep_placement(&standard().letters, PawnKind::Orthodox),
+    ) {
+        check(standard(), &pl)?;
+    }
+
+    /// Berolina positions right after a diagonal double step, the same way (and the square
+    /// two pawns could have passed, which is refused).
+    #[test]
+    fn berolina_en_passant_matches_reference(
+        pl in ep_placement(&berolina().letters, PawnKind::Berolina),
+    ) {
+        check(berolina(), &pl)?;
     }
 }
 

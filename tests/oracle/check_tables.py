@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Independent oracle check of fairy-egt's DTM tables against Gaviota and Syzygy.
 
-Usage: check_tables.py FAIRY_EGT_BINARY DATA_DIR [--gaviota=DIR] [--five-men] [--per-endgame=N]
+Usage: check_tables.py FAIRY_EGT_BINARY DATA_DIR [--gaviota=DIR] [--per-endgame=N]
+       [--five-men | --five-men=pawns | --five-men=ENDGAME,...]
 
 DATA_DIR is the data/ folder of python-chess's source distribution (scripts/oracle_data.py
 downloads and verifies it): Syzygy tables of every 3-/4-man endgame, Gaviota tables of the
@@ -24,7 +25,13 @@ and the 11 3-/4-man pawn endgames whose Syzygy tables the sdist ships (kpk kpkp 
   negative: the side to move is mated), en-passant ones included.
 
 With `--five-men`, only the pawnless positions of `epd/endgame-dm-5.epd` are checked against
-their `dm` instead: they need eight 5-man builds, about 5 minutes on 2 cores.
+their `dm` instead: they need eight 5-man builds, about 5 minutes on 2 cores. With
+`--five-men=pawns` its 19 positions with pawns are checked instead (17 materials, from
+KNN.KP to KPPP.K, one e.p.: hours, as each 5-man pawn table builds its promotion tables
+too), and
+with `--five-men=KNN.KP,KP.KNN` the positions of the listed endgames (our names, White's men
+first), pawns or not. Every material of the file is one the builder can do (5 men); a build
+refused for want of memory is reported as an error.
 
 Pawn positions have no pawn on the first or last rank (python-chess's `is_valid`). In kpkp,
 a further sample is of positions right after a double step that leaves a legal en-passant
@@ -251,12 +258,14 @@ def finish(started, job):
 
 def main(argv):
     args = [a for a in argv if not a.startswith("--")]
-    # --five-men: every pawnless 5-man EPD position; --five-men=KRRR.K,KNN.KN: those of the
-    # listed endgames only.
+    # --five-men: every pawnless 5-man EPD position; --five-men=pawns: every one with pawns;
+    # --five-men=KRRR.K,KNN.KP: those of the listed endgames only.
     five_men = None
     for a in argv:
         if a == "--five-men":
-            five_men = "all"
+            five_men = "pawnless"
+        elif a == "--five-men=pawns":
+            five_men = "pawns"
         elif a.startswith("--five-men="):
             five_men = set(a.split("=", 1)[1].split(","))
     per_endgame = DEFAULT_PER_ENDGAME
@@ -322,7 +331,9 @@ def main(argv):
                 if not line or line.startswith("#"):
                     continue
                 board, ops = chess.Board.from_epd(line)
-                if five_men is not None and board.pawns:
+                if five_men == "pawnless" and board.pawns:
+                    continue
+                if five_men == "pawns" and not board.pawns:
                     continue
                 if isinstance(five_men, set) and spec(material_of(board)) not in five_men:
                     continue
