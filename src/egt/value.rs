@@ -47,17 +47,23 @@ impl std::fmt::Display for Value {
 /// The value, for the side to move, of a position with an en-passant right, whose placement
 /// is worth `without` with no right (no table holds the right): the best of its legal
 /// en-passant captures (`best_capture`, their best value; `None` if none is legal) and, if
-/// the side has another legal move (`other_move` is asked only when it matters),
-/// `without`. The builder values a double step by it, and the probe a position with the
-/// right.
+/// the side has another legal move (`other_move`), `without`. A side whose only legal moves
+/// are en-passant captures is not stalemated, so where the rules let it pass it may: then
+/// `pass` gives the value of passing (`None` where it may not), asked only in that case.
+/// The builder values a double step by it, and the probe a position with the right.
 pub fn with_en_passant(
     best_capture: Option<Value>,
     without: Value,
     other_move: impl FnOnce() -> bool,
+    pass: impl FnOnce() -> Option<Value>,
 ) -> Value {
-    match best_capture {
-        Some(b) if b.rank() > without.rank() || !other_move() => b,
-        _ => without,
+    let Some(b) = best_capture else {
+        return without;
+    };
+    let other = if other_move() { Some(without) } else { pass() };
+    match other {
+        Some(v) if v.rank() >= b.rank() => v,
+        _ => b,
     }
 }
 

@@ -509,9 +509,18 @@ impl<'a, S: SquareSet> Build<'a, S> {
             })
             .map(|v| self.after_capture(v).for_mover())
             .max_by_key(|v| v.rank());
-        with_en_passant(best, without, || {
-            self.men.has_legal_move(sq, self.men.occupancy(sq), c)
-        })
+        let occ = self.men.occupancy(sq);
+        with_en_passant(
+            best,
+            without,
+            || self.men.has_legal_move(sq, occ, c),
+            || {
+                // Passing leaves the placement, without the right, to the side that stepped.
+                let may = self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c));
+                may.then(|| self.done.value(sq, c.flip()).map(Value::for_mover))
+                    .flatten()
+            },
+        )
     }
 
     /// The table of the material left when man `j` is captured.

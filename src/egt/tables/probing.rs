@@ -46,7 +46,15 @@ impl TableSet {
             .map(|&mv| self.scored(pos, mv))
             .collect::<Result<Vec<Value>, ProbeError>>()?;
         let best = captures.into_iter().max_by_key(|v| v.rank());
-        Ok(with_en_passant(best, without, || !moves.iter().all(takes)))
+        let stm = pos.side_to_move();
+        let pass = || {
+            let may = self.rules().null_move.allows(stm) && !pos.in_check(self.geometry());
+            let (material, sq) = material_of(pos);
+            let table = self.get(&material)?;
+            may.then(|| table.value(&sq, stm.flip()).map(Value::for_mover))
+                .flatten()
+        };
+        Ok(with_en_passant(best, without, || !moves.iter().all(takes), pass))
     }
 
     /// Every legal move with the value it leaves for the mover, in ascending (from, to,
