@@ -3,6 +3,8 @@
 //! 16×16, their statistics against a count of every position and their values against one
 //! ply of forward search, and promotion to the Archbishop and Chancellor on 10×8.
 
+#[path = "support/placements.rs"]
+mod placements;
 use fairy_egt::board::{BoardSize, Color, Position, Setup};
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::Material;
@@ -13,6 +15,7 @@ use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
 use fairy_egt::engine::think::line;
 use fairy_egt::piece::PieceSet;
+use placements::{placements_from, setup_of};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -248,34 +251,18 @@ fn tally_every(set: &TableSet, spec: &str, one_ply: bool) -> [Tally; 2] {
     let g = set.geometry();
     let board = g.board();
     let n = board.squares() as u64;
-    let rest = men.len() as u32 - 1;
     let tallies = (0..n)
         .into_par_iter()
         .map(|first| {
             let mut t = [Tally::default(), Tally::default()];
-            for code in 0..n.pow(rest) {
-                let mut squares = vec![first as u8];
-                let mut c = code;
-                for _ in 0..rest {
-                    squares.push((c % n) as u8);
-                    c /= n;
-                }
-                let mut sorted = squares.clone();
-                sorted.sort_unstable();
-                sorted.dedup();
-                if sorted.len() != squares.len() {
-                    continue;
-                }
+            for squares in placements_from(first as u8, n, men.len()) {
                 // Identical men (same colour and letter, next to each other in canonical
                 // order) once per unordered placement.
                 if (1..men.len()).any(|i| men[i] == men[i - 1] && squares[i] < squares[i - 1]) {
                     continue;
                 }
                 for stm in Color::BOTH {
-                    let mut setup = Setup::empty(board, stm);
-                    for (&(color, letter), &sq) in men.iter().zip(&squares) {
-                        setup.board[sq as usize] = Some((color, letter));
-                    }
+                    let setup = setup_of(board, stm, &men, &squares);
                     let Ok(pos) = Position::new(&setup, g, material.royals()) else {
                         continue;
                     };

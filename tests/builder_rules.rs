@@ -2,6 +2,8 @@
 //! expected, and every position of the changed tables agrees with one ply of forward search
 //! that applies the rule itself.
 
+#[path = "support/placements.rs"]
+mod placements;
 use fairy_egt::board::BoardSize;
 use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::Material;
@@ -12,6 +14,7 @@ use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
 use fairy_egt::piece::PieceSet;
+use placements::{placements_from, setup_of};
 use rayon::prelude::*;
 
 fn built(spec: &str, rules: Rules) -> (TableSet, TableStats) {
@@ -31,6 +34,19 @@ fn built_on(board: BoardSize, spec: &str, rules: Rules) -> (TableSet, TableStats
 /// The value of `pos` from its successors under `rules` and the table's metric (under DTC a
 /// capture or promotion is a conversion: winning by it is a win in 1, losing by it a loss
 /// in 0), written out independently of the builder. A pass leaves no en-passant right.
+/// The position of `setup` if it is legal, after checking that its stored value is the one
+/// derived from its successors under `rules`.
+fn agrees(set: &TableSet, setup: &Setup, royals: [char; 2], rules: Rules) -> Option<Position> {
+    let pos = Position::new(setup, set.geometry(), royals).ok()?;
+    assert_eq!(
+        set.probe(&pos).unwrap(),
+        derived(set, &pos, rules),
+        "{}",
+        setup.to_fen()
+    );
+    Some(pos)
+}
+
 fn derived(set: &TableSet, pos: &Position, rules: Rules) -> Value {
     let g = set.geometry();
     let stm = pos.side_to_move();
@@ -114,21 +130,10 @@ fn check_all(set: &TableSet, spec: &str, rules: Rules) {
                         continue;
                     }
                     for stm in Color::BOTH {
-                        let mut setup = Setup::empty(board, stm);
-                        for (&(color, letter), sq) in men.iter().zip([a, b, c]) {
-                            setup.board[sq as usize] = Some((color, letter));
+                        let setup = setup_of(board, stm, &men, &[a, b, c]);
+                        if agrees(set, &setup, material.royals(), rules).is_some() {
+                            n += 1;
                         }
-                        let Ok(pos) = Position::new(&setup, set.geometry(), material.royals())
-                        else {
-                            continue;
-                        };
-                        assert_eq!(
-                            set.probe(&pos).unwrap(),
-                            derived(set, &pos, rules),
-                            "{}",
-                            setup.to_fen()
-                        );
-                        n += 1;
                     }
                 }
             }
@@ -287,18 +292,8 @@ fn a_mate_seeded_as_a_draw_changes_its_predecessors() {
 #[test]
 fn rules_on_other_boards_agree_with_forward_search() {
     let board = |text: &str| text.parse::<BoardSize>().unwrap();
-    let null_black = Rules {
-        null_move: NullMove::Black,
-        ..Rules::default()
-    };
-    let stalemate_wins = Rules {
-        stalemate_wins: true,
-        ..Rules::default()
-    };
-    let bare_royal_loses = Rules {
-        bare_royal_loses: true,
-        ..Rules::default()
-    };
+    let null_black = null_move_for(NullMove::Black);
+    let (stalemate_wins, bare_royal_loses) = (stalemate_wins(), bare_royal_loses());
     for (b, spec, rules) in [
         ("10x8", "KR.K", null_black),
         ("7x5", "KQ.K", stalemate_wins),
@@ -373,39 +368,17 @@ fn check_every(set: &TableSet, spec: &str, rules: Rules) -> Checked {
     let g = set.geometry();
     let board = g.board();
     let n = board.squares() as u64;
-    let (w, h) = (board.files() as u8, board.ranks() as u8);
-    let rest = men.len() as u32 - 1;
+    let (w, h) = (board.files(), board.ranks());
     (0..n)
         .into_par_iter()
         .map(|first| {
             let mut out = Checked::default();
-            for code in 0..n.pow(rest) {
-                let mut squares = vec![first as u8];
-                let mut c = code;
-                for _ in 0..rest {
-                    squares.push((c % n) as u8);
-                    c /= n;
-                }
-                let mut sorted = squares.clone();
-                sorted.sort_unstable();
-                sorted.dedup();
-                if sorted.len() != squares.len() {
-                    continue;
-                }
+            for squares in placements_from(first as u8, n, men.len()) {
                 for stm in Color::BOTH {
-                    let mut setup = Setup::empty(board, stm);
-                    for (&(color, letter), &sq) in men.iter().zip(&squares) {
-                        setup.board[sq as usize] = Some((color, letter));
-                    }
-                    let Ok(pos) = Position::new(&setup, g, material.royals()) else {
+                    let setup = setup_of(board, stm, &men, &squares);
+                    if agrees(set, &setup, material.royals(), rules).is_none() {
                         continue;
-                    };
-                    assert_eq!(
-                        set.probe(&pos).unwrap(),
-                        derived(set, &pos, rules),
-                        "{}",
-                        setup.to_fen()
-                    );
+                    }
                     out.positions += 1;
                     // The squares a double step of the other side passes over: its third rank.
                     let passed_rank = if stm == Color::Black { 2 } else { h - 3 };
@@ -453,18 +426,8 @@ fn check_every(set: &TableSet, spec: &str, rules: Rules) -> Checked {
 /// double steps answered by e.p. (a pawn's second rank is 2 for White, 4 for Black).
 #[test]
 fn rules_on_pawn_tables_agree_with_forward_search() {
-    let null = |null_move| Rules {
-        null_move,
-        ..Rules::default()
-    };
-    let stalemate_wins = Rules {
-        stalemate_wins: true,
-        ..Rules::default()
-    };
-    let bare_royal_loses = Rules {
-        bare_royal_loses: true,
-        ..Rules::default()
-    };
+    let null = null_move_for;
+    let (stalemate_wins, bare_royal_loses) = (stalemate_wins(), bare_royal_loses());
     let both_ends = Rules {
         stalemate_wins: true,
         bare_royal_loses: true,
@@ -595,4 +558,28 @@ fn kpk_facts_under_each_rule() {
     let fen = "8/4P3/8/8/8/k7/8/K7 w - - 0 1";
     assert_eq!(probe(&dtc, fen), Value::Win(1));
     assert!(matches!(probe(&orthodox, fen), Value::Win(d) if d > 1));
+}
+
+/// The default rules with the null move for `null_move`.
+fn null_move_for(null_move: NullMove) -> Rules {
+    Rules {
+        null_move,
+        ..Rules::default()
+    }
+}
+
+/// The default rules with stalemate a loss for the stalemated side.
+fn stalemate_wins() -> Rules {
+    Rules {
+        stalemate_wins: true,
+        ..Rules::default()
+    }
+}
+
+/// The default rules with a bare royal lost.
+fn bare_royal_loses() -> Rules {
+    Rules {
+        bare_royal_loses: true,
+        ..Rules::default()
+    }
 }

@@ -54,7 +54,12 @@ impl TableSet {
             may.then(|| table.value(&sq, stm.flip()).map(Value::for_mover))
                 .flatten()
         };
-        Ok(with_en_passant(best, without, || !moves.iter().all(takes), pass))
+        Ok(with_en_passant(
+            best,
+            without,
+            || !moves.iter().all(takes),
+            pass,
+        ))
     }
 
     /// Every legal move with the value it leaves for the mover, in ascending (from, to,
