@@ -105,7 +105,6 @@ impl<S: SquareSet> Build<'_, S> {
         for &i in self.men.of(c) {
             let pawn = self.men.is_pawn(i);
             for &j in &self.men.of(c.flip())[1..] {
-                let promotions = &self.capture_promos[i * MAX_MEN + j];
                 if i == bm {
                     // The same position follows from every square the block man takes from.
                     let reach = positions & self.men.moves(bm).attackers(sq[j], others).low64();
@@ -144,7 +143,7 @@ impl<S: SquareSet> Build<'_, S> {
                     |x, v| add(x, v.map(|v| self.after_capture(v))),
                 );
                 if promoting != 0 {
-                    for (table, perm) in promotions {
+                    for (table, perm) in &self.capture_promos[i * MAX_MEN + j] {
                         let after = self.men.after_promotion(sq, i, sq[j], Some(j), perm);
                         self.sub_values(*table, after, perm[m], promoting, c.flip(), |x, v| {
                             add(x, v.map(|v| self.after_capture(v)))
@@ -177,10 +176,8 @@ impl<S: SquareSet> Build<'_, S> {
                 // move).
                 let en_passant = self.pawn_rules.and_then(|rules| {
                     let passed = rules.passed(c, sq[i], to)?;
-                    let takers = self.men.of(c.flip()).iter();
-                    (takers.filter(|&&j| self.men.is_pawn(j)))
-                        .any(|&j| rules.ep_capture(c.flip(), sq[j], passed))
-                        .then_some((rules, passed))
+                    let mut takers = self.en_passant_takers(sq, passed, c.flip(), rules);
+                    takers.next().map(|_| (rules, passed))
                 });
                 self.sub_values(&self.done, moved, bm, squares, c.flip(), |x, without| {
                     let v = match (without, en_passant) {

@@ -501,9 +501,9 @@ impl<'a, S: SquareSet> Build<'a, S> {
         without: Value,
         rules: &PawnRules,
     ) -> Value {
-        let best = (self.men.of(c).iter())
-            .filter(|&&j| self.men.is_pawn(j) && rules.ep_capture(c, sq[j], passed))
-            .filter_map(|&j| {
+        let best = self
+            .en_passant_takers(sq, passed, c, rules)
+            .filter_map(|j| {
                 let after = self.men.after_en_passant(sq, j, passed, victim);
                 self.sub(victim).value(&after, c.flip())
             })
@@ -521,6 +521,19 @@ impl<'a, S: SquareSet> Build<'a, S> {
                     .flatten()
             },
         )
+    }
+
+    /// Side `c`'s pawns in `sq` that may take en passant onto `passed` (by an `e` step; legal
+    /// or not).
+    fn en_passant_takers<'s>(
+        &'s self,
+        sq: &'s Squares,
+        passed: Square,
+        c: Color,
+        rules: &'s PawnRules,
+    ) -> impl Iterator<Item = usize> + 's {
+        (self.men.of(c).iter().copied())
+            .filter(move |&j| self.men.is_pawn(j) && rules.ep_capture(c, sq[j], passed))
     }
 
     /// The table of the material left when man `j` is captured.

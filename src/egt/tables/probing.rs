@@ -26,19 +26,24 @@ impl TableSet {
                 fen: pos.to_setup().to_fen(),
             })?;
         match pos.en_passant() {
-            Some(ep) => self.with_en_passant(pos, ep, without),
+            Some(ep) => {
+                // Passing (where the rules allow it) leaves the placement to the other side.
+                let passed = table.value(&sq, pos.side_to_move().flip());
+                self.with_en_passant(pos, ep, without, passed)
+            }
             None => Ok(without),
         }
     }
 
     /// The value of a position with an en-passant right, whose placement the table holds
-    /// without it (worth `without`), by `value::with_en_passant`, as the builder values a
-    /// double step.
+    /// without it (worth `without`; with the other side to move, `passed`), by
+    /// `value::with_en_passant`, as the builder values a double step.
     fn with_en_passant(
         &self,
         pos: &Position,
         ep: EnPassant,
         without: Value,
+        passed: Option<Value>,
     ) -> Result<Value, ProbeError> {
         let moves = pos.legal_moves(self.geometry());
         let takes = |mv: &Move| mv.to == ep.square && pos.captured(*mv).is_some();
@@ -49,10 +54,7 @@ impl TableSet {
         let stm = pos.side_to_move();
         let pass = || {
             let may = self.rules().null_move.allows(stm) && !pos.in_check(self.geometry());
-            let (material, sq) = material_of(pos);
-            let table = self.get(&material)?;
-            may.then(|| table.value(&sq, stm.flip()).map(Value::for_mover))
-                .flatten()
+            passed.filter(|_| may).map(Value::for_mover)
         };
         Ok(with_en_passant(
             best,
