@@ -2,7 +2,7 @@
 """Independent oracle check of fairy-egt's DTM tables against Gaviota and Syzygy.
 
 Usage: check_tables.py FAIRY_EGT_BINARY DATA_DIR [--gaviota=DIR] [--per-endgame=N]
-       [--five-men | --five-men=pawns | --five-men=ENDGAME,...]
+       [--five-men | --five-men=pawns | --five-men=ENDGAME,...] [--tables=DIR]
 
 DATA_DIR is the data/ folder of python-chess's source distribution (scripts/oracle_data.py
 downloads and verifies it): Syzygy tables of every 3-/4-man endgame, Gaviota tables of the
@@ -31,7 +31,10 @@ KNN.KP to KPPP.K, one e.p.: hours, as each 5-man pawn table builds its promotion
 too), and
 with `--five-men=KNN.KP,KP.KNN` the positions of the listed endgames (our names, White's men
 first), pawns or not. Every material of the file is one the builder can do (5 men); a build
-refused for want of memory is reported as an error.
+refused for want of memory is reported as an error. `--tables=DIR` gives the binary a table
+directory (`--tables DIR`): each table is built once and saved there, so endgames that share
+sub-tables (most 5-man pawn endgames do) build them once, and a run stopped half-way goes on
+where it stopped.
 
 Pawn positions have no pawn on the first or last rank (python-chess's `is_valid`). In kpkp,
 a further sample is of positions right after a double step that leaves a legal en-passant
@@ -218,13 +221,15 @@ def write_pieces(workdir):
     return path
 
 
-def start(binary, job, workdir, pieces):
-    """Starts `fairy-egt probe` on the job's positions; returns the process and its stderr."""
+def start(binary, job, workdir, pieces, tables):
+    """Starts `fairy-egt probe` on the job's positions (with the table directory `tables`, if
+    any); returns the process and its stderr."""
     # A file, not a pipe: build progress on stderr must not block the binary while `finish`
     # reads its stdout.
     err = tempfile.TemporaryFile(mode="w+")
     proc = subprocess.Popen(
-        [binary, "probe", spec(job.material), "--metric", "dtm", "--pieces", pieces, "--fens", "-"],
+        [binary, "probe", spec(job.material), "--metric", "dtm", "--pieces", pieces, "--fens", "-"]
+        + (["--tables", tables] if tables else []),
         cwd=workdir,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -270,7 +275,10 @@ def main(argv):
             five_men = set(a.split("=", 1)[1].split(","))
     per_endgame = DEFAULT_PER_ENDGAME
     extra_gaviota = None
+    tables = None
     for a in argv:
+        if a.startswith("--tables="):
+            tables = os.path.abspath(a.split("=", 1)[1])
         if a.startswith("--per-endgame="):
             per_endgame = int(a.split("=", 1)[1])
         if a.startswith("--gaviota="):
@@ -362,7 +370,7 @@ def main(argv):
         pieces = write_pieces(workdir)
         for job in jobs.values():
             t0 = time.monotonic()
-            proc = start(binary, job, workdir, pieces)
+            proc = start(binary, job, workdir, pieces, tables)
             # Probe the references while the binary builds.
             refs = []
             for group, board, expected, note in job.items:

@@ -99,11 +99,22 @@ impl<S: SquareSet> Build<'_, S> {
                 // The block man's moves may land on slots that stand for others.
                 closed = f.unfold(closed);
             }
-            for_each_bit(alive, |x| {
-                if self.men.quiet_targets(bm, x, others).low64() & !closed != 0 {
-                    alive &= !(1 << x);
-                }
-            });
+            // Walk the fewer: the candidates' moves, or the moves into the open squares
+            // (a move from x reaches y exactly when x is an origin of an un-move from y).
+            let open = !closed & !others.low64();
+            if open.count_ones() < alive.count_ones() {
+                let mut escaping = 0;
+                for_each_bit(open, |y| {
+                    escaping |= self.men.unmove_origins(bm, y, others).low64();
+                });
+                alive &= !escaping;
+            } else {
+                for_each_bit(alive, |x| {
+                    if self.men.quiet_targets(bm, x, others).low64() & !closed != 0 {
+                        alive &= !(1 << x);
+                    }
+                });
+            }
             if alive == 0 {
                 return 0;
             }
