@@ -256,7 +256,7 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
                 config.endgame = value.to_string();
             }
             "metric" => {
-                config.metric = value.parse().map_err(|_| bad("dtm or dtc"))?;
+                config.metric = value.parse().map_err(|_| bad("dtm, dtc or dtz"))?;
             }
             "threads" => {
                 config.threads = match value.parse::<usize>() {
@@ -498,8 +498,10 @@ mod tests {
         assert_eq!("DtC".parse::<Metric>(), Ok(Metric::Dtc));
         assert_eq!(Metric::Dtc.name(), "dtc");
         assert_eq!(Metric::Dtm.to_string(), "dtm");
-        let e = "dtz".parse::<Metric>().err().map(|e| e.to_string());
-        assert_eq!(e.as_deref(), Some("expected dtm or dtc, found 'dtz'"));
+        assert_eq!(" DTZ".parse::<Metric>(), Ok(Metric::Dtz));
+        assert_eq!(Metric::Dtz.name(), "dtz");
+        let e = "dtn".parse::<Metric>().err().map(|e| e.to_string());
+        assert_eq!(e.as_deref(), Some("expected dtm, dtc or dtz, found 'dtn'"));
         for n in [
             NullMove::None,
             NullMove::White,
@@ -513,9 +515,9 @@ mod tests {
         assert!(NullMove::Both.allows(Color::Black));
         assert!(!NullMove::None.allows(Color::White));
         expect_error(
-            "metric = dtz",
+            "metric = dtn",
             1,
-            "expected dtm or dtc for 'metric', found 'dtz'",
+            "expected dtm, dtc or dtz for 'metric', found 'dtn'",
         );
         expect_error(
             "null-move = sometimes",

@@ -468,6 +468,11 @@ impl Position {
         mv.promotion.is_some() || self.captured(mv).is_some()
     }
 
+    /// Whether a move resets the 50-move counter: a capture or a pawn's move.
+    pub fn zeroes(&self, mv: Move) -> bool {
+        self.captured(mv).is_some() || self.man_at(mv.from).is_some_and(|m| m.letter == PAWN)
+    }
+
     /// The position after a legal move (the side to move flips). An e.p. capture removes its
     /// victim; a double step gives the opponent the e.p. right when one of its pawns has an
     /// `e` capture onto the square passed (pseudo-legal, as in [`Position::new`]); any other

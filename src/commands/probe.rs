@@ -8,6 +8,8 @@ use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::tables::TableSet;
+use fairy_egt::egt::dtz::Shown;
+use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::value::Value;
 use fairy_egt::engine::think::{line, Line};
 use fairy_egt::engine::GameEnd;
@@ -50,7 +52,7 @@ pub fn run_many(common: &Common, file: &Path) -> Result<(), UserError> {
         let answer = position(&tables, &s.material, line.trim())
             .map_err(|e| e.to_string())
             .and_then(|pos| tables.probe(&pos).map_err(|e| e.to_string()))
-            .map_or_else(|e| format!("error: {e}"), |v| v.to_string());
+            .map_or_else(|e| format!("error: {e}"), |v| shown(&tables, v));
         writeln!(out, "{answer}").map_err(|e| UserError(format!("stdout: {e}")))?;
     }
     Ok(())
@@ -77,12 +79,17 @@ pub fn report(
         material,
         tables.metric().name()
     );
-    let _ = writeln!(out, "{} to move: {}", pos.side_to_move().name(), value);
+    let _ = writeln!(
+        out,
+        "{} to move: {}",
+        pos.side_to_move().name(),
+        shown(tables, value)
+    );
     let moves = tables.scored_moves(pos)?;
     let best = fairy_egt::egt::probe::best_of(&moves);
     for m in &moves {
         let mark = if Some(*m) == best { '*' } else { ' ' };
-        let _ = writeln!(out, "{mark} {:<6} {}", m.mv.text(), m.value);
+        let _ = writeln!(out, "{mark} {:<6} {}", m.mv.text(), shown(tables, m.value));
     }
     let line = line(tables, pos, LINE_LIMIT)?;
     let _ = writeln!(
@@ -93,6 +100,15 @@ pub fn report(
     let pv: Vec<String> = line.moves.iter().map(|m| m.mv.text()).collect();
     let _ = writeln!(out, "pv {}", pv.join(" "));
     Ok(out)
+}
+
+/// A value as the tables' metric counts it: moves (DTM, DTC), or plies with the class under
+/// the 50-move rule (DTZ).
+fn shown(tables: &TableSet, v: Value) -> String {
+    match tables.metric() {
+        Metric::Dtz => Shown(v).to_string(),
+        Metric::Dtm | Metric::Dtc => v.to_string(),
+    }
 }
 
 /// How a principal line ends.

@@ -20,6 +20,7 @@
 
 pub mod builder;
 mod bytes;
+pub mod dtz;
 pub mod extremes;
 pub mod index;
 pub mod material;

@@ -52,7 +52,7 @@ pub struct TableStats {
     pub endgame: String,
     /// The board, `WxH` (`8x8`, `10x8`).
     pub board: String,
-    /// `dtm` or `dtc`.
+    /// `dtm`, `dtc` or `dtz`.
     pub metric: &'static str,
     /// Size of the symmetry group used by the index.
     pub symmetry: usize,

@@ -14,14 +14,18 @@ pub enum Metric {
     Dtm,
     /// Distance to conversion (a capture that keeps the win) or mate.
     Dtc,
+    /// Distance to zeroing (a capture or a pawn's move) or mate under the 50-move rule, in
+    /// plies, with cursed wins and blessed losses (see `egt::dtz`).
+    Dtz,
 }
 
 impl Metric {
-    /// `dtm` or `dtc`.
+    /// `dtm`, `dtc` or `dtz`.
     pub fn name(self) -> &'static str {
         match self {
             Metric::Dtm => "dtm",
             Metric::Dtc => "dtc",
+            Metric::Dtz => "dtz",
         }
     }
 }
@@ -34,16 +38,17 @@ impl std::fmt::Display for Metric {
 
 /// A text that names no metric, as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("expected dtm or dtc, found '{0}'")]
+#[error("expected dtm, dtc or dtz, found '{0}'")]
 pub struct ParseMetricError(pub String);
 
 impl std::str::FromStr for Metric {
     type Err = ParseMetricError;
-    /// `dtm` or `dtc`, in any case.
+    /// `dtm`, `dtc` or `dtz`, in any case.
     fn from_str(s: &str) -> Result<Metric, ParseMetricError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "dtm" => Ok(Metric::Dtm),
             "dtc" => Ok(Metric::Dtc),
+            "dtz" => Ok(Metric::Dtz),
             _ => Err(ParseMetricError(s.to_string())),
         }
     }

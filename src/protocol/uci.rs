@@ -130,7 +130,7 @@ impl Uci {
                 })
             ),
             format!(
-                "option name Metric type combo default {} var dtm var dtc",
+                "option name Metric type combo default {} var dtm var dtc var dtz",
                 options.metric
             ),
             format!(
@@ -197,7 +197,7 @@ impl Uci {
         let cmd = match name.to_ascii_lowercase().as_str() {
             "metric" => match value.parse::<Metric>() {
                 Ok(m) => Command::Metric(m),
-                Err(_) => return bad("dtm or dtc"),
+                Err(_) => return bad("dtm, dtc or dtz"),
             },
             "threads" => match value.parse::<usize>() {
                 Ok(n) if (1..=MAX_THREADS).contains(&n) => Command::Threads(n),
@@ -304,6 +304,7 @@ impl Uci {
             (Value::Loss(n), Metric::Dtm) => format!("mate -{n}"),
             (Value::Win(n), Metric::Dtc) => format!("cp {}", 10_000 - i64::from(n)),
             (Value::Loss(n), Metric::Dtc) => format!("cp {}", -(10_000 - i64::from(n))),
+            (v, Metric::Dtz) => format!("cp {}", crate::egt::dtz::centipawns(v)),
         };
         let pv: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
         let mut line = format!(
@@ -566,7 +567,7 @@ mod tests {
         assert_eq!(lines.last().map(String::as_str), Some("uciok"));
         for want in [
             "option name Endgame type string default KR.K",
-            "option name Metric type combo default dtc var dtm var dtc",
+            "option name Metric type combo default dtc var dtm var dtc var dtz",
             "option name PieceFile type string default p.ini",
             "option name TablePath type string default <empty>",
             "option name TableMemory type spin default 0 min 0 max 16000000",
@@ -682,7 +683,7 @@ mod tests {
         let bad = replies(&u.read("setoption name Metric value d\u{7f}tm", &options()));
         assert_eq!(
             bad,
-            vec!["info string option Metric: expected dtm or dtc, found 'd?tm'".to_string()]
+            vec!["info string option Metric: expected dtm, dtc or dtz, found 'd?tm'".to_string()]
         );
     }
 

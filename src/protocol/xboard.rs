@@ -7,7 +7,7 @@
 //! the score is a plain number instead: `10000-N` for a win, `-(10000-N)` for a loss. Build
 //! progress is shown as thinking output whose pv is a comment in parentheses.
 //!
-//! Options (`feature option=…`, set by `option NAME=VALUE`): `Metric` (combo dtm/dtc),
+//! Options (`feature option=…`, set by `option NAME=VALUE`): `Metric` (combo dtm/dtc/dtz),
 //! `Threads` (spin), `TableMemory` (spin, MB; 0 keeps the start-up budget), `Endgame` (string:
 //! the start-up endgame), `Promotion` (string: the promotion pieces, empty for the board's
 //! list), `NullMove` (combo none/white/black/both), `StalemateWins` and
@@ -175,9 +175,10 @@ impl XBoard {
                 variants(own_pawn(&self.pieces))
             ),
             format!(
-                "feature option=\"Metric -combo {} /// {}\"",
+                "feature option=\"Metric -combo {} /// {} /// {}\"",
                 combo(Metric::Dtm),
-                combo(Metric::Dtc)
+                combo(Metric::Dtc),
+                combo(Metric::Dtz)
             ),
             format!(
                 "feature option=\"Threads -spin {} 0 {MAX_THREADS}\"",
@@ -593,6 +594,7 @@ pub fn score(value: Value, metric: Metric) -> i64 {
         (Value::Win(n), Metric::Dtc) => 10_000 - d(n),
         (Value::Loss(n), Metric::Dtc) => -(10_000 - d(n)),
         (Value::Draw, _) => 0,
+        (v, Metric::Dtz) => crate::egt::dtz::centipawns(v),
     }
 }
 
@@ -989,7 +991,7 @@ mod tests {
         };
         assert_eq!(last, "feature done=1");
         assert!(lines.iter().any(|l| matches!(l,
-            Input::Reply(s) if s.contains("option=\"Metric -combo *dtm /// dtc\""))));
+            Input::Reply(s) if s.contains("option=\"Metric -combo *dtm /// dtc /// dtz\""))));
         for want in [
             "feature option=\"Endgame -string KQ.KR\"",
             "feature option=\"NullMove -combo *none /// white /// black /// both\"",

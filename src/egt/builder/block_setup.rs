@@ -188,7 +188,7 @@ impl<S: SquareSet> Build<'_, S> {
                         }
                         (v, _) => v,
                     };
-                    add(x, v)
+                    add(x, v.map(|v| self.after_push(v)))
                 });
             });
         (out, exiting)

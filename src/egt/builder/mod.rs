@@ -40,6 +40,7 @@ use crate::egt::men::{Exit, Men, Occupancy};
 use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
+use crate::egt::dtz::{self, Run};
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{loss_byte, with_en_passant, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
@@ -105,6 +106,8 @@ pub const MAX_DISTANCE: u16 = u16::MAX - 1;
 struct Build<'a, S> {
     name: String,
     metric: Metric,
+    /// Which of the two runs of a DTZ build this is (`None` for the other metrics).
+    run: Option<Run>,
     rules: Rules,
     ix: &'a Indexer,
     men: &'a Men<'a, S>,
@@ -257,10 +260,11 @@ pub fn build_table<'t>(
             let far_bytes = (far[0].len() + far[1].len()) as u64 * 8;
             // The builder's sets hold the layer's blocks alone.
             let blocks = layer.start / 64..layer.end.div_ceil(64);
-            let exceptions = {
+            let build_layer = |run: Option<Run>| {
                 let build = Build {
                     name: material.name(),
                     metric,
+                    run,
                     rules,
                     ix: &indexer,
                     men: &men,
@@ -287,7 +291,16 @@ pub fn build_table<'t>(
                     cancel,
                 };
                 rayon::scope(|_| build.run(seeds, &report))?;
-                build.far.into_exceptions()
+                Ok::<_, BuildError>(build.far.into_exceptions())
+            };
+            let exceptions = match metric {
+                Metric::Dtm | Metric::Dtc => build_layer(None)?,
+                Metric::Dtz => {
+                    let plain = build_layer(Some(Run::Plain))?;
+                    let kept = kept_bytes(&data, layer);
+                    let shifted = build_layer(Some(Run::Shifted))?;
+                    combine_runs(&data, layer, &kept, &plain, &shifted, direct)?
+                }
             };
             // Layers are built in index order: the lists stay sorted.
             for (list, new) in far.iter_mut().zip(exceptions) {
@@ -303,6 +316,87 @@ pub fn build_table<'t>(
         far,
         metric,
     })
+}
+
+/// The bytes of both sides' slots of `layer` in `data`, as they are; leaves `data` as a
+/// fresh table there (`UNKNOWN`, illegal slots left so), for a build that starts again.
+fn kept_bytes(data: &[Vec<AtomicU8>; 2], layer: &Range<u64>) -> [Vec<u8>; 2] {
+    let range = layer.start as usize..layer.end as usize;
+    [0, 1].map(|c| {
+        let mut bytes = Vec::with_capacity(range.len());
+        bytes.extend(data[c][range.clone()].iter().map(|b| {
+            let byte = b.load(Relaxed);
+            if byte != ILLEGAL {
+                b.store(UNKNOWN, Relaxed);
+            }
+            byte
+        }));
+        bytes
+    })
+}
+
+/// The DTZ values (plies) of the slots of `layer`, from the plain run's bytes `plain_bytes`
+/// and exceptions `plain` and the shifted run's, which `data` holds, with `shifted`
+/// (`dtz::combine`): written into `data`, bytes for distances up to `direct`; returns the
+/// exceptions of the longer ones.
+fn combine_runs(
+    data: &[Vec<AtomicU8>; 2],
+    layer: &Range<u64>,
+    plain_bytes: &[Vec<u8>; 2],
+    plain: &[Vec<u64>; 2],
+    shifted: &[Vec<u64>; 2],
+    direct: u16,
+) -> Result<[Vec<u64>; 2], BuildError> {
+    use crate::egt::table::far_distance;
+    use crate::egt::value::{decode, win_byte, LOSS_FAR, WIN_FAR};
+    use rayon::prelude::*;
+    const CHUNK: u64 = 1 << 16;
+    let mut out: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+    for c in 0..2 {
+        let chunks: Vec<u64> = (layer.start..layer.end).step_by(CHUNK as usize).collect();
+        let lists = chunks
+            .into_par_iter()
+            .map(|start| {
+                let mut far = Vec::new();
+                for i in start..(start + CHUNK).min(layer.end) {
+                    let a = plain_bytes[c][(i - layer.start) as usize];
+                    let b = data[c][i as usize].load(Relaxed);
+                    let va = decode(a, || far_distance(&plain[c], i));
+                    let vb = decode(b, || far_distance(&shifted[c], i));
+                    let byte = match (va, vb) {
+                        (None, None) => ILLEGAL,
+                        (Some(va), Some(vb)) => match dtz::combine(va, vb) {
+                            Some(Value::Draw) => UNKNOWN,
+                            Some(Value::Win(p)) if p <= direct => win_byte(p),
+                            Some(Value::Loss(q)) if q <= direct => loss_byte(q),
+                            Some(Value::Win(p)) => {
+                                far.push(i << 16 | p as u64);
+                                WIN_FAR
+                            }
+                            Some(Value::Loss(q)) => {
+                                far.push(i << 16 | q as u64);
+                                LOSS_FAR
+                            }
+                            None => {
+                                return Err(BuildError::Internal(format!(
+                                    "slot {i}: the DTZ runs found {va:?} and {vb:?}"
+                                )))
+                            }
+                        },
+                        _ => {
+                            return Err(BuildError::Internal(format!(
+                                "slot {i}: legal in one DTZ run only"
+                            )))
+                        }
+                    };
+                    data[c][i as usize].store(byte, Relaxed);
+                }
+                Ok(far)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        out[c] = lists.concat();
+    }
+    Ok(out)
 }
 
 /// Per pawn i of `material`, the tables it promotes into, one per promotion piece of
@@ -481,12 +575,12 @@ impl<'a, S: SquareSet> Build<'a, S> {
         let passed = self
             .pawn_rules
             .and_then(|r| Some((r, r.passed(c, sq[i], to)?)));
-        Some(match passed {
+        Some(self.after_push(match passed {
             Some((rules, passed)) => {
                 self.after_double_step(&moved, i, passed, c.flip(), without, rules)
             }
             None => without,
-        })
+        }))
     }
 
     /// The value, for side `c` to move, of the placement `sq` right after the enemy pawn
@@ -507,7 +601,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
                 let after = self.men.after_en_passant(sq, j, passed, victim);
                 self.sub(victim).value(&after, c.flip())
             })
-            .map(|v| self.after_capture(v).for_mover())
+            .map(|v| self.capture_for_mover(v))
             .max_by_key(|v| v.rank());
         let occ = self.men.occupancy(sq);
         with_en_passant(
@@ -517,7 +611,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
             || {
                 // Passing leaves the placement, without the right, to the side that stepped.
                 let may = self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c));
-                may.then(|| self.done.value(sq, c.flip()).map(Value::for_mover))
+                may.then(|| self.done.value(sq, c.flip()).map(|v| self.quiet_for_mover(v)))
                     .flatten()
             },
         )
@@ -542,8 +636,9 @@ impl<'a, S: SquareSet> Build<'a, S> {
         self.subs[j].expect("only non-royal men are captured")
     }
 
-    /// The value a capture leads to, as this table's metric counts it: under DTC every value
-    /// after a capture counts as reached, distance 0.
+    /// The value a capture or a promotion leads to, `v` as the smaller table holds it, as
+    /// this build counts it: under DTC every value after a capture counts as reached,
+    /// distance 0; under DTZ only its class counts, in the run's moves (`dtz::Run`).
     #[inline]
     fn after_capture(&self, v: Value) -> Value {
         match (self.metric, v) {
@@ -551,6 +646,43 @@ impl<'a, S: SquareSet> Build<'a, S> {
             (Metric::Dtc, Value::Win(_)) => Value::Win(0),
             (Metric::Dtc, Value::Loss(_)) => Value::Loss(0),
             (Metric::Dtc, Value::Draw) => Value::Draw,
+            (Metric::Dtz, v) => self.after_zeroing(v),
+        }
+    }
+
+    /// The value a pawn's step leads to, `v` as the finished layers hold it, as this build
+    /// counts it: under DTZ a zeroing move, as a capture; otherwise as it is.
+    #[inline]
+    fn after_push(&self, v: Value) -> Value {
+        match self.metric {
+            Metric::Dtz => self.after_zeroing(v),
+            Metric::Dtm | Metric::Dtc => v,
+        }
+    }
+
+    /// `v`, a DTZ value (plies) reached by a zeroing move, in the moves of this DTZ run.
+    #[inline]
+    fn after_zeroing(&self, v: Value) -> Value {
+        self.run.expect("a DTZ build has runs").after_zeroing(v)
+    }
+
+    /// The value, for the side that makes it, of a capture into a position of this table's
+    /// values `v`, in those values (plies under DTZ, not the run's moves).
+    #[inline]
+    fn capture_for_mover(&self, v: Value) -> Value {
+        match self.metric {
+            Metric::Dtz => dtz::zeroing(v),
+            Metric::Dtm | Metric::Dtc => self.after_capture(v).for_mover(),
+        }
+    }
+
+    /// The value, for the side that makes it, of a move that is no conversion into a
+    /// position of this table's values `v`.
+    #[inline]
+    fn quiet_for_mover(&self, v: Value) -> Value {
+        match self.metric {
+            Metric::Dtz => dtz::quiet(v),
+            Metric::Dtm | Metric::Dtc => v.for_mover(),
         }
     }
 

@@ -6,6 +6,7 @@ use crate::board::{EnPassant, Move, Position};
 use crate::egt::material::{material_of, MAX_MEN};
 use crate::egt::probe::{best_of, ProbeError, ScoredMove};
 use crate::egt::table::Metric;
+use crate::egt::dtz;
 use crate::egt::value::{with_en_passant, Value};
 
 impl TableSet {
@@ -54,7 +55,11 @@ impl TableSet {
         let stm = pos.side_to_move();
         let pass = || {
             let may = self.rules().null_move.allows(stm) && !pos.in_check(self.geometry());
-            passed.filter(|_| may).map(Value::for_mover)
+            let metric = self.metric();
+            passed.filter(|_| may).map(|v| match metric {
+                Metric::Dtz => dtz::quiet(v),
+                Metric::Dtm | Metric::Dtc => v.for_mover(),
+            })
         };
         Ok(with_en_passant(
             best,
@@ -66,7 +71,8 @@ impl TableSet {
 
     /// Every legal move with the value it leaves for the mover, in ascending (from, to,
     /// promotion) order. Under DTC a capture or promotion that keeps the win is a
-    /// conversion: a win in 1.
+    /// conversion: a win in 1. Under DTZ a capture or pawn's move zeroes (`dtz::zeroing`),
+    /// and every move counts a ply.
     pub fn scored_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ProbeError> {
         pos.legal_moves(self.geometry())
             .into_iter()
@@ -82,10 +88,12 @@ impl TableSet {
     /// The value legal move `mv` leaves for the mover.
     fn scored(&self, pos: &Position, mv: Move) -> Result<Value, ProbeError> {
         let after = self.probe(&pos.play(mv))?;
-        Ok(match (self.metric(), pos.converts(mv), after) {
-            (Metric::Dtc, true, Value::Loss(_)) => Value::Win(1),
-            (Metric::Dtc, true, Value::Win(_)) => Value::Loss(0),
-            (_, _, v) => v.for_mover(),
+        Ok(match (self.metric(), after) {
+            (Metric::Dtc, Value::Loss(_)) if pos.converts(mv) => Value::Win(1),
+            (Metric::Dtc, Value::Win(_)) if pos.converts(mv) => Value::Loss(0),
+            (Metric::Dtz, v) if pos.zeroes(mv) => dtz::zeroing(v),
+            (Metric::Dtz, v) => dtz::quiet(v),
+            (_, v) => v.for_mover(),
         })
     }
 
