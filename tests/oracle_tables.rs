@@ -1,4 +1,4 @@
-//! Our DTM tables checked against tables nobody here wrote: `tests/oracle/check_tables.py`
+//! Our DTM and DTZ tables checked against tables nobody here wrote: `tests/oracle/check_tables.py`
 //! (python-chess) probes a fixed-seed sample of random legal positions of the 24 pawnless
 //! 3-/4-man Gaviota endgames and of the 11 3-/4-man pawn endgames of the Syzygy set (KPvKP
 //! also right after double steps that allow en passant), in both colour orientations, with
@@ -47,7 +47,12 @@ fn oracle_dir() -> PathBuf {
 
 /// Runs the oracle script with `extra` arguments and fails with its output if it does.
 fn run_oracle(extra: &[&str]) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/check_tables.py");
+    run_script("check_tables.py", extra);
+}
+
+/// Runs `tests/oracle/SCRIPT` with `extra` arguments and fails with its output if it does.
+fn run_script(name: &str, extra: &[&str]) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle").join(name);
     let out = Command::new(python("chess, chess.gaviota, chess.syzygy"))
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_fairy-egt"))
@@ -55,6 +60,7 @@ fn run_oracle(extra: &[&str]) {
         .args(
             std::env::var("FAIRY_EGT_GAVIOTA")
                 .ok()
+                .filter(|_| name == "check_tables.py")
                 .map(|dir| format!("--gaviota={dir}")),
         )
         .args(extra)
@@ -86,4 +92,13 @@ fn tables_match_gaviota_syzygy_and_the_epd_suite() {
 #[test]
 fn five_man_epd_positions_match_their_mate_distance() {
     run_oracle(&["--five-men=KRRR.K,KNN.KN"]);
+}
+
+/// DTZ under the 50-move rule (`tests/oracle/check_dtz.py`): 300 random positions of each of
+/// the 35 3-/4-man endgames (pawns included, and positions right after double steps) against
+/// Syzygy's WDL (the five classes, exactly) and DTZ (the plies to zeroing, within its
+/// documented rounding of one ply).
+#[test]
+fn dtz_tables_match_syzygy_wdl_and_dtz() {
+    run_script("check_dtz.py", &["--per-endgame=300"]);
 }

@@ -45,6 +45,16 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
     for (name, f) in rows {
         let _ = writeln!(out, "{:<14}{:>16}{:>16}", name, f(&s.wtm), f(&s.btm));
     }
+    // DTZ: the classes the 50-move rule adds.
+    let classes: [(&str, fn(&SideStats) -> Option<u64>); 2] = [
+        ("cursed wins", |x| x.cursed_wins),
+        ("blessed losses", |x| x.blessed_losses),
+    ];
+    for (name, f) in classes {
+        if let (Some(w), Some(b)) = (f(&s.wtm), f(&s.btm)) {
+            let _ = writeln!(out, "{:<14}{:>16}{:>16}", name, w, b);
+        }
+    }
     let _ = writeln!(
         out,
         "{:<14}{:>16}{:>16}",
@@ -58,7 +68,12 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
     let _ = writeln!(
         out,
         "\n{:<10}{:>14}{:>14}{:>14}{:>14}",
-        "distance", "wtm won", "wtm lost", "btm won", "btm lost"
+        // DTZ counts plies, the other metrics moves.
+        if s.metric == "dtz" { "plies" } else { "distance" },
+        "wtm won",
+        "wtm lost",
+        "btm won",
+        "btm lost"
     );
     let top = [
         s.wtm.longest_win,

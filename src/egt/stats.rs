@@ -9,7 +9,8 @@ use crate::egt::bytes::Bytes64;
 use crate::egt::index::BlockShape;
 use crate::egt::material::Squares;
 use crate::egt::men::Men;
-use crate::egt::table::Table;
+use crate::egt::dtz;
+use crate::egt::table::{Metric, Table};
 use crate::egt::value::{decode, Value, ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
 use crate::with_tables;
 use rayon::prelude::*;
@@ -43,6 +44,13 @@ pub struct SideStats {
     pub wins: BTreeMap<u16, u64>,
     /// Lost positions by distance.
     pub losses: BTreeMap<u16, u64>,
+    /// DTZ only: of the won positions, those won only without the 50-move rule (beyond
+    /// `dtz::RULE_PLIES`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursed_wins: Option<u64>,
+    /// DTZ only: of the lost positions, those the 50-move rule saves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blessed_losses: Option<u64>,
 }
 
 /// Statistics of one table.
@@ -288,7 +296,8 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
             |[a, b], [c, d]| [a.merge(c), b.merge(d)],
         );
     let placements = ix.full_board_placements();
-    let [w, b] = tallies.map(|t| side_stats(t, placements));
+    let dtz = table.metric() == Metric::Dtz;
+    let [w, b] = tallies.map(|t| side_stats(t, placements, dtz));
     TableStats {
         endgame: material.name(),
         board: tables.board().to_string(),
@@ -299,7 +308,8 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
     }
 }
 
-fn side_stats(t: Tally, placements: u64) -> SideStats {
+/// The counts of one side to move; with `dtz`, the cursed wins and blessed losses too.
+fn side_stats(t: Tally, placements: u64, dtz: bool) -> SideStats {
     let histogram = |v: &[u64]| -> BTreeMap<u16, u64> {
         v.iter()
             .enumerate()
@@ -309,7 +319,12 @@ fn side_stats(t: Tally, placements: u64) -> SideStats {
     };
     let wins = histogram(&t.wins);
     let losses = histogram(&t.losses);
+    let beyond_rule = |h: &BTreeMap<u16, u64>| {
+        dtz.then(|| h.range(dtz::RULE_PLIES + 1..).map(|(_, n)| n).sum())
+    };
     SideStats {
+        cursed_wins: beyond_rule(&wins),
+        blessed_losses: beyond_rule(&losses),
         placements,
         illegal: placements - t.legal,
         legal: t.legal,
