@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 
 /// A row of the statistics table: its label and the count it shows.
 type CountRow = (&'static str, fn(&SideStats) -> u64);
+/// A row that only some metrics have.
+type OptionalRow = (&'static str, fn(&SideStats) -> Option<u64>);
 
 /// The statistics as a readable table.
 pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> String {
@@ -46,7 +48,7 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
         let _ = writeln!(out, "{:<14}{:>16}{:>16}", name, f(&s.wtm), f(&s.btm));
     }
     // DTZ: the classes the 50-move rule adds.
-    let classes: [(&str, fn(&SideStats) -> Option<u64>); 2] = [
+    let classes: [OptionalRow; 2] = [
         ("cursed wins", |x| x.cursed_wins),
         ("blessed losses", |x| x.blessed_losses),
     ];
