@@ -6,7 +6,9 @@
 //! is the correct one, not merely a self-consistent one. Tables on 8×8 and on other boards:
 //! 10×8 (128-bit square sets), 12×12 (256-bit), 5×5, 6×4 and 7×5 (rectangular, one-way pieces).
 
-use fairy_egt::board::BoardSize;
+use fairy_egt::board::{BoardSize, Color};
+use fairy_egt::egt::dtz;
+use fairy_egt::egt::value::Value;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::stats::table_stats;
@@ -18,7 +20,7 @@ use rayon::prelude::*;
 
 #[path = "support/one_ply.rs"]
 mod one_ply;
-use one_ply::{check_placement, check_random, men_of};
+use one_ply::{check_placement, check_placement_where, check_random, men_of};
 
 /// Checks every placement of the men of `spec` whose first man (White's royal) stands on one
 /// of `first_squares`; returns the number of legal positions checked.
@@ -256,4 +258,46 @@ fn berolina_pawn_tables_agree_with_forward_search() {
         let checked = check(&set, spec, &every_square(&set));
         assert!(checked > at_least, "{spec} on {board_text}: {checked}");
     }
+}
+
+/// DTZ tables (plies to zeroing under the 50-move rule) against one ply of forward search
+/// with the rule's counting: every position of KR.KN and KP.K, random ones of KP.KP (double
+/// steps and en passant) and KR.KP (pawn moves and promotions zero the counter).
+#[test]
+fn dtz_tables_agree_with_forward_search() {
+    let set = built(Metric::Dtz, "KR.KN");
+    assert!(check(&set, "KR.KN", &TRIANGLE) > 400_000);
+    let pawns = built_on(BoardSize::STANDARD, with_pawn(), Metric::Dtz, "KP.KP");
+    assert!(check(&pawns, "KP.K", &every_square(&pawns)) > 300_000);
+    let n = check_random(&pawns, "KP.KP", 20_000);
+    assert!(n > 100_000, "{n} positions of KP.KP checked");
+    let rook = built_on(BoardSize::STANDARD, with_pawn(), Metric::Dtz, "KR.KP");
+    let n = check_random(&rook, "KR.KP", 20_000);
+    assert!(n > 100_000, "{n} positions of KR.KP checked");
+}
+
+/// KRB.KR under DTZ: its cursed wins (White to move) and blessed losses (Black to move) are
+/// as many as Syzygy's generator counts (2,180 and 675 in its mirror-folded index, `rtbgen
+/// --stats KRBvKR`, run outside CI; 8 times as many on the full board), and the positions of
+/// those classes met every seventh slot agree with one ply of forward search.
+#[test]
+fn dtz_cursed_wins_of_krb_kr_match_syzygy_and_forward_search() {
+    let set = built(Metric::Dtz, "KRB.KR");
+    let material = Material::parse("KRB.KR", set.pieces()).unwrap();
+    let table = set.get(&material).unwrap();
+    let stats = table_stats(table, set.geometry());
+    assert_eq!(stats.wtm.cursed_wins, Some(17_440));
+    assert_eq!(stats.wtm.blessed_losses, Some(0));
+    assert_eq!(stats.btm.cursed_wins, Some(0));
+    assert_eq!(stats.btm.blessed_losses, Some(5_400));
+    let ix = table.indexer();
+    let men = men_of(&material);
+    let beyond = |v: Value| matches!(v, Value::Win(p) | Value::Loss(p) if p > dtz::RULE_PLIES);
+    let checked: u64 = (0..ix.size().div_ceil(7))
+        .into_par_iter()
+        .filter_map(|k| ix.decode(7 * k))
+        .filter(|sq| Color::BOTH.iter().any(|&c| table.value(sq, c).is_some_and(beyond)))
+        .map(|sq| check_placement_where(&set, &material, &men, &sq[..men.len()], &beyond))
+        .sum();
+    assert!(checked > 300, "{checked} cursed or blessed positions checked");
 }

@@ -6,6 +6,7 @@
 #![allow(dead_code)] // each user takes a part
 
 use fairy_egt::board::{Color, Position, Setup};
+use fairy_egt::egt::dtz;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
@@ -14,6 +15,9 @@ use rayon::prelude::*;
 
 /// The value of `pos` for the side to move, from its successors' stored values.
 pub fn derived(set: &TableSet, pos: &Position) -> Value {
+    if set.metric() == Metric::Dtz {
+        return derived_dtz(set, pos);
+    }
     let g = set.geometry();
     let moves = pos.legal_moves(g);
     if moves.is_empty() {
@@ -43,6 +47,33 @@ pub fn derived(set: &TableSet, pos: &Position) -> Value {
         (None, true) => Value::Draw,
         (None, false) => Value::Loss(longest_loss),
     }
+}
+
+/// `derived` in a DTZ table (plies): a capture or a pawn's move counts only the class it
+/// leads to (`dtz::zeroing`), any other move one ply more (`dtz::quiet`); the best of them
+/// for the side to move, a real win before a cursed one, a blessed loss before a real one.
+fn derived_dtz(set: &TableSet, pos: &Position) -> Value {
+    let g = set.geometry();
+    let moves = pos.legal_moves(g);
+    if moves.is_empty() {
+        return if pos.in_check(g) {
+            Value::Loss(0)
+        } else {
+            Value::Draw
+        };
+    }
+    moves
+        .into_iter()
+        .map(|mv| {
+            let after = set.probe(&pos.play(mv)).unwrap();
+            if pos.zeroes(mv) {
+                dtz::zeroing(after)
+            } else {
+                dtz::quiet(after)
+            }
+        })
+        .max_by_key(|v| v.rank())
+        .expect("a legal move")
 }
 
 /// Checks the placement of the men `men` (canonical order) on `squares`, both sides to move;
