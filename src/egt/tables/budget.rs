@@ -5,7 +5,7 @@ use super::TableSet;
 use crate::egt::builder::BuildError;
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
-use crate::egt::table::Table;
+use crate::egt::table::{Metric, Table};
 
 /// An allowance for a build's small structures, whatever the table's size: the men's move
 /// lists, the list of sub-tables, the rayon jobs' state (a few kilobytes, measured).
@@ -36,7 +36,7 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 /// 64 slots; the smallest pending byte of each block, for each side; the list of candidate
 /// groups a step checks (64 × 64 blocks each); with seeds, a bitmap of the fixed positions
 /// per side; and the bookkeeping.
-fn builder_bytes(slots: u64, seeded: bool) -> u64 {
+fn builder_bytes(slots: u64, seeded: bool, dtz: bool) -> u64 {
     let blocks = slots.div_ceil(64);
     let candidates = bitmap_bytes(blocks);
     let no_escape = 2 * 8 * blocks;
@@ -44,7 +44,9 @@ fn builder_bytes(slots: u64, seeded: bool) -> u64 {
     let pending = 2 * blocks + 2 * 256 * 8;
     let groups = 8 * blocks.div_ceil(64).div_ceil(64);
     let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
-    candidates + no_escape + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
+    // A DTZ build keeps the first run's bytes of the layer, both sides, while the second runs.
+    let first_run = if dtz { 2 * slots } else { 0 };
+    candidates + no_escape + frontiers + pending + groups + seeds + first_run + BOOKKEEPING_BYTES
 }
 
 /// Slots of the largest layer of a table (the whole table without pawns): the builder's
@@ -64,6 +66,7 @@ impl TableSet {
     /// already held come on top.
     pub fn bytes_needed(&self, material: &Material) -> u64 {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
+        let dtz = self.metric == Metric::Dtz;
         let (tables, builder) =
             self.missing(material)
                 .iter()
@@ -71,7 +74,7 @@ impl TableSet {
                     let index = Indexer::new(m, &self.geometry, self.fold);
                     (
                         tables + table_bytes(&index),
-                        builder_bytes(largest_layer(&index), seeded(m)).max(builder),
+                        builder_bytes(largest_layer(&index), seeded(m), dtz).max(builder),
                     )
                 });
         tables + builder
@@ -168,7 +171,7 @@ mod tests {
         assert!(!ix.has_blocks());
         assert_eq!((ix.symmetry(), ix.pair_count()), (4, 1446));
         assert_eq!(ix.size(), 1446 * 80 * 80);
-        assert_eq!(need, set.bytes() + builder_bytes(ix.size(), false));
+        assert_eq!(need, set.bytes() + builder_bytes(ix.size(), false, false));
     }
 
     #[test]
