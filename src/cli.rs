@@ -1,7 +1,8 @@
 //! Command-line options → [`Command`].
 
 use fairy_egt::board::BoardSize;
-use fairy_egt::config::{promotion_letters, MAX_THREADS};
+use fairy_egt::config::{parse_rule_moves, promotion_letters, MAX_THREADS};
+use fairy_egt::egt::dtz::MAX_RULE_MOVES;
 use fairy_egt::egt::rules::{NullMove, ParseNullMoveError};
 use fairy_egt::egt::table::{Metric, ParseMetricError};
 use lexopt::prelude::*;
@@ -48,8 +49,11 @@ pub struct Common {
     pub config: Option<PathBuf>,
     /// `--pieces FILE`, overriding `engine.ini`.
     pub pieces: Option<PathBuf>,
-    /// `--metric dtm|dtc`, overriding `engine.ini`.
+    /// `--metric dtm|dtc|dtz`, overriding `engine.ini`.
     pub metric: Option<Metric>,
+    /// `--rule-moves N`: the moves of the rule of DTZ tables (0: none), overriding
+    /// `engine.ini`.
+    pub rule_moves: Option<u16>,
     /// `--threads N` (0 = all cores), overriding `engine.ini`.
     pub threads: Option<usize>,
     /// `--board WxH`, overriding `engine.ini`.
@@ -114,7 +118,11 @@ ENDGAME is White's men, '.', Black's men, e.g. KQ.KR, KBN.KN, KA.KR (KQvKR also 
 the first letter of a side is its royal piece. Default: the endgame of engine.ini.
 
 options:
-  --metric dtm|dtc   distance to mate (default) or to conversion
+  --metric dtm|dtc|dtz
+                     distance to mate (default), to conversion, or to zeroing (a capture
+                     or pawn move) under the 50-move rule, with cursed wins
+  --rule-moves N     the rule of --metric dtz: N moves without a capture or pawn move
+                     make a draw (default 50; 0: no rule)
   -m                 distance to mate (EGTgen's -m)
   -0, --null-move[=white|black|both]
                      the side may pass when not stalemated or in check (-0 and a
@@ -227,6 +235,15 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
                         ))
                     },
                 )?);
+            }
+            Long("rule-moves") => {
+                let v = parser.value()?.string()?;
+                common.rule_moves = Some(parse_rule_moves(&v).ok_or_else(|| {
+                    CliError(format!(
+                        "--rule-moves: expected a whole number of moves from 0 (no rule) to \
+                         {MAX_RULE_MOVES}, found '{v}'"
+                    ))
+                })?);
             }
             Long("memory") => {
                 let v = parser.value()?.string()?;
@@ -462,10 +479,14 @@ mod tests {
 
     #[test]
     fn bad_options_are_named() {
-        assert!(parse(&["build", "--metric", "dtz"])
+        assert!(parse(&["build", "--metric", "dtn"])
             .unwrap_err()
             .to_string()
-            .contains("dtz"));
+            .contains("dtn"));
+        assert!(parse(&["build", "--rule-moves", "-1"])
+            .unwrap_err()
+            .to_string()
+            .contains("--rule-moves: expected a whole number"));
         assert!(parse(&["build", "--threads", "x"])
             .unwrap_err()
             .to_string()

@@ -7,6 +7,7 @@
 //! Relative paths (`pieces`, `seed`, `report`, `tables`, given or default) are taken relative to the
 //! directory of the ini file. The shipped `engine.ini` documents every key.
 
+use crate::egt::dtz::{Rule, MAX_RULE_MOVES};
 use crate::board::BoardSize;
 use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
@@ -25,6 +26,9 @@ pub struct EngineConfig {
     pub endgame: String,
     /// Distance measured (`metric`, default dtm).
     pub metric: Metric,
+    /// Moves of the rule under which a DTZ table counts (`rule-moves`, default 50; 0: none),
+    /// as given: [`EngineConfig::metric_with_rule`] puts it into a DTZ metric.
+    pub rule_moves: u16,
     /// Worker threads; 0 = one per core (`threads`, default 0).
     pub threads: usize,
     /// The piece-definition file (`pieces`, default `piecedef.ini`).
@@ -67,6 +71,7 @@ impl Default for EngineConfig {
         EngineConfig {
             endgame: "KQ.KR".to_string(),
             metric: Metric::Dtm,
+            rule_moves: 50,
             threads: 0,
             pieces: PathBuf::from("piecedef.ini"),
             pieces_named: false,
@@ -118,11 +123,12 @@ impl ConfigError {
 }
 
 /// The keys, in the order the shipped `engine.ini` documents them.
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 14] = [
     "endgame",
     "board",
     "promotion",
     "metric",
+    "rule-moves",
     "threads",
     "memory",
     "pieces",
@@ -258,6 +264,11 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
             "metric" => {
                 config.metric = value.parse().map_err(|_| bad("dtm, dtc or dtz"))?;
             }
+            "rule-moves" => {
+                config.rule_moves = parse_rule_moves(value).ok_or_else(|| {
+                    bad(&format!("a whole number of moves from 0 (no rule) to {MAX_RULE_MOVES}"))
+                })?;
+            }
             "threads" => {
                 config.threads = match value.parse::<usize>() {
                     Ok(n) if n <= MAX_THREADS && value.chars().all(|c| c.is_ascii_digit()) => n,
@@ -329,7 +340,24 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
     config.seed = config.seed.map(|p| resolve(base, &p));
     config.report = config.report.map(|p| resolve(base, &p));
     config.tables = config.tables.map(|p| resolve(base, &p));
+    config.metric = config.metric_with_rule();
     Ok(config)
+}
+
+/// The moves of a rule as written (`rule-moves`, `--rule-moves`, the option `RuleMoves`): a
+/// whole number from 0 (no rule) to [`MAX_RULE_MOVES`].
+pub fn parse_rule_moves(text: &str) -> Option<u16> {
+    text.trim().parse().ok().filter(|&n| n <= MAX_RULE_MOVES)
+}
+
+impl EngineConfig {
+    /// The metric, a DTZ one under the rule of `rule_moves`.
+    pub fn metric_with_rule(&self) -> Metric {
+        match self.metric {
+            Metric::Dtz(_) => Metric::Dtz(Rule::moves(self.rule_moves)),
+            m => m,
+        }
+    }
 }
 
 /// Promotion letters as given (`QRBN`, `qrbn`, `Q R B N`, `Q,R,B,N`), upper case: their form
@@ -498,8 +526,9 @@ mod tests {
         assert_eq!("DtC".parse::<Metric>(), Ok(Metric::Dtc));
         assert_eq!(Metric::Dtc.name(), "dtc");
         assert_eq!(Metric::Dtm.to_string(), "dtm");
-        assert_eq!(" DTZ".parse::<Metric>(), Ok(Metric::Dtz));
-        assert_eq!(Metric::Dtz.name(), "dtz");
+        let fifty = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
+        assert_eq!(" DTZ".parse::<Metric>(), Ok(fifty));
+        assert_eq!(fifty.name(), "dtz");
         let e = "dtn".parse::<Metric>().err().map(|e| e.to_string());
         assert_eq!(e.as_deref(), Some("expected dtm, dtc or dtz, found 'dtn'"));
         for n in [
@@ -514,6 +543,13 @@ mod tests {
         assert!(!NullMove::White.allows(Color::Black));
         assert!(NullMove::Both.allows(Color::Black));
         assert!(!NullMove::None.allows(Color::White));
+        expect_error(
+            "rule-moves = 10001",
+            1,
+            "expected a whole number of moves from 0 (no rule) to 10000 for 'rule-moves', found '10001'",
+        );
+        let c = parse_config("metric = dtz\nrule-moves = 20\n", Path::new("engine.ini")).unwrap();
+        assert_eq!(c.metric, Metric::Dtz(Rule::moves(20)));
         expect_error(
             "metric = dtn",
             1,
@@ -629,7 +665,7 @@ mod tests {
             "expected a key (endgame, board, promotion, metric,",
         );
         expect_error("threads = 1\ncolour = white", 2, "found 'colour'");
-        expect_error("= 3", 1, "expected a key (endgame, board, promotion, metric, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report, tables), found nothing");
+        expect_error("= 3", 1, "expected a key (endgame, board, promotion, metric, rule-moves, threads, memory, pieces, null-move, stalemate-wins, bare-king-loses, seed, report, tables), found nothing");
         expect_error(
             "\n\nthreads 4",
             3,

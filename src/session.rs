@@ -236,7 +236,7 @@ impl<W: AsyncWrite + Unpin> Session<W> {
                     // The first progress of a build goes out at once.
                     self.last_progress = None;
                     self.shown = None;
-                    jobs.send(job)
+                    jobs.send(*job)
                         .map_err(|_| std::io::Error::other("the build worker is gone"))?;
                 }
             }

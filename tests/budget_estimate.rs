@@ -93,8 +93,8 @@ fn the_estimate_bounds_a_builds_allocations_closely() {
         ("KP.KP", true, dtm),
         ("KRP.K", true, dtm),
         // DTZ keeps a layer's bytes of its first run while the second runs.
-        ("KBN.KN", true, Metric::Dtz),
-        ("KRP.K", true, Metric::Dtz),
+        ("KBN.KN", true, Metric::Dtz(Default::default())),
+        ("KRP.K", true, Metric::Dtz(Default::default())),
     ] {
         let mut set = TableSet::new(pieces.clone(), metric);
         if !symmetric {

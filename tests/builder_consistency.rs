@@ -7,7 +7,7 @@
 //! 10×8 (128-bit square sets), 12×12 (256-bit), 5×5, 6×4 and 7×5 (rectangular, one-way pieces).
 
 use fairy_egt::board::{BoardSize, Color};
-use fairy_egt::egt::dtz;
+use fairy_egt::egt::dtz::{Class, Rule};
 use fairy_egt::egt::value::Value;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 #[path = "support/one_ply.rs"]
 mod one_ply;
-use one_ply::{check_placement, check_placement_where, check_random, men_of};
+use one_ply::{check_placement, check_placement_where, check_random, check_random_where, men_of};
 
 /// Checks every placement of the men of `spec` whose first man (White's royal) stands on one
 /// of `first_squares`; returns the number of legal positions checked.
@@ -262,18 +262,33 @@ fn berolina_pawn_tables_agree_with_forward_search() {
 
 /// DTZ tables (plies to zeroing under the 50-move rule) against one ply of forward search
 /// with the rule's counting: every position of KR.KN and KP.K, random ones of KP.KP (double
-/// steps and en passant) and KR.KP (pawn moves and promotions zero the counter).
+/// steps and en passant) and KR.KP (pawn moves and promotions zero the counter); and under
+/// rules of 10, 4 and 3 moves, where KQ.KR, KR.KP and KP.KP have cursed wins and blessed
+/// losses, random ones of those classes and others.
 #[test]
 fn dtz_tables_agree_with_forward_search() {
-    let set = built(Metric::Dtz, "KR.KN");
+    let set = built(Metric::Dtz(Rule::FIFTY_MOVES), "KR.KN");
     assert!(check(&set, "KR.KN", &TRIANGLE) > 400_000);
-    let pawns = built_on(BoardSize::STANDARD, with_pawn(), Metric::Dtz, "KP.KP");
+    let pawns = built_on(BoardSize::STANDARD, with_pawn(), Metric::Dtz(Rule::FIFTY_MOVES), "KP.KP");
     assert!(check(&pawns, "KP.K", &every_square(&pawns)) > 300_000);
     let n = check_random(&pawns, "KP.KP", 20_000);
     assert!(n > 100_000, "{n} positions of KP.KP checked");
-    let rook = built_on(BoardSize::STANDARD, with_pawn(), Metric::Dtz, "KR.KP");
+    let rook = built_on(BoardSize::STANDARD, with_pawn(), Metric::Dtz(Rule::FIFTY_MOVES), "KR.KP");
     let n = check_random(&rook, "KR.KP", 20_000);
     assert!(n > 100_000, "{n} positions of KR.KP checked");
+    // Shorter rules, where these endgames have cursed wins and blessed losses.
+    for (moves, spec, pieces) in [
+        (10, "KQ.KR", PieceSet::standard()),
+        (4, "KR.KP", with_pawn()),
+        (3, "KP.KP", with_pawn()),
+    ] {
+        let rule = Rule::moves(moves);
+        let set = built_on(BoardSize::STANDARD, pieces, Metric::Dtz(rule), spec);
+        let cursed = |v: Value| matches!(rule.class(v), Class::CursedWin | Class::BlessedLoss);
+        let n = check_random_where(&set, spec, 20_000, &cursed);
+        assert!(n > 1_000, "{n} cursed or blessed positions of {spec} checked ({moves} moves)");
+        check_random(&set, spec, 5_000);
+    }
 }
 
 /// KRB.KR under DTZ: its cursed wins (White to move) and blessed losses (Black to move) are
@@ -282,7 +297,7 @@ fn dtz_tables_agree_with_forward_search() {
 /// those classes met every seventh slot agree with one ply of forward search.
 #[test]
 fn dtz_cursed_wins_of_krb_kr_match_syzygy_and_forward_search() {
-    let set = built(Metric::Dtz, "KRB.KR");
+    let set = built(Metric::Dtz(Rule::FIFTY_MOVES), "KRB.KR");
     let material = Material::parse("KRB.KR", set.pieces()).unwrap();
     let table = set.get(&material).unwrap();
     let stats = table_stats(table, set.geometry());
@@ -292,7 +307,10 @@ fn dtz_cursed_wins_of_krb_kr_match_syzygy_and_forward_search() {
     assert_eq!(stats.btm.blessed_losses, Some(5_400));
     let ix = table.indexer();
     let men = men_of(&material);
-    let beyond = |v: Value| matches!(v, Value::Win(p) | Value::Loss(p) if p > dtz::RULE_PLIES);
+    let beyond = |v: Value| {
+        let class = Rule::FIFTY_MOVES.class(v);
+        class == Class::CursedWin || class == Class::BlessedLoss
+    };
     let checked: u64 = (0..ix.size().div_ceil(7))
         .into_par_iter()
         .filter_map(|k| ix.decode(7 * k))

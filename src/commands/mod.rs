@@ -67,6 +67,10 @@ pub fn settings(common: &Common) -> Result<Settings, UserError> {
     if let Some(m) = common.metric {
         config.metric = m;
     }
+    if let Some(n) = common.rule_moves {
+        config.rule_moves = n;
+    }
+    config.metric = config.metric_with_rule();
     if let Some(t) = common.threads {
         config.threads = t;
     }

@@ -101,7 +101,7 @@ fn describe(value: Value, metric: Metric) -> String {
         (Value::Win(n), Metric::Dtc) => format!("wins, conversion in {n}"),
         (Value::Loss(n), Metric::Dtc) => format!("loses, conversion in {n}"),
         (Value::Draw, _) => "draw".to_string(),
-        (v, Metric::Dtz) => fairy_egt::egt::dtz::Shown(v).to_string(),
+        (v, Metric::Dtz(rule)) => rule.shown(v).to_string(),
     }
 }
 

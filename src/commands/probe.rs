@@ -8,7 +8,6 @@ use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::tables::TableSet;
-use fairy_egt::egt::dtz::Shown;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::value::Value;
 use fairy_egt::engine::think::{line, Line};
@@ -106,7 +105,7 @@ pub fn report(
 /// the 50-move rule (DTZ).
 fn shown(tables: &TableSet, v: Value) -> String {
     match tables.metric() {
-        Metric::Dtz => Shown(v).to_string(),
+        Metric::Dtz(rule) => rule.shown(v).to_string(),
         Metric::Dtm | Metric::Dtc => v.to_string(),
     }
 }

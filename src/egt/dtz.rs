@@ -7,12 +7,13 @@
 //! (by it or, forced, by the loser); `Value::Loss(q)` likewise for the loser (`Loss(0)`:
 //! checkmated). A value counts plies, where DTM and DTC tables count moves.
 //!
-//! Under the rule a win is real when the zeroing comes within [`RULE_PLIES`] plies and leads
-//! to a real win again; otherwise it is a *cursed win* (the defender reaches the 50-move draw),
-//! the loser's side of it a *blessed loss* ([`Class`]). As in Syzygy's tables, a zeroing move
-//! into a cursed win counts [`RULE_PLIES`] plies more than one into a real win, so that one
-//! number orders them all: a value beyond [`RULE_PLIES`] is cursed (blessed), and the side to
-//! move prefers real wins to cursed ones, and blessed losses to real ones.
+//! Under the rule ([`Rule`]: 50 moves, 100 plies, or another count) a win is real when the
+//! zeroing comes within the rule's plies and leads to a real win again; otherwise it is a
+//! *cursed win* (the defender reaches the 50-move draw), the loser's side of it a *blessed
+//! loss* ([`Class`]). As in Syzygy's tables, a zeroing move into a cursed win counts the
+//! rule's plies more than one into a real win, so that one number orders them all: a value
+//! beyond the rule's plies is cursed (blessed), and the side to move prefers real wins to
+//! cursed ones, and blessed losses to real ones.
 //!
 //! **How the builder counts plies.** Its iterations count moves: a win is one move more than
 //! the loss it moves into, a loss as long as the longest win it must move into. Counted in
@@ -26,8 +27,105 @@
 
 use crate::egt::value::Value;
 
-/// Plies without a zeroing move after which a draw may be claimed: the 50-move rule.
-pub const RULE_PLIES: u16 = 100;
+/// The rule: plies without a zeroing move after which a draw may be claimed (100 for the
+/// 50-move rule), or none.
+///
+/// ```
+/// use fairy_egt::egt::dtz::{Class, Rule};
+/// use fairy_egt::egt::value::Value;
+/// assert_eq!(Rule::FIFTY_MOVES.class(Value::Win(100)), Class::Win);
+/// assert_eq!(Rule::FIFTY_MOVES.class(Value::Win(101)), Class::CursedWin);
+/// assert_eq!(Rule::moves(5).class(Value::Loss(11)), Class::BlessedLoss);
+/// assert_eq!(Rule::NONE.class(Value::Win(999)), Class::Win);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    /// The rule's plies; 0: no rule.
+    plies: u16,
+}
+
+/// Most moves a rule may have: its plies, and the plies of a cursed value beyond them, must
+/// stay far below what a table's distances hold.
+pub const MAX_RULE_MOVES: u16 = 10_000;
+
+impl Rule {
+    /// The 50-move rule of chess.
+    pub const FIFTY_MOVES: Rule = Rule { plies: 100 };
+    /// No rule: every win is a win (DTZ then orders wins by their zeroing alone).
+    pub const NONE: Rule = Rule { plies: 0 };
+
+    /// A rule of `n` moves (`n` ≤ [`MAX_RULE_MOVES`]); 0: none.
+    pub fn moves(n: u16) -> Rule {
+        assert!(n <= MAX_RULE_MOVES, "a rule of at most {MAX_RULE_MOVES} moves");
+        Rule { plies: 2 * n }
+    }
+
+    /// The rule's moves (0: none).
+    pub fn move_count(self) -> u16 {
+        self.plies / 2
+    }
+
+    /// The plies beyond which a value is cursed (blessed), and which a zeroing move into a
+    /// cursed win adds: the rule's, or without one more than any table's distance.
+    fn limit(self) -> u16 {
+        if self.plies == 0 {
+            u16::MAX / 2
+        } else {
+            self.plies
+        }
+    }
+
+    /// The class of a DTZ value (plies) under this rule.
+    pub fn class(self, v: Value) -> Class {
+        let limit = self.limit();
+        match v {
+            Value::Win(p) if p <= limit => Class::Win,
+            Value::Win(_) => Class::CursedWin,
+            Value::Draw => Class::Draw,
+            Value::Loss(q) if q <= limit => Class::Loss,
+            Value::Loss(_) => Class::BlessedLoss,
+        }
+    }
+
+    /// The DTZ value, for the side that makes it, of a zeroing move into a position worth
+    /// `after` (DTZ, for the side to move there): only its class counts, as the counter
+    /// starts again.
+    pub fn zeroing(self, after: Value) -> Value {
+        match self.class(after) {
+            Class::Loss => Value::Win(1),
+            Class::BlessedLoss => Value::Win(self.limit() + 1),
+            Class::Draw => Value::Draw,
+            Class::CursedWin => Value::Loss(self.limit() + 1),
+            Class::Win => Value::Loss(1),
+        }
+    }
+
+    /// The score of a DTZ value in centipawns, for the protocols: a real win 10,000 less its
+    /// plies (a real loss the opposite); a cursed win +1 and a blessed loss −1, draws in the
+    /// game that the rule decides, yet better (worse) than a dead draw.
+    pub fn centipawns(self, v: Value) -> i64 {
+        let d = |d: u16| i64::from(d);
+        match (self.class(v), v) {
+            (Class::Win, Value::Win(p)) => 10_000 - d(p),
+            (Class::CursedWin, _) => 1,
+            (Class::Draw, _) => 0,
+            (Class::BlessedLoss, _) => -1,
+            (_, Value::Loss(q)) => -(10_000 - d(q)),
+            (_, v) => unreachable!("{v:?} is of its class"),
+        }
+    }
+
+    /// A DTZ value as `probe` shows it (see [`Shown`]).
+    pub fn shown(self, v: Value) -> Shown {
+        Shown(v, self)
+    }
+}
+
+impl Default for Rule {
+    fn default() -> Rule {
+        Rule::FIFTY_MOVES
+    }
+}
 
 /// What a position is worth under the 50-move rule, for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,39 +143,29 @@ pub enum Class {
 }
 
 impl Class {
-    /// The class of a DTZ value (plies).
-    pub fn of(v: Value) -> Class {
-        match v {
-            Value::Win(p) if p <= RULE_PLIES => Class::Win,
-            Value::Win(_) => Class::CursedWin,
-            Value::Draw => Class::Draw,
-            Value::Loss(q) if q <= RULE_PLIES => Class::Loss,
-            Value::Loss(_) => Class::BlessedLoss,
-        }
-    }
-
     /// Syzygy's WDL number of the class: 2 win, 1 cursed win, 0 draw, −1 blessed loss, −2 loss.
     pub fn wdl(self) -> i8 {
         self as i8 - 2
     }
 }
 
-/// A DTZ value as `probe` shows it: its class and distance in moves of the side to move, as
-/// for DTM (a win in ⌈p/2⌉, a loss in ⌊q/2⌋), then the plies, as Syzygy counts them:
-/// `win in 12 (23 plies)`, `cursed win in 61 (121 plies)`, `draw`.
+/// A DTZ value as `probe` shows it under a rule: its class and distance in moves of the side
+/// to move, as for DTM (a win in ⌈p/2⌉, a loss in ⌊q/2⌋), then the plies, as Syzygy counts
+/// them: `win in 12 (23 plies)`, `cursed win in 61 (121 plies)`, `draw`.
 ///
 /// ```
-/// use fairy_egt::egt::dtz::Shown;
+/// use fairy_egt::egt::dtz::Rule;
 /// use fairy_egt::egt::value::Value;
-/// assert_eq!(Shown(Value::Win(23)).to_string(), "win in 12 (23 plies)");
-/// assert_eq!(Shown(Value::Loss(101)).to_string(), "blessed loss in 50 (101 plies)");
-/// assert_eq!(Shown(Value::Loss(0)).to_string(), "loss in 0 (0 plies)");
+/// let fifty = Rule::FIFTY_MOVES;
+/// assert_eq!(fifty.shown(Value::Win(23)).to_string(), "win in 12 (23 plies)");
+/// assert_eq!(fifty.shown(Value::Loss(101)).to_string(), "blessed loss in 50 (101 plies)");
+/// assert_eq!(fifty.shown(Value::Loss(0)).to_string(), "loss in 0 (0 plies)");
 /// ```
-pub struct Shown(pub Value);
+pub struct Shown(Value, Rule);
 
 impl std::fmt::Display for Shown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let class = match Class::of(self.0) {
+        let class = match self.1.class(self.0) {
             Class::Win => "win",
             Class::CursedWin => "cursed win",
             Class::Draw => return f.write_str("draw"),
@@ -90,33 +178,6 @@ impl std::fmt::Display for Shown {
             Value::Loss(q) => write!(f, "{class} in {} ({q} {})", q / 2, plies(q)),
             Value::Draw => unreachable!("a draw is written above"),
         }
-    }
-}
-
-/// The score of a DTZ value in centipawns, for the protocols: a real win 10,000 less its
-/// plies (a real loss the opposite); a cursed win +1 and a blessed loss −1, draws in the game
-/// that the 50-move rule decides, yet better (worse) than a dead draw.
-pub fn centipawns(v: Value) -> i64 {
-    let d = |d: u16| i64::from(d);
-    match (Class::of(v), v) {
-        (Class::Win, Value::Win(p)) => 10_000 - d(p),
-        (Class::CursedWin, _) => 1,
-        (Class::Draw, _) => 0,
-        (Class::BlessedLoss, _) => -1,
-        (_, Value::Loss(q)) => -(10_000 - d(q)),
-        (_, v) => unreachable!("{v:?} is of its class"),
-    }
-}
-
-/// The DTZ value, for the side that makes it, of a zeroing move into a position worth `after`
-/// (DTZ, for the side to move there): only its class counts, as the counter starts again.
-pub fn zeroing(after: Value) -> Value {
-    match Class::of(after) {
-        Class::Loss => Value::Win(1),
-        Class::BlessedLoss => Value::Win(RULE_PLIES + 1),
-        Class::Draw => Value::Draw,
-        Class::CursedWin => Value::Loss(RULE_PLIES + 1),
-        Class::Win => Value::Loss(1),
     }
 }
 
@@ -143,17 +204,17 @@ pub enum Run {
 impl Run {
     /// The value in this run's moves, for the side to move, of a position just reached by a
     /// zeroing move, worth `after` (DTZ, plies): what the builder's iterations start from.
-    pub fn after_zeroing(self, after: Value) -> Value {
-        // The mover's value is `zeroing(after)`; the builder takes it back one move
+    pub fn after_zeroing(self, rule: Rule, after: Value) -> Value {
+        // The mover's value is `rule.zeroing(after)`; the builder takes it back one move
         // (`Value::for_mover`), so the position's value in moves is the one that gives it.
         let shift = u16::from(self == Run::Shifted);
-        let half = RULE_PLIES / 2;
-        match Class::of(after) {
-            // The mover wins in 1 ply, or cursed in RULE_PLIES + 1 (+1): ⌈·/2⌉ moves.
+        let half = rule.limit() / 2;
+        match rule.class(after) {
+            // The mover wins in 1 ply, or cursed in the rule's plies + 1 (+1): ⌈·/2⌉ moves.
             Class::Loss => Value::Loss(0),
             Class::BlessedLoss => Value::Loss(half),
             Class::Draw => Value::Draw,
-            // The mover loses in 1 ply (+1), or in RULE_PLIES + 1 (+1): ⌊·/2⌋ moves.
+            // The mover loses in 1 ply (+1), or in the rule's plies + 1 (+1): ⌊·/2⌋ moves.
             Class::CursedWin => Value::Win(half + shift),
             Class::Win => Value::Win(shift),
         }
@@ -181,15 +242,19 @@ mod tests {
     #[test]
     fn the_two_runs_give_the_plies_back() {
         // Chains of quiet moves ending in a zeroing move into each class, of every length.
-        for end in [
-            Value::Win(7),
-            Value::Win(150),
-            Value::Loss(3),
-            Value::Loss(130),
-            Value::Loss(0),
+        for (rule, end) in [
+            (Rule::FIFTY_MOVES, Value::Win(7)),
+            (Rule::FIFTY_MOVES, Value::Win(150)),
+            (Rule::FIFTY_MOVES, Value::Loss(3)),
+            (Rule::FIFTY_MOVES, Value::Loss(130)),
+            (Rule::FIFTY_MOVES, Value::Loss(0)),
+            (Rule::moves(3), Value::Win(9)),
+            (Rule::moves(3), Value::Loss(7)),
+            (Rule::NONE, Value::Win(150)),
         ] {
-            let mut plies = zeroing(end);
-            let mut runs = [Run::Plain, Run::Shifted].map(|r| r.after_zeroing(end).for_mover());
+            let mut plies = rule.zeroing(end);
+            let mut runs =
+                [Run::Plain, Run::Shifted].map(|r| r.after_zeroing(rule, end).for_mover());
             for _ in 0..230 {
                 assert_eq!(combine(runs[0], runs[1]), Some(plies), "after {end:?}");
                 plies = quiet(plies);
@@ -203,18 +268,21 @@ mod tests {
 
     #[test]
     fn classes_split_at_the_rule() {
-        assert_eq!(Class::of(Value::Win(100)), Class::Win);
-        assert_eq!(Class::of(Value::Win(101)), Class::CursedWin);
-        assert_eq!(Class::of(Value::Loss(100)), Class::Loss);
-        assert_eq!(Class::of(Value::Loss(101)), Class::BlessedLoss);
+        let fifty = Rule::FIFTY_MOVES;
+        assert_eq!(fifty.class(Value::Win(100)), Class::Win);
+        assert_eq!(fifty.class(Value::Win(101)), Class::CursedWin);
+        assert_eq!(fifty.class(Value::Loss(100)), Class::Loss);
+        assert_eq!(fifty.class(Value::Loss(101)), Class::BlessedLoss);
+        assert_eq!(Rule::moves(5).class(Value::Win(11)), Class::CursedWin);
+        assert_eq!(Rule::NONE.class(Value::Loss(5000)), Class::Loss);
         assert_eq!(
             [Class::Loss, Class::BlessedLoss, Class::Draw, Class::CursedWin, Class::Win]
                 .map(Class::wdl),
             [-2, -1, 0, 1, 2]
         );
         // The mover prefers a real win, then a cursed one; a blessed loss to a real one.
-        let rank = |v: Value| v.rank();
-        assert!(rank(zeroing(Value::Loss(5))) > rank(zeroing(Value::Loss(105))));
-        assert!(rank(zeroing(Value::Win(105))) > rank(zeroing(Value::Win(5))));
+        let rank = |v: Value| fifty.zeroing(v).rank();
+        assert!(rank(Value::Loss(5)) > rank(Value::Loss(105)));
+        assert!(rank(Value::Win(105)) > rank(Value::Win(5)));
     }
 }

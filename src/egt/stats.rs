@@ -9,7 +9,7 @@ use crate::egt::bytes::Bytes64;
 use crate::egt::index::BlockShape;
 use crate::egt::material::Squares;
 use crate::egt::men::Men;
-use crate::egt::dtz;
+use crate::egt::dtz::{Class, Rule};
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{decode, Value, ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
 use crate::with_tables;
@@ -45,7 +45,7 @@ pub struct SideStats {
     /// Lost positions by distance.
     pub losses: BTreeMap<u16, u64>,
     /// DTZ only: of the won positions, those won only without the 50-move rule (beyond
-    /// `dtz::RULE_PLIES`).
+    /// its rule's plies).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cursed_wins: Option<u64>,
     /// DTZ only: of the lost positions, those the 50-move rule saves.
@@ -296,7 +296,10 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
             |[a, b], [c, d]| [a.merge(c), b.merge(d)],
         );
     let placements = ix.full_board_placements();
-    let dtz = table.metric() == Metric::Dtz;
+    let dtz = match table.metric() {
+        Metric::Dtz(rule) => Some(rule),
+        Metric::Dtm | Metric::Dtc => None,
+    };
     let [w, b] = tallies.map(|t| side_stats(t, placements, dtz));
     TableStats {
         endgame: material.name(),
@@ -309,7 +312,7 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
 }
 
 /// The counts of one side to move; with `dtz`, the cursed wins and blessed losses too.
-fn side_stats(t: Tally, placements: u64, dtz: bool) -> SideStats {
+fn side_stats(t: Tally, placements: u64, dtz: Option<Rule>) -> SideStats {
     let histogram = |v: &[u64]| -> BTreeMap<u16, u64> {
         v.iter()
             .enumerate()
@@ -320,7 +323,12 @@ fn side_stats(t: Tally, placements: u64, dtz: bool) -> SideStats {
     let wins = histogram(&t.wins);
     let losses = histogram(&t.losses);
     let beyond_rule = |h: &BTreeMap<u16, u64>| {
-        dtz.then(|| h.range(dtz::RULE_PLIES + 1..).map(|(_, n)| n).sum())
+        dtz.map(|rule| {
+            (h.iter())
+                .filter(|&(&d, _)| rule.class(Value::Win(d)) == Class::CursedWin)
+                .map(|(_, n)| n)
+                .sum()
+        })
     };
     SideStats {
         cursed_wins: beyond_rule(&wins),

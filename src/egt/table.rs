@@ -3,6 +3,7 @@
 use crate::board::Color;
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Squares};
+use crate::egt::dtz::Rule;
 use crate::egt::value::{decode, Value, WIN_FAR};
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -14,9 +15,9 @@ pub enum Metric {
     Dtm,
     /// Distance to conversion (a capture that keeps the win) or mate.
     Dtc,
-    /// Distance to zeroing (a capture or a pawn's move) or mate under the 50-move rule, in
-    /// plies, with cursed wins and blessed losses (see `egt::dtz`).
-    Dtz,
+    /// Distance to zeroing (a capture or a pawn's move) or mate under a rule such as the
+    /// 50-move rule, in plies, with cursed wins and blessed losses (see `egt::dtz`).
+    Dtz(Rule),
 }
 
 impl Metric {
@@ -25,7 +26,7 @@ impl Metric {
         match self {
             Metric::Dtm => "dtm",
             Metric::Dtc => "dtc",
-            Metric::Dtz => "dtz",
+            Metric::Dtz(_) => "dtz",
         }
     }
 }
@@ -43,12 +44,12 @@ pub struct ParseMetricError(pub String);
 
 impl std::str::FromStr for Metric {
     type Err = ParseMetricError;
-    /// `dtm`, `dtc` or `dtz`, in any case.
+    /// `dtm`, `dtc` or `dtz` (under the 50-move rule), in any case.
     fn from_str(s: &str) -> Result<Metric, ParseMetricError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "dtm" => Ok(Metric::Dtm),
             "dtc" => Ok(Metric::Dtc),
-            "dtz" => Ok(Metric::Dtz),
+            "dtz" => Ok(Metric::Dtz(Rule::FIFTY_MOVES)),
             _ => Err(ParseMetricError(s.to_string())),
         }
     }

@@ -33,6 +33,7 @@
 //! section's length or encoding, a block that does not decompress, trailing bytes) is refused
 //! with the reason.
 
+use crate::egt::dtz::Rule;
 use crate::board::geometry::Geometry;
 use crate::board::promotion::default_promotions;
 use crate::egt::index::Indexer;
@@ -124,6 +125,14 @@ impl TableKey {
         if own_promotion {
             let _ = writeln!(variant, "promotion {promotion}");
         }
+        // A DTZ table under another rule than the 50-move rule gets a file of its own.
+        let own_rule = match metric {
+            Metric::Dtz(rule) if rule != Rule::FIFTY_MOVES => {
+                let _ = writeln!(variant, "rule {} moves", rule.move_count());
+                true
+            }
+            _ => false,
+        };
         if seeds.is_empty() {
             variant.push_str("seeds none\n");
         } else {
@@ -150,7 +159,7 @@ impl TableKey {
                 moves_text(geometry.pieces().piece(man.piece))
             );
         }
-        let plain = rules.is_orthodox() && fold && seeds.is_empty() && !own_promotion;
+        let plain = rules.is_orthodox() && fold && seeds.is_empty() && !own_promotion && !own_rule;
         let file_name = if plain {
             format!("{}.{board}.{metric}.{EXTENSION}", material.name())
         } else {

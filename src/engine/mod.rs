@@ -64,8 +64,8 @@ struct Running {
 pub enum Action {
     /// Say an event (the protocol renders it).
     Say(Event),
-    /// Run a build.
-    Build(BuildJob),
+    /// Run a build (boxed: a job is far larger than an event).
+    Build(Box<BuildJob>),
 }
 
 /// The engine's state.
@@ -814,13 +814,13 @@ impl Engine {
             cancel: cancel.clone(),
             stale: false,
         });
-        self.out.push(Action::Build(BuildJob {
+        self.out.push(Action::Build(Box::new(BuildJob {
             tables,
             material: target,
             threads: self.settings.options.threads,
             report: self.settings.report().map(Box::new),
             cancel,
-        }));
+        })));
     }
 }
 

@@ -304,7 +304,7 @@ impl Uci {
             (Value::Loss(n), Metric::Dtm) => format!("mate -{n}"),
             (Value::Win(n), Metric::Dtc) => format!("cp {}", 10_000 - i64::from(n)),
             (Value::Loss(n), Metric::Dtc) => format!("cp {}", -(10_000 - i64::from(n))),
-            (v, Metric::Dtz) => format!("cp {}", crate::egt::dtz::centipawns(v)),
+            (v, Metric::Dtz(rule)) => format!("cp {}", rule.centipawns(v)),
         };
         let pv: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
         let mut line = format!(

@@ -178,7 +178,7 @@ impl XBoard {
                 "feature option=\"Metric -combo {} /// {} /// {}\"",
                 combo(Metric::Dtm),
                 combo(Metric::Dtc),
-                combo(Metric::Dtz)
+                combo(Metric::Dtz(crate::egt::dtz::Rule::default()))
             ),
             format!(
                 "feature option=\"Threads -spin {} 0 {MAX_THREADS}\"",
@@ -594,7 +594,7 @@ pub fn score(value: Value, metric: Metric) -> i64 {
         (Value::Win(n), Metric::Dtc) => 10_000 - d(n),
         (Value::Loss(n), Metric::Dtc) => -(10_000 - d(n)),
         (Value::Draw, _) => 0,
-        (v, Metric::Dtz) => crate::egt::dtz::centipawns(v),
+        (v, Metric::Dtz(rule)) => rule.centipawns(v),
     }
 }
 

@@ -523,7 +523,7 @@ impl Run {
                             );
                         }
                         let held = Held {
-                            job,
+                            job: *job,
                             lines_left: defer,
                             fail: fail_build,
                         };

@@ -15,8 +15,8 @@ use rayon::prelude::*;
 
 /// The value of `pos` for the side to move, from its successors' stored values.
 pub fn derived(set: &TableSet, pos: &Position) -> Value {
-    if set.metric() == Metric::Dtz {
-        return derived_dtz(set, pos);
+    if let Metric::Dtz(rule) = set.metric() {
+        return derived_dtz(set, rule, pos);
     }
     let g = set.geometry();
     let moves = pos.legal_moves(g);
@@ -50,9 +50,9 @@ pub fn derived(set: &TableSet, pos: &Position) -> Value {
 }
 
 /// `derived` in a DTZ table (plies): a capture or a pawn's move counts only the class it
-/// leads to (`dtz::zeroing`), any other move one ply more (`dtz::quiet`); the best of them
+/// leads to (`dtz::Rule::zeroing`), any other move one ply more (`dtz::quiet`); the best of them
 /// for the side to move, a real win before a cursed one, a blessed loss before a real one.
-fn derived_dtz(set: &TableSet, pos: &Position) -> Value {
+fn derived_dtz(set: &TableSet, rule: dtz::Rule, pos: &Position) -> Value {
     let g = set.geometry();
     let moves = pos.legal_moves(g);
     if moves.is_empty() {
@@ -67,7 +67,7 @@ fn derived_dtz(set: &TableSet, pos: &Position) -> Value {
         .map(|mv| {
             let after = set.probe(&pos.play(mv)).unwrap();
             if pos.zeroes(mv) {
-                dtz::zeroing(after)
+                rule.zeroing(after)
             } else {
                 dtz::quiet(after)
             }

@@ -295,7 +295,7 @@ pub fn build_table<'t>(
             };
             let exceptions = match metric {
                 Metric::Dtm | Metric::Dtc => build_layer(None)?,
-                Metric::Dtz => {
+                Metric::Dtz(_) => {
                     let plain = build_layer(Some(Run::Plain))?;
                     let kept = kept_bytes(&data, layer);
                     let shifted = build_layer(Some(Run::Shifted))?;
@@ -646,7 +646,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
             (Metric::Dtc, Value::Win(_)) => Value::Win(0),
             (Metric::Dtc, Value::Loss(_)) => Value::Loss(0),
             (Metric::Dtc, Value::Draw) => Value::Draw,
-            (Metric::Dtz, v) => self.after_zeroing(v),
+            (Metric::Dtz(_), v) => self.after_zeroing(v),
         }
     }
 
@@ -655,7 +655,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
     #[inline]
     fn after_push(&self, v: Value) -> Value {
         match self.metric {
-            Metric::Dtz => self.after_zeroing(v),
+            Metric::Dtz(_) => self.after_zeroing(v),
             Metric::Dtm | Metric::Dtc => v,
         }
     }
@@ -663,7 +663,10 @@ impl<'a, S: SquareSet> Build<'a, S> {
     /// `v`, a DTZ value (plies) reached by a zeroing move, in the moves of this DTZ run.
     #[inline]
     fn after_zeroing(&self, v: Value) -> Value {
-        self.run.expect("a DTZ build has runs").after_zeroing(v)
+        let Metric::Dtz(rule) = self.metric else {
+            unreachable!("only a DTZ build zeroes")
+        };
+        self.run.expect("a DTZ build has runs").after_zeroing(rule, v)
     }
 
     /// The value, for the side that makes it, of a capture into a position of this table's
@@ -671,7 +674,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
     #[inline]
     fn capture_for_mover(&self, v: Value) -> Value {
         match self.metric {
-            Metric::Dtz => dtz::zeroing(v),
+            Metric::Dtz(rule) => rule.zeroing(v),
             Metric::Dtm | Metric::Dtc => self.after_capture(v).for_mover(),
         }
     }
@@ -681,7 +684,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
     #[inline]
     fn quiet_for_mover(&self, v: Value) -> Value {
         match self.metric {
-            Metric::Dtz => dtz::quiet(v),
+            Metric::Dtz(_) => dtz::quiet(v),
             Metric::Dtm | Metric::Dtc => v.for_mover(),
         }
     }

@@ -66,7 +66,7 @@ impl TableSet {
     /// already held come on top.
     pub fn bytes_needed(&self, material: &Material) -> u64 {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
-        let dtz = self.metric == Metric::Dtz;
+        let dtz = matches!(self.metric, Metric::Dtz(_));
         let (tables, builder) =
             self.missing(material)
                 .iter()

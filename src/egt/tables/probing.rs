@@ -57,7 +57,7 @@ impl TableSet {
             let may = self.rules().null_move.allows(stm) && !pos.in_check(self.geometry());
             let metric = self.metric();
             passed.filter(|_| may).map(|v| match metric {
-                Metric::Dtz => dtz::quiet(v),
+                Metric::Dtz(_) => dtz::quiet(v),
                 Metric::Dtm | Metric::Dtc => v.for_mover(),
             })
         };
@@ -71,7 +71,7 @@ impl TableSet {
 
     /// Every legal move with the value it leaves for the mover, in ascending (from, to,
     /// promotion) order. Under DTC a capture or promotion that keeps the win is a
-    /// conversion: a win in 1. Under DTZ a capture or pawn's move zeroes (`dtz::zeroing`),
+    /// conversion: a win in 1. Under DTZ a capture or pawn's move zeroes (`dtz::Rule::zeroing`),
     /// and every move counts a ply.
     pub fn scored_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ProbeError> {
         pos.legal_moves(self.geometry())
@@ -91,8 +91,8 @@ impl TableSet {
         Ok(match (self.metric(), after) {
             (Metric::Dtc, Value::Loss(_)) if pos.converts(mv) => Value::Win(1),
             (Metric::Dtc, Value::Win(_)) if pos.converts(mv) => Value::Loss(0),
-            (Metric::Dtz, v) if pos.zeroes(mv) => dtz::zeroing(v),
-            (Metric::Dtz, v) => dtz::quiet(v),
+            (Metric::Dtz(rule), v) if pos.zeroes(mv) => rule.zeroing(v),
+            (Metric::Dtz(_), v) => dtz::quiet(v),
             (_, v) => v.for_mover(),
         })
     }
