@@ -7,7 +7,7 @@
 //! Relative paths (`pieces`, `seed`, `report`, `tables`, given or default) are taken relative to the
 //! directory of the ini file. The shipped `engine.ini` documents every key.
 
-use crate::egt::dtz::{Rule, MAX_RULE_MOVES};
+use crate::egt::dtz::MAX_RULE_MOVES;
 use crate::board::BoardSize;
 use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
@@ -353,10 +353,7 @@ pub fn parse_rule_moves(text: &str) -> Option<u16> {
 impl EngineConfig {
     /// The metric, a DTZ one under the rule of `rule_moves`.
     pub fn metric_with_rule(&self) -> Metric {
-        match self.metric {
-            Metric::Dtz(_) => Metric::Dtz(Rule::moves(self.rule_moves)),
-            m => m,
-        }
+        self.metric.under_rule(self.rule_moves)
     }
 }
 
@@ -416,6 +413,7 @@ fn parse_bool(value: &str) -> Option<bool> {
 mod tests {
     use super::*;
     use crate::board::Color;
+    use crate::egt::dtz::Rule;
 
     fn parse(text: &str) -> Result<EngineConfig, ConfigError> {
         parse_config(text, Path::new("engine.ini"))

@@ -26,6 +26,9 @@ pub struct Options {
     pub endgame: String,
     /// The metric of the tables.
     pub metric: Metric,
+    /// The moves of the rule of DTZ tables (0: none), kept for a change to DTZ; a DTZ
+    /// `metric` holds it.
+    pub rule_moves: u16,
     /// Build threads (0: one per core).
     pub threads: usize,
     /// The piece file.
@@ -88,6 +91,7 @@ impl Settings {
             options: Options {
                 endgame: config.endgame.clone(),
                 metric: config.metric,
+                rule_moves: config.rule_moves,
                 threads: config.threads,
                 piece_file: PieceFile {
                     path: config.pieces.clone(),

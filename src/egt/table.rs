@@ -21,6 +21,14 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The metric with a DTZ table's rule of `moves` moves (0: none); the others as they are.
+    pub fn under_rule(self, moves: u16) -> Metric {
+        match self {
+            Metric::Dtz(_) => Metric::Dtz(Rule::moves(moves)),
+            m => m,
+        }
+    }
+
     /// `dtm`, `dtc` or `dtz`.
     pub fn name(self) -> &'static str {
         match self {

@@ -99,6 +99,8 @@ pub enum Command {
     Promotion(Option<String>),
     /// Who may pass: a change rebuilds the tables.
     NullMove(NullMove),
+    /// The moves of the rule of DTZ tables (0: none): a change rebuilds DTZ tables.
+    RuleMoves(u16),
     /// Whether a stalemated side has lost: a change rebuilds the tables.
     StalemateWins(bool),
     /// Whether a side left with only its royal (the other having more) has lost: a change

@@ -25,6 +25,7 @@ use crate::egt::builder::BuildError;
 use crate::egt::material::{material_of, Material};
 use crate::egt::memory::MB;
 use crate::egt::probe::ScoredMove;
+use crate::egt::table::Metric;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 pub use crate::settings::Options;
@@ -370,7 +371,15 @@ impl Engine {
             }
             Command::Sync(token) | Command::SyncAfterBuild(token) => self.say(Event::Synced(token)),
             Command::Variant(v) => self.say(Event::Variant(v, self.geometry.board())),
-            Command::Metric(m) => self.reconfigure(|o| o.metric = m),
+            Command::Metric(m) => self.reconfigure(|o| o.metric = m.under_rule(o.rule_moves)),
+            Command::RuleMoves(n) => match self.settings.options.metric {
+                Metric::Dtz(_) => self.reconfigure(|o| {
+                    o.rule_moves = n;
+                    o.metric = o.metric.under_rule(n);
+                }),
+                // Only DTZ tables count by the rule: the others stay.
+                Metric::Dtm | Metric::Dtc => self.settings.options.rule_moves = n,
+            },
             Command::Board(board) => {
                 let mut new = self.settings.clone();
                 new.options.board = board;

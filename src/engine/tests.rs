@@ -925,3 +925,32 @@ fn the_board_s_promotion_list_follows_the_board_unless_one_was_set() {
     );
     assert_eq!(e.settings.material.name(), "KP.K");
 }
+
+/// The rule of DTZ tables as an option: under DTM it changes nothing (no build); a change to
+/// DTZ then builds under it, and the engine scores a win that rule curses as one (+1).
+#[test]
+fn rule_moves_sets_the_rule_of_dtz_tables() {
+    use crate::egt::dtz::Rule;
+    let mut e = engine("KQ.KR");
+    drive(&mut e);
+    e.command(Command::RuleMoves(20));
+    assert!(e.take_actions().is_empty(), "DTM tables need no rule");
+    e.command(Command::Force);
+    e.command(setup("8/8/8/3k4/2r5/8/8/KQ6 w - - 0 1"));
+    e.command(Command::Metric(Metric::Dtz(Rule::FIFTY_MOVES)));
+    let actions = e.take_actions();
+    let [Action::Build(job)] = &actions[..] else {
+        panic!("no DTZ build")
+    };
+    assert_eq!(job.tables.metric(), Metric::Dtz(Rule::moves(20)));
+    drive_actions(&mut e, actions);
+    e.command(Command::Go);
+    let events = drive(&mut e);
+    let Some(Event::Thinking(t)) = events.iter().find(|e| matches!(e, Event::Thinking(_))) else {
+        panic!("{events:?}")
+    };
+    // 57 plies to the zeroing: beyond the 40 of a 20-move rule.
+    assert_eq!(t.value, crate::egt::value::Value::Win(57));
+    assert_eq!(crate::protocol::xboard::score(t.value, t.metric), 1);
+    assert_eq!(moves_of(&events).len(), 1, "{events:?}");
+}

@@ -11,7 +11,8 @@
 //! `go ponder` the `bestmove` is held until `stop` (or `ponderhit`), as UCI asks.
 //!
 //! Options: `Endgame` (the start-up endgame), `Promotion` (the promotion pieces; empty,
-//! `<empty>` or `default` for the board's list), `Metric`, `Threads`, `TableMemory` (MB; 0 keeps
+//! `<empty>` or `default` for the board's list), `Metric`, `RuleMoves` (the rule of DTZ
+//! tables), `Threads`, `TableMemory` (MB; 0 keeps
 //! the start-up budget), `PieceFile`, `TablePath` (the table directory; empty for none),
 //! `NullMove`, `StalemateWins`, `BareKingLoses`, and the
 //! board: `UCI_Variant` as Fairy-Stockfish names its variants (`chess`, `normal`, `fairy`,
@@ -22,6 +23,8 @@
 //! before every `position` when the engine has it (`chess` for its 8×8 boards), and does
 //! not let its users set it: `Board` is the option for them.
 
+use crate::config::parse_rule_moves;
+use crate::egt::dtz::MAX_RULE_MOVES;
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::fen::FenError;
 use crate::board::promotion::default_letters;
@@ -138,6 +141,10 @@ impl Uci {
             ),
             format!("option name TableMemory type spin default 0 min 0 max {MAX_TABLE_MEMORY}"),
             format!(
+                "option name RuleMoves type spin default {} min 0 max {MAX_RULE_MOVES}",
+                options.rule_moves
+            ),
+            format!(
                 "option name PieceFile type string default {}",
                 string_default(&options.piece_file.path.display().to_string())
             ),
@@ -202,6 +209,14 @@ impl Uci {
             "threads" => match value.parse::<usize>() {
                 Ok(n) if (1..=MAX_THREADS).contains(&n) => Command::Threads(n),
                 _ => return bad(&format!("a number of threads from 1 to {MAX_THREADS}")),
+            },
+            "rulemoves" => match parse_rule_moves(value) {
+                Some(n) => Command::RuleMoves(n),
+                None => {
+                    return bad(&format!(
+                        "a whole number of moves from 0 (no rule) to {MAX_RULE_MOVES}"
+                    ))
+                }
             },
             "tablememory" => match value.parse::<u64>() {
                 Ok(mb) if mb <= MAX_TABLE_MEMORY => Command::TableMemory(mb),
@@ -523,6 +538,7 @@ mod tests {
             tables: None,
             endgame: "KQ.KR".to_string(),
             metric: Metric::Dtm,
+            rule_moves: 50,
             threads: 2,
             piece_file: PieceFile {
                 path: "piecedef.ini".into(),
@@ -551,6 +567,7 @@ mod tests {
             tables: None,
             endgame: "KR.K".to_string(),
             metric: Metric::Dtc,
+            rule_moves: 50,
             threads: 0,
             piece_file: PieceFile {
                 path: "p.ini".into(),
@@ -571,6 +588,7 @@ mod tests {
             "option name PieceFile type string default p.ini",
             "option name TablePath type string default <empty>",
             "option name TableMemory type spin default 0 min 0 max 16000000",
+            "option name RuleMoves type spin default 50 min 0 max 10000",
             "option name NullMove type combo default black var none var black var white var both",
             "option name StalemateWins type check default true",
             "option name BareKingLoses type check default false",
@@ -621,6 +639,7 @@ mod tests {
                 "setoption name StalemateWins value true",
                 Command::StalemateWins(true),
             ),
+            ("setoption name RuleMoves value 75", Command::RuleMoves(75)),
             (
                 "setoption name BareKingLoses value false",
                 Command::BareRoyalLoses(false),

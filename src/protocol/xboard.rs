@@ -8,8 +8,8 @@
 //! progress is shown as thinking output whose pv is a comment in parentheses.
 //!
 //! Options (`feature option=…`, set by `option NAME=VALUE`): `Metric` (combo dtm/dtc/dtz),
-//! `Threads` (spin), `TableMemory` (spin, MB; 0 keeps the start-up budget), `Endgame` (string:
-//! the start-up endgame), `Promotion` (string: the promotion pieces, empty for the board's
+//! `RuleMoves` (spin: the rule of DTZ tables), `Threads` (spin), `TableMemory` (spin, MB; 0
+//! keeps the start-up budget), `Endgame` (string: the start-up endgame), `Promotion` (string: the promotion pieces, empty for the board's
 //! list), `NullMove` (combo none/white/black/both), `StalemateWins` and
 //! `BareKingLoses` (checkboxes, 1/0). A change of any but `Threads` and `TableMemory` rebuilds
 //! the tables.
@@ -59,6 +59,8 @@
 //! option sent again as a second one), and it made later builds use one thread while the
 //! dialog said 0. A `cores` sent all the same is accepted, logged, and changes nothing.
 
+use crate::config::parse_rule_moves;
+use crate::egt::dtz::MAX_RULE_MOVES;
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::promotion::default_letters;
 use crate::board::size::square_name_parts;
@@ -185,6 +187,10 @@ impl XBoard {
                 options.threads
             ),
             format!("feature option=\"TableMemory -spin 0 0 {MAX_TABLE_MEMORY}\""),
+            format!(
+                "feature option=\"RuleMoves -spin {} 0 {MAX_RULE_MOVES}\"",
+                options.rule_moves
+            ),
             format!("feature option=\"Endgame -string {}\"", options.endgame),
             format!(
                 "feature option=\"Promotion -string {}\"",
@@ -274,6 +280,18 @@ impl XBoard {
                     return rejected(
                         "bad option value",
                         &format!("{arg}: expected a whole number from 0 to {MAX_THREADS}"),
+                    )
+                }
+            },
+            "rulemoves" => match parse_rule_moves(value) {
+                Some(n) => Command::RuleMoves(n),
+                None => {
+                    return rejected(
+                        "bad option value",
+                        &format!(
+                            "{arg}: expected a whole number of moves from 0 (no rule) to \
+                             {MAX_RULE_MOVES}"
+                        ),
                     )
                 }
             },
@@ -1015,6 +1033,8 @@ mod tests {
             ("option NullMove=black", Command::NullMove(NullMove::Black)),
             ("option Endgame=KR.K", Command::Endgame("KR.K".into())),
             ("option TableMemory=10", Command::TableMemory(10)),
+            ("option RuleMoves=20", Command::RuleMoves(20)),
+            ("option RuleMoves=0", Command::RuleMoves(0)),
         ] {
             assert_eq!(one(&mut x, line), Input::Engine(want), "{line}");
         }
