@@ -21,9 +21,14 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
     };
     let _ = writeln!(
         out,
-        "{}{board}  metric {}  symmetry {}-fold  {} threads  built in {:.2} s  table {:.1} MB",
+        "{}{board}  metric {}{}  symmetry {}-fold  {} threads  built in {:.2} s  table {:.1} MB",
         s.endgame,
         s.metric,
+        match s.rule_moves {
+            Some(0) => " (no rule)".to_string(),
+            Some(n) => format!(" ({n}-move rule)"),
+            None => String::new(),
+        },
         s.symmetry,
         threads,
         seconds,

@@ -62,6 +62,9 @@ pub struct TableStats {
     pub board: String,
     /// `dtm`, `dtc` or `dtz`.
     pub metric: &'static str,
+    /// DTZ only: the moves of its rule (0: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_moves: Option<u16>,
     /// Size of the symmetry group used by the index.
     pub symmetry: usize,
     /// White to move.
@@ -305,6 +308,7 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
         endgame: material.name(),
         board: tables.board().to_string(),
         metric: table.metric().name(),
+        rule_moves: dtz.map(Rule::move_count),
         symmetry: ix.symmetry(),
         wtm: w,
         btm: b,

@@ -162,7 +162,7 @@ impl XBoard {
     /// their values in force.
     fn features(&self, options: &Options) -> Vec<String> {
         let combo = |m: Metric| {
-            let star = if m == options.metric { "*" } else { "" };
+            let star = if m.name() == options.metric.name() { "*" } else { "" };
             format!("{star}{}", m.name())
         };
         vec![
