@@ -26,7 +26,6 @@ positions are made here with python-chess. Only the binary's `probe --fens` outp
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,10 +36,12 @@ from check_tables import (  # noqa: E402  (tests/oracle/check_tables.py)
     ENDGAMES,
     PAWN_ENDGAMES,
     SHOW,
+    Job,
     after_double_steps,
+    finish,
     random_positions,
     sides_of,
-    spec,
+    start,
     write_pieces,
 )
 
@@ -62,20 +63,10 @@ def parse(answer):
 
 
 def probe_ours(binary, material, boards, workdir, pieces):
-    proc = subprocess.run(
-        [binary, "probe", spec(material), "--metric", "dtz", "--pieces", pieces, "--fens", "-"],
-        cwd=workdir,
-        input="".join(b.fen() + "\n" for b in boards),
-        capture_output=True,
-        text=True,
-    )
-    lines = proc.stdout.splitlines()
-    if proc.returncode != 0 or len(lines) != len(boards):
-        raise RuntimeError(
-            f"fairy-egt probe {spec(material)} exited with {proc.returncode}, "
-            f"{len(lines)} lines for {len(boards)} positions; stderr:\n{proc.stderr[-3000:]}"
-        )
-    return [line.strip() for line in lines]
+    """Our answers (`probe --metric dtz`) for the boards, all of one material."""
+    job = Job(material)
+    job.items = [(None, board, None, None) for board in boards]
+    return finish(start(binary, job, workdir, pieces, None, metric="dtz"), job)
 
 
 def main(argv):

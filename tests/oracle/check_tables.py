@@ -221,14 +221,14 @@ def write_pieces(workdir):
     return path
 
 
-def start(binary, job, workdir, pieces, tables):
-    """Starts `fairy-egt probe` on the job's positions (with the table directory `tables`, if
-    any); returns the process and its stderr."""
+def start(binary, job, workdir, pieces, tables, metric="dtm"):
+    """Starts `fairy-egt probe --metric METRIC` on the job's positions (with the table
+    directory `tables`, if any); returns the process and its stderr."""
     # A file, not a pipe: build progress on stderr must not block the binary while `finish`
     # reads its stdout.
     err = tempfile.TemporaryFile(mode="w+")
     proc = subprocess.Popen(
-        [binary, "probe", spec(job.material), "--metric", "dtm", "--pieces", pieces, "--fens", "-"]
+        [binary, "probe", spec(job.material), "--metric", metric, "--pieces", pieces, "--fens", "-"]
         + (["--tables", tables] if tables else []),
         cwd=workdir,
         stdin=subprocess.PIPE,

@@ -5,7 +5,7 @@
 
 #![allow(dead_code)] // each user takes a part
 
-use fairy_egt::board::{Color, Position, Setup};
+use fairy_egt::board::{Color, Move, Position, Setup};
 use fairy_egt::egt::dtz;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::table::Metric;
@@ -15,17 +15,18 @@ use rayon::prelude::*;
 
 /// The value of `pos` for the side to move, from its successors' stored values.
 pub fn derived(set: &TableSet, pos: &Position) -> Value {
-    if let Metric::Dtz(rule) = set.metric() {
-        return derived_dtz(set, rule, pos);
-    }
     let g = set.geometry();
     let moves = pos.legal_moves(g);
     if moves.is_empty() {
+        // Mate or stalemate.
         return if pos.in_check(g) {
             Value::Loss(0)
         } else {
             Value::Draw
         };
+    }
+    if let Metric::Dtz(rule) = set.metric() {
+        return derived_dtz(set, rule, pos, moves);
     }
     let mut best_win: Option<u16> = None;
     let mut draw = false;
@@ -49,19 +50,10 @@ pub fn derived(set: &TableSet, pos: &Position) -> Value {
     }
 }
 
-/// `derived` in a DTZ table (plies): a capture or a pawn's move counts only the class it
+/// `derived` in a DTZ table (plies), from the legal `moves` of `pos`: a capture or a pawn's move counts only the class it
 /// leads to (`dtz::Rule::zeroing`), any other move one ply more (`dtz::quiet`); the best of them
 /// for the side to move, a real win before a cursed one, a blessed loss before a real one.
-fn derived_dtz(set: &TableSet, rule: dtz::Rule, pos: &Position) -> Value {
-    let g = set.geometry();
-    let moves = pos.legal_moves(g);
-    if moves.is_empty() {
-        return if pos.in_check(g) {
-            Value::Loss(0)
-        } else {
-            Value::Draw
-        };
-    }
+fn derived_dtz(set: &TableSet, rule: dtz::Rule, pos: &Position, moves: Vec<Move>) -> Value {
     moves
         .into_iter()
         .map(|mv| {
