@@ -190,7 +190,7 @@ fn bad_input_is_named_with_exit_code_2() {
     fails_with(&["build", "KQQQQQ.K"], "7 men");
     fails_with(&["build", "KQKR"], "expected White's men");
     fails_with(&["build", "KQ."], "Black has no men");
-    fails_with(&["build", "KQ.K", "--metric", "dtz"], "dtz");
+    fails_with(&["build", "KQ.K", "--metric", "dtn"], "dtn");
     fails_with(&["build", "KQ.K", "--threads", "many"], "many");
     fails_with(&["probe", "KQ.KR", "--fen", "8/8/8/8/8/8/8/K6k"], "side");
     fails_with(

@@ -217,7 +217,7 @@ fn egtgen_argument_order_starts_the_xboard_engine_with_the_rule() {
         features.contains("feature option=\"NullMove -combo none /// white /// *black /// both\""),
         "{features}"
     );
-    assert!(features.contains("feature option=\"Metric -combo *dtm /// dtc\""));
+    assert!(features.contains("feature option=\"Metric -combo *dtm /// dtc /// dtz\""));
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(2)).is_some());
     // And the usage error of a bad flag still names it.

@@ -55,7 +55,8 @@ fn handshake_and_commands_are_answered_during_a_five_man_build() {
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for option in [
         "option name Endgame type string default KQ.KRN",
-        "option name Metric type combo default dtm var dtm var dtc",
+        "option name Metric type combo default dtm var dtm var dtc var dtz",
+        "option name RuleMoves type spin default 50 min 0 max 10000",
         "option name Threads type spin default ",
         "option name PieceFile type string default ",
         "option name NullMove type combo default none",
@@ -447,7 +448,7 @@ fn a_new_uci_shows_the_options_set_since() {
     e.send("uci");
     let lines = e.until(|l| l == "uciok", Duration::from_secs(5));
     for option in [
-        "option name Metric type combo default dtc var dtm var dtc",
+        "option name Metric type combo default dtc var dtm var dtc var dtz",
         "option name Endgame type string default KR.K",
     ] {
         assert!(

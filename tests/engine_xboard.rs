@@ -587,7 +587,7 @@ fn options_and_accepted_commands() {
         assert!(said(&mut e).is_empty(), "{quiet}:\n{}", e.transcript());
     }
     for (bad, want) in [
-        ("option Metric=dtz", "Error (bad option value): Metric=dtz"),
+        ("option Metric=dtn", "Error (bad option value): Metric=dtn"),
         ("option Colour=red", "Error (unknown option): Colour"),
         (
             "option Threads",
@@ -831,9 +831,11 @@ fn a_new_handshake_shows_the_options_set_since() {
     e.send("option Metric=dtc");
     e.send("option Threads=1");
     e.send("option StalemateWins=1");
+    e.send("option RuleMoves=30");
     let features = e.handshake();
     for feature in [
-        "feature option=\"Metric -combo dtm /// *dtc\"",
+        "feature option=\"Metric -combo dtm /// *dtc /// dtz\"",
+        "feature option=\"RuleMoves -spin 30 0 10000\"",
         "feature option=\"Threads -spin 1 0 ",
         "feature option=\"StalemateWins -check 1\"",
     ] {
