@@ -7,8 +7,8 @@
 //! Relative paths (`pieces`, `seed`, `report`, `tables`, given or default) are taken relative to the
 //! directory of the ini file. The shipped `engine.ini` documents every key.
 
-use crate::egt::dtz::MAX_RULE_MOVES;
 use crate::board::BoardSize;
+use crate::egt::dtz::MAX_RULE_MOVES;
 use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
 use crate::settings_file;
@@ -266,7 +266,9 @@ pub fn parse_config(text: &str, file: &Path) -> Result<EngineConfig, ConfigError
             }
             "rule-moves" => {
                 config.rule_moves = parse_rule_moves(value).ok_or_else(|| {
-                    bad(&format!("a whole number of moves from 0 (no rule) to {MAX_RULE_MOVES}"))
+                    bad(&format!(
+                        "a whole number of moves from 0 (no rule) to {MAX_RULE_MOVES}"
+                    ))
                 })?;
             }
             "threads" => {

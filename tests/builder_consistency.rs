@@ -8,12 +8,12 @@
 
 use fairy_egt::board::{BoardSize, Color};
 use fairy_egt::egt::dtz::{Class, Rule};
-use fairy_egt::egt::value::Value;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::stats::table_stats;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
+use fairy_egt::egt::value::Value;
 use fairy_egt::piece::parse::parse_piece_defs;
 use fairy_egt::piece::PieceSet;
 use rayon::prelude::*;
@@ -269,11 +269,21 @@ fn berolina_pawn_tables_agree_with_forward_search() {
 fn dtz_tables_agree_with_forward_search() {
     let set = built(Metric::Dtz(Rule::FIFTY_MOVES), "KR.KN");
     assert!(check(&set, "KR.KN", &TRIANGLE) > 400_000);
-    let pawns = built_on(BoardSize::STANDARD, with_pawn(), Metric::Dtz(Rule::FIFTY_MOVES), "KP.KP");
+    let pawns = built_on(
+        BoardSize::STANDARD,
+        with_pawn(),
+        Metric::Dtz(Rule::FIFTY_MOVES),
+        "KP.KP",
+    );
     assert!(check(&pawns, "KP.K", &every_square(&pawns)) > 300_000);
     let n = check_random(&pawns, "KP.KP", 20_000);
     assert!(n > 100_000, "{n} positions of KP.KP checked");
-    let rook = built_on(BoardSize::STANDARD, with_pawn(), Metric::Dtz(Rule::FIFTY_MOVES), "KR.KP");
+    let rook = built_on(
+        BoardSize::STANDARD,
+        with_pawn(),
+        Metric::Dtz(Rule::FIFTY_MOVES),
+        "KR.KP",
+    );
     let n = check_random(&rook, "KR.KP", 20_000);
     assert!(n > 100_000, "{n} positions of KR.KP checked");
     // Shorter rules, where these endgames have cursed wins and blessed losses.
@@ -286,7 +296,10 @@ fn dtz_tables_agree_with_forward_search() {
         let set = built_on(BoardSize::STANDARD, pieces, Metric::Dtz(rule), spec);
         let cursed = |v: Value| matches!(rule.class(v), Class::CursedWin | Class::BlessedLoss);
         let n = check_random_where(&set, spec, 20_000, &cursed);
-        assert!(n > 1_000, "{n} cursed or blessed positions of {spec} checked ({moves} moves)");
+        assert!(
+            n > 1_000,
+            "{n} cursed or blessed positions of {spec} checked ({moves} moves)"
+        );
         check_random(&set, spec, 5_000);
     }
 }
@@ -314,8 +327,15 @@ fn dtz_cursed_wins_of_krb_kr_match_syzygy_and_forward_search() {
     let checked: u64 = (0..ix.size().div_ceil(7))
         .into_par_iter()
         .filter_map(|k| ix.decode(7 * k))
-        .filter(|sq| Color::BOTH.iter().any(|&c| table.value(sq, c).is_some_and(beyond)))
+        .filter(|sq| {
+            Color::BOTH
+                .iter()
+                .any(|&c| table.value(sq, c).is_some_and(beyond))
+        })
         .map(|sq| check_placement_where(&set, &material, &men, &sq[..men.len()], &beyond))
         .sum();
-    assert!(checked > 300, "{checked} cursed or blessed positions checked");
+    assert!(
+        checked > 300,
+        "{checked} cursed or blessed positions checked"
+    );
 }

@@ -113,19 +113,45 @@ fn probe_kqkr_is_a_win_in_35_with_the_line_to_mate() {
 #[test]
 fn probe_and_build_under_dtz_show_the_rule() {
     let fen = "8/8/8/3k4/2r5/8/8/KQ6 w - - 0 1";
-    for (rule, want) in [("50", "win in 29 (57 plies)"), ("20", "cursed win in 29 (57 plies)")] {
-        let o = run(&["probe", "KQ.KR", "--metric", "dtz", "--rule-moves", rule, "--fen", fen]);
+    for (rule, want) in [
+        ("50", "win in 29 (57 plies)"),
+        ("20", "cursed win in 29 (57 plies)"),
+    ] {
+        let o = run(&[
+            "probe",
+            "KQ.KR",
+            "--metric",
+            "dtz",
+            "--rule-moves",
+            rule,
+            "--fen",
+            fen,
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
         let text = stdout(&o);
         assert!(text.contains(&format!("White to move: {want}")), "{text}");
     }
-    let o = run(&["build", "KQ.KR", "--metric", "dtz", "--rule-moves", "20", "--json"]);
+    let o = run(&[
+        "build",
+        "KQ.KR",
+        "--metric",
+        "dtz",
+        "--rule-moves",
+        "20",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(json["rule_moves"], 20);
     assert!(json["wtm"]["cursed_wins"].as_u64().unwrap() > 0, "{json}");
-    assert!(json["btm"]["blessed_losses"].as_u64().unwrap() > 0, "{json}");
-    fails_with(&["build", "KQ.KR", "--rule-moves", "x"], "--rule-moves: expected");
+    assert!(
+        json["btm"]["blessed_losses"].as_u64().unwrap() > 0,
+        "{json}"
+    );
+    fails_with(
+        &["build", "KQ.KR", "--rule-moves", "x"],
+        "--rule-moves: expected",
+    );
 }
 
 /// The shipped cannon (O, `mRcpR`) hops over its own king to take the checking rook: the

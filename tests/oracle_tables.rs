@@ -52,7 +52,9 @@ fn run_oracle(extra: &[&str]) {
 
 /// Runs `tests/oracle/SCRIPT` with `extra` arguments and fails with its output if it does.
 fn run_script(name: &str, extra: &[&str]) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle").join(name);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/oracle")
+        .join(name);
     let out = Command::new(python("chess, chess.gaviota, chess.syzygy"))
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_fairy-egt"))

@@ -76,7 +76,11 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
         out,
         "\n{:<10}{:>14}{:>14}{:>14}{:>14}",
         // DTZ counts plies, the other metrics moves.
-        if s.metric == "dtz" { "plies" } else { "distance" },
+        if s.metric == "dtz" {
+            "plies"
+        } else {
+            "distance"
+        },
         "wtm won",
         "wtm lost",
         "btm won",

@@ -56,7 +56,10 @@ impl Rule {
 
     /// A rule of `n` moves (`n` ≤ [`MAX_RULE_MOVES`]); 0: none.
     pub fn moves(n: u16) -> Rule {
-        assert!(n <= MAX_RULE_MOVES, "a rule of at most {MAX_RULE_MOVES} moves");
+        assert!(
+            n <= MAX_RULE_MOVES,
+            "a rule of at most {MAX_RULE_MOVES} moves"
+        );
         Rule { plies: 2 * n }
     }
 
@@ -262,7 +265,10 @@ mod tests {
             }
         }
         // Checkmated: a loss in 0 plies, 0 moves in both runs.
-        assert_eq!(combine(Value::Loss(0), Value::Loss(0)), Some(Value::Loss(0)));
+        assert_eq!(
+            combine(Value::Loss(0), Value::Loss(0)),
+            Some(Value::Loss(0))
+        );
         assert_eq!(combine(Value::Win(3), Value::Loss(3)), None);
     }
 
@@ -276,8 +282,14 @@ mod tests {
         assert_eq!(Rule::moves(5).class(Value::Win(11)), Class::CursedWin);
         assert_eq!(Rule::NONE.class(Value::Loss(5000)), Class::Loss);
         assert_eq!(
-            [Class::Loss, Class::BlessedLoss, Class::Draw, Class::CursedWin, Class::Win]
-                .map(Class::wdl),
+            [
+                Class::Loss,
+                Class::BlessedLoss,
+                Class::Draw,
+                Class::CursedWin,
+                Class::Win
+            ]
+            .map(Class::wdl),
             [-2, -1, 0, 1, 2]
         );
         // The mover prefers a real win, then a cursed one; a blessed loss to a real one.

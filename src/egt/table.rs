@@ -1,9 +1,9 @@
 //! A built table: the value of every position of one material, for both sides to move.
 
 use crate::board::Color;
+use crate::egt::dtz::Rule;
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Squares};
-use crate::egt::dtz::Rule;
 use crate::egt::value::{decode, Value, WIN_FAR};
 use std::sync::atomic::{AtomicU8, Ordering};
 

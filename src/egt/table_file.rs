@@ -33,9 +33,9 @@
 //! section's length or encoding, a block that does not decompress, trailing bytes) is refused
 //! with the reason.
 
-use crate::egt::dtz::Rule;
 use crate::board::geometry::Geometry;
 use crate::board::promotion::default_promotions;
+use crate::egt::dtz::Rule;
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::rules::Rules;

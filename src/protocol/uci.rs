@@ -23,12 +23,12 @@
 //! before every `position` when the engine has it (`chess` for its 8×8 boards), and does
 //! not let its users set it: `Board` is the option for them.
 
-use crate::config::parse_rule_moves;
-use crate::egt::dtz::MAX_RULE_MOVES;
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::fen::FenError;
 use crate::board::promotion::default_letters;
 use crate::board::{BoardSize, Setup};
+use crate::config::parse_rule_moves;
+use crate::egt::dtz::MAX_RULE_MOVES;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;

@@ -59,13 +59,13 @@
 //! option sent again as a second one), and it made later builds use one thread while the
 //! dialog said 0. A `cores` sent all the same is accepted, logged, and changes nothing.
 
-use crate::config::parse_rule_moves;
-use crate::egt::dtz::MAX_RULE_MOVES;
 use super::{one_line, Input, Protocol, MAX_TABLE_MEMORY, MAX_THREADS};
 use crate::board::promotion::default_letters;
 use crate::board::size::square_name_parts;
 use crate::board::{BoardSize, Color, Move, Setup};
+use crate::config::parse_rule_moves;
 use crate::config::promotion_letters;
+use crate::egt::dtz::MAX_RULE_MOVES;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
@@ -162,7 +162,11 @@ impl XBoard {
     /// their values in force.
     fn features(&self, options: &Options) -> Vec<String> {
         let combo = |m: Metric| {
-            let star = if m.name() == options.metric.name() { "*" } else { "" };
+            let star = if m.name() == options.metric.name() {
+                "*"
+            } else {
+                ""
+            };
             format!("{star}{}", m.name())
         };
         vec![

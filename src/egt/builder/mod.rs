@@ -33,6 +33,7 @@
 use crate::board::en_passant::PawnRules;
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Square, SquareSet};
+use crate::egt::dtz::{self, Run};
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
 use crate::egt::memory;
@@ -40,7 +41,6 @@ use crate::egt::men::{Exit, Men, Occupancy};
 use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
-use crate::egt::dtz::{self, Run};
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{loss_byte, with_en_passant, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
@@ -611,8 +611,12 @@ impl<'a, S: SquareSet> Build<'a, S> {
             || {
                 // Passing leaves the placement, without the right, to the side that stepped.
                 let may = self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c));
-                may.then(|| self.done.value(sq, c.flip()).map(|v| self.quiet_for_mover(v)))
-                    .flatten()
+                may.then(|| {
+                    self.done
+                        .value(sq, c.flip())
+                        .map(|v| self.quiet_for_mover(v))
+                })
+                .flatten()
             },
         )
     }
@@ -666,7 +670,9 @@ impl<'a, S: SquareSet> Build<'a, S> {
         let Metric::Dtz(rule) = self.metric else {
             unreachable!("only a DTZ build zeroes")
         };
-        self.run.expect("a DTZ build has runs").after_zeroing(rule, v)
+        self.run
+            .expect("a DTZ build has runs")
+            .after_zeroing(rule, v)
     }
 
     /// The value, for the side that makes it, of a capture into a position of this table's

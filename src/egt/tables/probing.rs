@@ -3,10 +3,10 @@
 
 use super::TableSet;
 use crate::board::{EnPassant, Move, Position};
+use crate::egt::dtz;
 use crate::egt::material::{material_of, MAX_MEN};
 use crate::egt::probe::{best_of, ProbeError, ScoredMove};
 use crate::egt::table::Metric;
-use crate::egt::dtz;
 use crate::egt::value::{with_en_passant, Value};
 
 impl TableSet {
