@@ -75,8 +75,8 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
     let _ = writeln!(
         out,
         "\n{:<10}{:>14}{:>14}{:>14}{:>14}",
-        // DTZ counts plies, the other metrics moves.
-        if s.metric == "dtz" {
+        // DTZ (the only metric with a rule) counts plies, the other metrics moves.
+        if s.rule_moves.is_some() {
             "plies"
         } else {
             "distance"

@@ -131,7 +131,7 @@ impl Default for Rule {
 }
 
 /// What a position is worth under the 50-move rule, for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
     /// Lost within the rule.
     Loss,
@@ -143,13 +143,6 @@ pub enum Class {
     CursedWin,
     /// Won within the rule.
     Win,
-}
-
-impl Class {
-    /// Syzygy's WDL number of the class: 2 win, 1 cursed win, 0 draw, −1 blessed loss, −2 loss.
-    pub fn wdl(self) -> i8 {
-        self as i8 - 2
-    }
 }
 
 /// A DTZ value as `probe` shows it under a rule: its class and distance in moves of the side
@@ -281,17 +274,6 @@ mod tests {
         assert_eq!(fifty.class(Value::Loss(101)), Class::BlessedLoss);
         assert_eq!(Rule::moves(5).class(Value::Win(11)), Class::CursedWin);
         assert_eq!(Rule::NONE.class(Value::Loss(5000)), Class::Loss);
-        assert_eq!(
-            [
-                Class::Loss,
-                Class::BlessedLoss,
-                Class::Draw,
-                Class::CursedWin,
-                Class::Win
-            ]
-            .map(Class::wdl),
-            [-2, -1, 0, 1, 2]
-        );
         // The mover prefers a real win, then a cursed one; a blessed loss to a real one.
         let rank = |v: Value| fifty.zeroing(v).rank();
         assert!(rank(Value::Loss(5)) > rank(Value::Loss(105)));

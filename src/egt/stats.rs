@@ -326,17 +326,18 @@ fn side_stats(t: Tally, placements: u64, dtz: Option<Rule>) -> SideStats {
     };
     let wins = histogram(&t.wins);
     let losses = histogram(&t.losses);
-    let beyond_rule = |h: &BTreeMap<u16, u64>| {
+    // Of the distances in `h`, as values `value`, those of `class` under the DTZ rule.
+    let of_class = |h: &BTreeMap<u16, u64>, value: fn(u16) -> Value, class: Class| {
         dtz.map(|rule| {
             (h.iter())
-                .filter(|&(&d, _)| rule.class(Value::Win(d)) == Class::CursedWin)
+                .filter(|&(&d, _)| rule.class(value(d)) == class)
                 .map(|(_, n)| n)
                 .sum()
         })
     };
     SideStats {
-        cursed_wins: beyond_rule(&wins),
-        blessed_losses: beyond_rule(&losses),
+        cursed_wins: of_class(&wins, Value::Win, Class::CursedWin),
+        blessed_losses: of_class(&losses, Value::Loss, Class::BlessedLoss),
         placements,
         illegal: placements - t.legal,
         legal: t.legal,

@@ -21,6 +21,22 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The value, for the side that makes it, of a move into a position worth `after` (this
+    /// metric's values, for the side to move there). `resets` says whether the move starts the
+    /// count again: a conversion under DTC (a capture or promotion: a win in 1, a loss in 0
+    /// whatever the distance after), a zeroing move under DTZ (a capture or pawn's move: only
+    /// the class after counts, `dtz::Rule::zeroing`); DTM counts every move alike. Under DTZ
+    /// any other move counts a ply, under DTM and DTC a move of the winner.
+    pub fn for_mover(self, after: Value, resets: bool) -> Value {
+        match (self, resets, after) {
+            (Metric::Dtc, true, Value::Loss(_)) => Value::Win(1),
+            (Metric::Dtc, true, Value::Win(_)) => Value::Loss(0),
+            (Metric::Dtz(rule), true, v) => rule.zeroing(v),
+            (Metric::Dtz(_), false, v) => crate::egt::dtz::quiet(v),
+            (_, _, v) => v.for_mover(),
+        }
+    }
+
     /// The metric with a DTZ table's rule of `moves` moves (0: none); the others as they are.
     pub fn under_rule(self, moves: u16) -> Metric {
         match self {

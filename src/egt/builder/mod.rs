@@ -601,7 +601,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
                 let after = self.men.after_en_passant(sq, j, passed, victim);
                 self.sub(victim).value(&after, c.flip())
             })
-            .map(|v| self.capture_for_mover(v))
+            .map(|v| self.metric.for_mover(v, true))
             .max_by_key(|v| v.rank());
         let occ = self.men.occupancy(sq);
         with_en_passant(
@@ -614,7 +614,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
                 may.then(|| {
                     self.done
                         .value(sq, c.flip())
-                        .map(|v| self.quiet_for_mover(v))
+                        .map(|v| self.metric.for_mover(v, false))
                 })
                 .flatten()
             },
@@ -673,26 +673,6 @@ impl<'a, S: SquareSet> Build<'a, S> {
         self.run
             .expect("a DTZ build has runs")
             .after_zeroing(rule, v)
-    }
-
-    /// The value, for the side that makes it, of a capture into a position of this table's
-    /// values `v`, in those values (plies under DTZ, not the run's moves).
-    #[inline]
-    fn capture_for_mover(&self, v: Value) -> Value {
-        match self.metric {
-            Metric::Dtz(rule) => rule.zeroing(v),
-            Metric::Dtm | Metric::Dtc => self.after_capture(v).for_mover(),
-        }
-    }
-
-    /// The value, for the side that makes it, of a move that is no conversion into a
-    /// position of this table's values `v`.
-    #[inline]
-    fn quiet_for_mover(&self, v: Value) -> Value {
-        match self.metric {
-            Metric::Dtz(_) => dtz::quiet(v),
-            Metric::Dtm | Metric::Dtc => v.for_mover(),
-        }
     }
 
     /// Whether side `c` may pass in a position where it has a legal move; `in_check` is

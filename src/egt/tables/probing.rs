@@ -3,7 +3,6 @@
 
 use super::TableSet;
 use crate::board::{EnPassant, Move, Position};
-use crate::egt::dtz;
 use crate::egt::material::{material_of, MAX_MEN};
 use crate::egt::probe::{best_of, ProbeError, ScoredMove};
 use crate::egt::table::Metric;
@@ -56,10 +55,7 @@ impl TableSet {
         let pass = || {
             let may = self.rules().null_move.allows(stm) && !pos.in_check(self.geometry());
             let metric = self.metric();
-            passed.filter(|_| may).map(|v| match metric {
-                Metric::Dtz(_) => dtz::quiet(v),
-                Metric::Dtm | Metric::Dtc => v.for_mover(),
-            })
+            passed.filter(|_| may).map(|v| metric.for_mover(v, false))
         };
         Ok(with_en_passant(
             best,
@@ -88,13 +84,12 @@ impl TableSet {
     /// The value legal move `mv` leaves for the mover.
     fn scored(&self, pos: &Position, mv: Move) -> Result<Value, ProbeError> {
         let after = self.probe(&pos.play(mv))?;
-        Ok(match (self.metric(), after) {
-            (Metric::Dtc, Value::Loss(_)) if pos.converts(mv) => Value::Win(1),
-            (Metric::Dtc, Value::Win(_)) if pos.converts(mv) => Value::Loss(0),
-            (Metric::Dtz(rule), v) if pos.zeroes(mv) => rule.zeroing(v),
-            (Metric::Dtz(_), v) => dtz::quiet(v),
-            (_, v) => v.for_mover(),
-        })
+        let metric = self.metric();
+        let resets = match metric {
+            Metric::Dtz(_) => pos.zeroes(mv),
+            Metric::Dtm | Metric::Dtc => pos.converts(mv),
+        };
+        Ok(metric.for_mover(after, resets))
     }
 
     /// The best move by the rule in `probe`'s module doc, `None` if there is no legal move.
