@@ -81,6 +81,16 @@ fn krkn_dtc_with_exceptions_beyond_two_moves() {
     assert!(agree(&orthodox(Metric::Dtc), "KR.KN", 2) > 1000);
 }
 
+/// DTZ: both runs and the table of plies they make keep their long distances apart (the
+/// plies beyond three, and the runs' moves beyond three, with cursed values under a 10-move
+/// rule).
+#[test]
+fn kqkr_dtz_with_exceptions_beyond_three() {
+    use fairy_egt::egt::dtz::Rule;
+    assert!(agree(&orthodox(Metric::Dtz(Rule::FIFTY_MOVES)), "KQ.KR", 3) > 1000);
+    assert!(agree(&orthodox(Metric::Dtz(Rule::moves(10))), "KQ.KR", 3) > 1000);
+}
+
 /// Passes read the opponent's own slot, long wins included; stalemates win.
 #[test]
 fn rules_with_exceptions() {
@@ -159,5 +169,33 @@ fn long_distances_count_against_the_memory_budget() {
         }
         other => panic!("KBN.K within a budget short of its long distances: {other:?}"),
     }
+    assert!(short.get(&kbnk).is_none());
+}
+
+/// Under DTZ the plain run's long distances are held while the shifted run builds, and the
+/// table's own (in plies) come after: with no distance in the byte, KBN.K's lists take twice
+/// the table's at the peak, and a budget one exception short of that is refused.
+#[test]
+fn dtz_long_distances_count_against_the_memory_budget() {
+    let dtz = Metric::Dtz(fairy_egt::egt::dtz::Rule::FIFTY_MOVES);
+    let make = || TableSet::new(PieceSet::standard(), dtz).with_direct_distances(0);
+    let mut free = make();
+    let kbnk = Material::parse("KBN.K", free.pieces()).unwrap();
+    let need = free.bytes_needed(&kbnk);
+    free.build(&kbnk, &Silent).unwrap();
+    let far_bytes = 8 * free.get(&kbnk).unwrap().far_count() as u64;
+    assert!(far_bytes > 800_000, "{far_bytes}");
+    let mut exact = make();
+    exact.set_budget(need + 2 * far_bytes);
+    exact.build(&kbnk, &Silent).unwrap();
+    let mut short = make();
+    short.set_budget(need + 2 * far_bytes - 8);
+    assert!(
+        matches!(
+            short.build(&kbnk, &Silent),
+            Err(BuildError::OverBudget { .. })
+        ),
+        "KBN.K under DTZ within a budget short of its long distances"
+    );
     assert!(short.get(&kbnk).is_none());
 }

@@ -260,7 +260,8 @@ pub fn build_table<'t>(
             let far_bytes = (far[0].len() + far[1].len()) as u64 * 8;
             // The builder's sets hold the layer's blocks alone.
             let blocks = layer.start / 64..layer.end.div_ceil(64);
-            let build_layer = |run: Option<Run>| {
+            // `held`: bytes of exceptions kept beside the lists, which the room leaves out.
+            let build_layer = |run: Option<Run>, held: u64| {
                 let build = Build {
                     name: material.name(),
                     metric,
@@ -285,7 +286,7 @@ pub fn build_table<'t>(
                     lost: [0, 1].map(|_| Frontier::new(blocks.clone())),
                     no_escape: [0, 1].map(|_| NoEscape::new(blocks.clone())),
                     pending: Pending::new(blocks.clone()),
-                    far: Far::new(direct, far_room.saturating_sub(far_bytes)),
+                    far: Far::new(direct, far_room.saturating_sub(far_bytes + held)),
                     too_long: AtomicBool::new(false),
                     fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
                     cancel,
@@ -294,12 +295,24 @@ pub fn build_table<'t>(
                 Ok::<_, BuildError>(build.far.into_exceptions())
             };
             let exceptions = match metric {
-                Metric::Dtm | Metric::Dtc => build_layer(None)?,
+                Metric::Dtm | Metric::Dtc => build_layer(None, 0)?,
                 Metric::Dtz(_) => {
-                    let plain = build_layer(Some(Run::Plain))?;
+                    let plain = build_layer(Some(Run::Plain), 0)?;
                     let kept = kept_bytes(&data, layer);
-                    let shifted = build_layer(Some(Run::Shifted))?;
-                    combine_runs(&data, layer, &kept, &plain, &shifted, direct)?
+                    // The plain run's exceptions are held while the shifted run builds.
+                    let held = 8 * (plain[0].len() + plain[1].len()) as u64;
+                    let shifted = build_layer(Some(Run::Shifted), held)?;
+                    let combined = combine_runs(&data, layer, &kept, &plain, &shifted, direct)?;
+                    // Plies run further than the runs' moves: the lists are asked again.
+                    let need = far_bytes + 8 * (combined[0].len() + combined[1].len()) as u64;
+                    if need > far_room {
+                        return Err(BuildError::OverBudget {
+                            endgame: material.name(),
+                            need,
+                            budget: far_room,
+                        });
+                    }
+                    combined
                 }
             };
             // Layers are built in index order: the lists stay sorted.
