@@ -99,7 +99,8 @@ pub enum FenError {
 impl Setup {
     /// Reads a FEN of a board of the given size: board (empty squares counted by numbers,
     /// `10` and more on wide boards), side to move, then the optional fields: castling
-    /// (ignored), en passant (kept), half-move and full-move (ignored).
+    /// (ignored), en passant (kept), the half-move clock (kept) and the full-move number
+    /// (ignored).
     pub fn from_fen(text: &str, size: BoardSize) -> Result<Setup, FenError> {
         // Fields with their 1-based character start positions.
         let mut fields = Vec::new();
@@ -224,11 +225,9 @@ impl Setup {
             }
         }
         if let Some(&(_, half)) = fields.get(4) {
-            if half.parse::<u32>().is_err() {
-                return Err(FenError::BadHalfmove {
-                    field: half.to_string(),
-                });
-            }
+            setup.halfmove = half.parse::<u32>().map_err(|_| FenError::BadHalfmove {
+                field: half.to_string(),
+            })?;
         }
         if let Some(&(_, full)) = fields.get(5) {
             if full.parse::<u32>().is_err() {
@@ -245,8 +244,8 @@ impl Setup {
         Ok(setup)
     }
 
-    /// The FEN of the setup, with `-` for castling, the en-passant square (or `-`) and
-    /// `0 1` for the move counters.
+    /// The FEN of the setup, with `-` for castling, the en-passant square (or `-`), the
+    /// half-move clock and `1` for the full-move number.
     pub fn to_fen(&self) -> String {
         let mut out = String::new();
         for rank in (0..self.size.ranks() as i8).rev() {
@@ -281,7 +280,7 @@ impl Setup {
             Some(square) => out.push_str(&self.size.square_name(square)),
             None => out.push('-'),
         }
-        out.push_str(" 0 1");
+        out.push_str(&format!(" {} 1", self.halfmove));
         out
     }
 }
@@ -344,11 +343,20 @@ mod tests {
             "7k/8/8/8/8/8/8/K7 w -",
             "7k/8/8/8/8/8/8/K7 w KQkq",
             "7k/8/8/8/8/8/8/K7 w HAha -",
-            "7k/8/8/8/8/8/8/K7 w - - 12",
             "  7k/8/8/8/8/8/8/K7\tw - -  0   57 ",
         ] {
             assert_eq!(Setup::from_fen(fen, B8).unwrap(), base, "{fen}");
         }
+        // The half-move clock is kept (the 50-move rule counts it), the move number not.
+        let clocked = Setup::from_fen("7k/8/8/8/8/8/8/K7 w - - 12 40", B8).unwrap();
+        assert_eq!(clocked.halfmove, 12);
+        assert_eq!(
+            Setup {
+                halfmove: 0,
+                ..clocked
+            },
+            base
+        );
     }
 
     fn err(fen: &str) -> FenError {

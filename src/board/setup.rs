@@ -18,6 +18,9 @@ pub struct Setup {
     /// with a double step. Only its text is checked here; whether a double step could have
     /// made it is [`Position::new`](super::Position::new)'s to check.
     pub en_passant: Option<Square>,
+    /// The FEN's half-move clock: plies since the last capture or pawn move, which the
+    /// 50-move rule counts (0 where the FEN has none).
+    pub halfmove: u32,
 }
 
 impl Setup {
@@ -28,6 +31,7 @@ impl Setup {
             size,
             side_to_move,
             en_passant: None,
+            halfmove: 0,
         }
     }
 

@@ -5,12 +5,13 @@
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
+use fairy_egt::egt::dtz::Rule;
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
-use fairy_egt::engine::think::line;
+use fairy_egt::engine::think::{line, Judge};
 use std::fmt::Write as _;
 
 /// Runs the command; the game goes to stdout.
@@ -62,7 +63,12 @@ pub fn game(
         start.to_setup().to_fen(),
         board(start)
     );
-    let line = line(tables, start, usize::MAX)?;
+    // Self-play follows the tables' metric alone: no clock is counted.
+    let judge = Judge {
+        tables,
+        rule: Rule::NONE,
+    };
+    let line = line(&judge, start, 0, usize::MAX)?;
     let mut pos = start.clone();
     let mut number = 1;
     for best in &line.moves {

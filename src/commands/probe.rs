@@ -5,12 +5,13 @@ use super::{
 };
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
+use fairy_egt::egt::dtz::Rule;
 use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
-use fairy_egt::engine::think::{line, Line};
+use fairy_egt::engine::think::{line, Judge, Line};
 use fairy_egt::engine::GameEnd;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -90,7 +91,12 @@ pub fn report(
         let mark = if Some(*m) == best { '*' } else { ' ' };
         let _ = writeln!(out, "{mark} {:<6} {}", m.mv.text(), shown(tables, m.value));
     }
-    let line = line(tables, pos, LINE_LIMIT)?;
+    // The line follows the tables' metric alone: a probe has no clock.
+    let judge = Judge {
+        tables,
+        rule: Rule::NONE,
+    };
+    let line = line(&judge, pos, 0, LINE_LIMIT)?;
     let _ = writeln!(
         out,
         "line: {}",
@@ -118,6 +124,7 @@ fn end_of_line(line: &Line) -> String {
         Some(GameEnd::Bared { winner }) => format!("bare royal, {} wins", winner.name()),
         Some(GameEnd::Stalemate) => "stalemate".to_string(),
         Some(GameEnd::BareRoyals) => "draw".to_string(),
+        Some(GameEnd::RuleDraw { moves }) => format!("draw by the {moves}-move rule"),
         None if line.moves.last().is_some_and(|m| m.value == Value::Draw) => "draw".to_string(),
         None => format!("line cut after {} plies", line.moves.len()),
     }

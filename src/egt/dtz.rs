@@ -90,6 +90,34 @@ impl Rule {
         }
     }
 
+    /// The class of a position worth `v` (DTZ) when `clock` plies have gone by since the last
+    /// zeroing move (the half-move clock, below the rule's plies): a win is real if its
+    /// zeroing comes within the plies the clock leaves, a loss likewise.
+    ///
+    /// ```
+    /// use fairy_egt::egt::dtz::{Class, Rule};
+    /// use fairy_egt::egt::value::Value;
+    /// let fifty = Rule::FIFTY_MOVES;
+    /// assert_eq!(fifty.class_at(Value::Win(37), 63), Class::Win);
+    /// assert_eq!(fifty.class_at(Value::Win(37), 64), Class::CursedWin);
+    /// assert_eq!(fifty.class_at(Value::Loss(10), 91), Class::BlessedLoss);
+    /// // A zeroing move's value (1 ply, or cursed) keeps its class whatever the clock.
+    /// assert_eq!(fifty.class_at(fifty.zeroing(Value::Loss(80)), 99), Class::Win);
+    /// ```
+    pub fn class_at(self, v: Value, clock: u32) -> Class {
+        let later = |d: u16| u16::try_from(u32::from(d) + clock).unwrap_or(u16::MAX);
+        self.class(match v {
+            Value::Win(p) => Value::Win(later(p)),
+            Value::Draw => Value::Draw,
+            Value::Loss(q) => Value::Loss(later(q)),
+        })
+    }
+
+    /// The rule's plies (0: none): the half-move clock at which the game is drawn.
+    pub fn plies(self) -> u16 {
+        self.plies
+    }
+
     /// The DTZ value, for the side that makes it, of a zeroing move into a position worth
     /// `after` (DTZ, for the side to move there): only its class counts, as the counter
     /// starts again.
@@ -130,8 +158,9 @@ impl Default for Rule {
     }
 }
 
-/// What a position is worth under the 50-move rule, for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What a position is worth under the 50-move rule, for the side to move (ordered from worst
+/// to best).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
     /// Lost within the rule.
     Loss,

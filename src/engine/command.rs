@@ -3,6 +3,7 @@
 
 use super::unplayable::Unplayable;
 use crate::board::{BoardSize, Color, Move, Setup, Square};
+use crate::egt::dtz::Class;
 use crate::egt::probe::ScoredMove;
 use crate::egt::rules::NullMove;
 use crate::egt::table::Metric;
@@ -142,11 +143,19 @@ pub enum GameEnd {
     },
     /// Only the royals are left, and the tables call it a draw.
     BareRoyals,
+    /// The half-move clock has reached the draw rule's plies (`moves` moves: 50 in chess).
+    RuleDraw {
+        /// The rule's moves.
+        moves: u16,
+    },
 }
 
 impl std::fmt::Display for GameEnd {
     /// The PGN result with its reason, e.g. `1-0 {White mates}`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let GameEnd::RuleDraw { moves } = self {
+            return write!(f, "1/2-1/2 {{{moves}-move rule}}");
+        }
         f.write_str(match self {
             GameEnd::Mate {
                 winner: Color::White,
@@ -168,6 +177,7 @@ impl std::fmt::Display for GameEnd {
                 winner: Color::Black,
             } => "0-1 {Black bares the White royal}",
             GameEnd::BareRoyals => "1/2-1/2 {Insufficient material}",
+            GameEnd::RuleDraw { .. } => unreachable!("written above"),
         })
     }
 }
@@ -179,6 +189,10 @@ pub struct Thinking {
     pub value: Value,
     /// The metric of the distance in `value`.
     pub metric: Metric,
+    /// The position's class under the 50-move rule from the game's half-move clock, where
+    /// the engine plays within the rule: a cursed win or blessed loss is scored as a draw
+    /// that leans, ±1 centipawn ([`Thinking::rule_score`]).
+    pub rule: Option<Class>,
     /// The perfect line (for a draw, only the first drawing move; empty where the game is
     /// over).
     pub pv: Vec<Move>,
@@ -188,6 +202,19 @@ pub struct Thinking {
     pub nodes: u64,
     /// Time taken, in centiseconds.
     pub centis: u64,
+}
+
+impl Thinking {
+    /// The score in centipawns where the rule makes the game a draw that the tables call
+    /// won or lost: +1 for a cursed win, −1 for a blessed loss (`None`: the metric's score
+    /// stands). A GUI shows +0.01 or −0.01: a draw, and which side it leans to.
+    pub fn rule_score(&self) -> Option<i64> {
+        match self.rule {
+            Some(Class::CursedWin) => Some(1),
+            Some(Class::BlessedLoss) => Some(-1),
+            _ => None,
+        }
+    }
 }
 
 /// Something the engine says.

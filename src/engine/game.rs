@@ -1,5 +1,5 @@
-//! The game the engine follows: the position set up, the moves played since (for undo), or
-//! the set-up it cannot play and why.
+//! The game the engine follows: the position set up, the moves played since (for undo) with
+//! the half-move clock of each position, or the set-up it cannot play and why.
 
 use super::unplayable::Unplayable;
 use crate::board::geometry::Geometry;
@@ -35,22 +35,32 @@ pub fn standard_start(board: BoardSize) -> Setup {
     Setup::from_fen(fen, board).expect("the start FEN is valid")
 }
 
-/// A playable game: its start and every position since.
+/// A playable game: its start and every position since, each with its half-move clock.
 #[derive(Clone, Debug)]
 pub struct Game {
-    positions: Vec<Position>,
+    positions: Vec<(Position, u32)>,
 }
 
 impl Game {
-    /// A game from a position.
-    pub fn new(start: Position) -> Game {
+    /// A game from a position whose half-move clock is `clock` (plies since the last capture
+    /// or pawn move).
+    pub fn new(start: Position, clock: u32) -> Game {
         Game {
-            positions: vec![start],
+            positions: vec![(start, clock)],
         }
     }
 
     /// The current position.
     pub fn position(&self) -> &Position {
+        &self.current().0
+    }
+
+    /// The current position's half-move clock.
+    pub fn clock(&self) -> u32 {
+        self.current().1
+    }
+
+    fn current(&self) -> &(Position, u32) {
         self.positions
             .last()
             .expect("a game has its start position")
@@ -61,10 +71,11 @@ impl Game {
         self.positions.len() - 1
     }
 
-    /// Plays a legal move.
+    /// Plays a legal move: the clock starts again after a capture or a pawn's move.
     pub fn play(&mut self, mv: Move) {
-        let next = self.position().play(mv);
-        self.positions.push(next);
+        let (pos, clock) = self.current();
+        let clock = if pos.zeroes(mv) { 0 } else { clock + 1 };
+        self.positions.push((pos.play(mv), clock));
     }
 
     /// Takes back `n` moves; false (and nothing changes) if fewer were played.
@@ -95,7 +106,7 @@ impl Board {
     /// The board for a set-up: playable if [`check`] accepts it.
     pub fn from_setup(setup: Setup, geometry: &Geometry, royals: [char; 2]) -> Board {
         match check(&setup, geometry, royals) {
-            Ok(pos) => Board::Playable(Game::new(pos)),
+            Ok(pos) => Board::Playable(Game::new(pos, setup.halfmove)),
             Err(reason) => Board::Unplayable {
                 setup: Box::new(setup),
                 reason,
@@ -103,10 +114,13 @@ impl Board {
         }
     }
 
-    /// The current set-up.
+    /// The current set-up, with its half-move clock.
     pub fn setup(&self) -> Setup {
         match self {
-            Board::Playable(game) => game.position().to_setup(),
+            Board::Playable(game) => Setup {
+                halfmove: game.clock(),
+                ..game.position().to_setup()
+            },
             Board::Unplayable { setup, .. } => (**setup).clone(),
         }
     }
@@ -197,5 +211,34 @@ mod tests {
         assert!(game.undo(1));
         assert_eq!(game.position(), &start);
         assert!(!game.undo(1));
+    }
+
+    /// The clock comes from the FEN, counts every ply, starts again at a capture or a pawn's
+    /// move, and goes back with undo.
+    #[test]
+    fn the_half_move_clock_counts_plies_since_a_capture_or_pawn_move() {
+        let Board::Playable(mut game) = board("8/k7/8/8/2r5/8/4P3/K6Q w - - 97 1") else {
+            panic!("KQP.KR is playable")
+        };
+        let g = Geometry::new(&PieceSet::standard());
+        let mut play = |text: &str| {
+            let mv = game.position().parse_move(text, &g).unwrap();
+            game.play(mv);
+            game.clock()
+        };
+        assert_eq!(play("h1h2"), 98);
+        assert_eq!(play("c4c5"), 99);
+        assert_eq!(play("e2e4"), 0);
+        assert_eq!(play("c5e5"), 1);
+        assert_eq!(play("h2e5"), 0);
+        assert_eq!(game.clock(), 0);
+        game.undo(2);
+        assert_eq!(game.clock(), 0);
+        game.undo(1);
+        assert_eq!(game.clock(), 99);
+        assert_eq!(
+            Board::Playable(game).setup().to_fen(),
+            "8/k7/8/2r5/8/8/4P2Q/K7 w - - 99 1"
+        );
     }
 }

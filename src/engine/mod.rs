@@ -22,10 +22,10 @@ pub use unplayable::Unplayable;
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Setup};
 use crate::egt::builder::BuildError;
+use crate::egt::dtz::{Class, Rule};
 use crate::egt::material::{material_of, Material};
 use crate::egt::memory::MB;
 use crate::egt::probe::ScoredMove;
-use crate::egt::table::Metric;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 pub use crate::settings::Options;
@@ -35,6 +35,14 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+use think::Judge;
+
+/// The engine's tables for these settings: with the draw rule on (`rule_moves`, 50 by
+/// default), DTZ tables are built beside the metric's, to play within the rule
+/// ([`TableSet::with_rule_play`]).
+fn engine_tables(settings: &Settings) -> TableSet {
+    new_tables(settings).with_rule_play(Rule::moves(settings.options.rule_moves))
+}
 
 /// A build the engine asks for: build `material` into `tables` (with `threads` threads,
 /// 0 = one per core), then give the set back with [`Engine::built`].
@@ -109,7 +117,7 @@ impl Engine {
         let royals = settings.material.royals();
         let mut engine = Engine {
             board: Board::from_setup(standard_start(geometry.board()), &geometry, royals),
-            tables: Some(new_tables(&settings)),
+            tables: Some(engine_tables(&settings)),
             settings,
             files,
             geometry,
@@ -191,7 +199,7 @@ impl Engine {
         match self.building.take() {
             Some(Running { stale: true, .. }) => {
                 // Built under settings that changed meanwhile.
-                self.tables = Some(new_tables(&self.settings));
+                self.tables = Some(engine_tables(&self.settings));
                 if std::mem::take(&mut self.startup_next) {
                     self.start_build(self.settings.material.clone());
                 }
@@ -363,8 +371,18 @@ impl Engine {
                 self.say(Event::Book(moves));
             }
             Command::DrawOffer => {
-                if let (Board::Playable(game), Some(t)) = (&self.board, &self.tables) {
-                    if t.probe(game.position()) == Ok(Value::Draw) {
+                if let (Board::Playable(game), Some(tables)) = (&self.board, &self.tables) {
+                    // A draw by the tables, or by the rule from the clock.
+                    let judge = Judge {
+                        tables,
+                        rule: self.rule(),
+                    };
+                    let (pos, clock) = (game.position(), game.clock());
+                    let drawn = match judge.class(pos, clock) {
+                        Ok(Some(class)) => !matches!(class, Class::Win | Class::Loss),
+                        _ => tables.probe(pos) == Ok(Value::Draw),
+                    };
+                    if drawn {
                         self.say(Event::AcceptDraw);
                     }
                 }
@@ -372,14 +390,11 @@ impl Engine {
             Command::Sync(token) | Command::SyncAfterBuild(token) => self.say(Event::Synced(token)),
             Command::Variant(v) => self.say(Event::Variant(v, self.geometry.board())),
             Command::Metric(m) => self.reconfigure(|o| o.metric = m.under_rule(o.rule_moves)),
-            Command::RuleMoves(n) => match self.settings.options.metric {
-                Metric::Dtz(_) => self.reconfigure(|o| {
-                    o.rule_moves = n;
-                    o.metric = o.metric.under_rule(n);
-                }),
-                // Only DTZ tables count by the rule: the others stay.
-                Metric::Dtm | Metric::Dtc => self.settings.options.rule_moves = n,
-            },
+            // The DTZ tables (the metric's, or those built beside it for play) count by it.
+            Command::RuleMoves(n) => self.reconfigure(|o| {
+                o.rule_moves = n;
+                o.metric = o.metric.under_rule(n);
+            }),
             Command::Board(board) => {
                 let mut new = self.settings.clone();
                 new.options.board = board;
@@ -521,7 +536,7 @@ impl Engine {
                 running.stale = true;
                 self.startup_next |= startup;
             }
-            None => self.tables = Some(new_tables(&self.settings)),
+            None => self.tables = Some(engine_tables(&self.settings)),
         }
         if startup {
             // New pieces, royals or board: the position is checked again (its history is
@@ -674,6 +689,11 @@ impl Engine {
         }
     }
 
+    /// The draw rule in force.
+    fn rule(&self) -> Rule {
+        Rule::moves(self.settings.options.rule_moves)
+    }
+
     /// Plays the engine's move in the current position (or claims the game's end).
     fn engine_move(&mut self) {
         let started = Instant::now();
@@ -683,18 +703,21 @@ impl Engine {
             self.resign(reason);
             return;
         }
+        let rule = self.rule();
         let Some((tables, game)) = self.playable() else {
             return;
         };
-        let (thinking, end_after) = match think::think(tables, game.position(), started) {
-            Ok(t) => t,
-            Err(e) => {
-                let reason = Unplayable::from(e);
-                self.say(Event::NotPlayable(reason.clone()));
-                self.resign(reason);
-                return;
-            }
-        };
+        let judge = Judge { tables, rule };
+        let (thinking, end_after) =
+            match think::think(&judge, game.position(), game.clock(), started) {
+                Ok(t) => t,
+                Err(e) => {
+                    let reason = Unplayable::from(e);
+                    self.say(Event::NotPlayable(reason.clone()));
+                    self.resign(reason);
+                    return;
+                }
+            };
         if let Some(end) = thinking.end {
             self.side = None;
             self.say(Event::GameEnd(end));
@@ -727,6 +750,7 @@ impl Engine {
     /// Shows the analysis of the current position.
     fn analyse(&mut self) {
         let started = Instant::now();
+        let rule = self.rule();
         let Some((tables, game)) = self.playable() else {
             return;
         };
@@ -734,7 +758,7 @@ impl Engine {
         let moves = pos.legal_moves(tables.geometry()).len();
         // The table's value even without a legal move: under the rules a stalemate may be
         // lost, and a bared royal is lost whatever its moves.
-        match think::think(tables, pos, started) {
+        match think::think(&Judge { tables, rule }, pos, game.clock(), started) {
             Ok((t, _)) => {
                 self.analysis = Some((t.clone(), started, moves));
                 self.say(Event::Thinking(t));

@@ -762,7 +762,7 @@ fn uci_positions_with_moves() {
         vec!["h1b1".into(), "c2c3".into()],
     ));
     assert!(drive(&mut e).is_empty());
-    assert_eq!(e.board.setup().to_fen(), "8/8/8/8/2r5/2k5/8/KQ6 w - - 0 1");
+    assert_eq!(e.board.setup().to_fen(), "8/8/8/8/2r5/2k5/8/KQ6 w - - 2 1");
     e.command(Command::SetGame(kqkr, vec!["h1b1".into(), "h1h2".into()]));
     let events = drive(&mut e);
     assert!(
@@ -926,31 +926,51 @@ fn the_board_s_promotion_list_follows_the_board_unless_one_was_set() {
     assert_eq!(e.settings.material.name(), "KP.K");
 }
 
-/// The rule of DTZ tables as an option: under DTM it changes nothing (no build); a change to
-/// DTZ then builds under it, and the engine scores a win that rule curses as one (+1).
+/// The rule as an option: under DTM it is the rule of the DTZ tables built beside the DTM
+/// ones for play (a change builds them again), and the engine scores a win that the rule
+/// curses as one (+1) with the DTM value kept; under DTZ it is the tables' own rule.
 #[test]
 fn rule_moves_sets_the_rule_of_dtz_tables() {
-    use crate::egt::dtz::Rule;
+    use crate::egt::dtz::{Class, Rule};
+    use crate::egt::value::Value;
     let mut e = engine("KQ.KR");
     drive(&mut e);
-    e.command(Command::RuleMoves(20));
-    assert!(e.take_actions().is_empty(), "DTM tables need no rule");
     e.command(Command::Force);
     e.command(setup("8/8/8/3k4/2r5/8/8/KQ6 w - - 0 1"));
+    e.command(Command::RuleMoves(20));
+    let actions = e.take_actions();
+    let [Action::Build(job)] = &actions[..] else {
+        panic!("no build for the new rule")
+    };
+    let rule_metric = |t: &TableSet| t.rule_tables().map(|r| r.metric());
+    assert_eq!(job.tables.metric(), Metric::Dtm);
+    assert_eq!(rule_metric(&job.tables), Some(Metric::Dtz(Rule::moves(20))));
+    drive_actions(&mut e, actions);
+    let think = |e: &mut Engine| {
+        e.command(Command::Go);
+        let events = drive(e);
+        let thinking = events.iter().find_map(|e| match e {
+            Event::Thinking(t) => Some(t.clone()),
+            _ => None,
+        });
+        assert_eq!(moves_of(&events).len(), 1, "{events:?}");
+        e.command(Command::Force);
+        e.command(setup("8/8/8/3k4/2r5/8/8/KQ6 w - - 0 1"));
+        thinking.expect("thinking")
+    };
+    // Mate in 33 by DTM; 57 plies to the zeroing: beyond the 40 of a 20-move rule.
+    let t = think(&mut e);
+    assert_eq!((t.value, t.rule), (Value::Win(33), Some(Class::CursedWin)));
+    assert_eq!(t.rule_score(), Some(1));
     e.command(Command::Metric(Metric::Dtz(Rule::FIFTY_MOVES)));
     let actions = e.take_actions();
     let [Action::Build(job)] = &actions[..] else {
         panic!("no DTZ build")
     };
     assert_eq!(job.tables.metric(), Metric::Dtz(Rule::moves(20)));
+    assert_eq!(rule_metric(&job.tables), Some(Metric::Dtz(Rule::moves(20))));
     drive_actions(&mut e, actions);
-    e.command(Command::Go);
-    let events = drive(&mut e);
-    let Some(Event::Thinking(t)) = events.iter().find(|e| matches!(e, Event::Thinking(_))) else {
-        panic!("{events:?}")
-    };
-    // 57 plies to the zeroing: beyond the 40 of a 20-move rule.
-    assert_eq!(t.value, crate::egt::value::Value::Win(57));
+    let t = think(&mut e);
+    assert_eq!((t.value, t.rule), (Value::Win(57), Some(Class::CursedWin)));
     assert_eq!(crate::protocol::xboard::score(t.value, t.metric), 1);
-    assert_eq!(moves_of(&events).len(), 1, "{events:?}");
 }

@@ -1,5 +1,6 @@
 //! The engine's "search": the tables' value of a position, its perfect line, and the game-end
-//! verdicts the engine may claim, under the tables' rules.
+//! verdicts the engine may claim, under the tables' rules and the 50-move rule (see
+//! [`Judge`]).
 //!
 //! Neither protocol can express a pass, so the engine never passes: under a null-move rule
 //! that lets the side to move pass, the value shown is that of its best real move (what the
@@ -7,7 +8,10 @@
 
 use super::command::{GameEnd, Thinking};
 use crate::board::{Move, Position};
+use crate::egt::dtz::{Class, Rule};
+use crate::egt::material::material_of;
 use crate::egt::probe::{best_of, ProbeError, ScoredMove};
+use crate::egt::table::Metric;
 use crate::egt::tables::TableSet;
 use crate::egt::value::Value;
 use std::time::Instant;
@@ -47,39 +51,148 @@ impl Line {
     }
 }
 
-/// Walks the perfect line from `pos`, at most `limit` plies: the game's end is looked at once
-/// per position and the moves scored once per position the line passes through.
-pub fn line(tables: &TableSet, pos: &Position, limit: usize) -> Result<Line, ProbeError> {
-    let mut at = pos.clone();
+/// What the engine plays by: its tables, and the draw rule that counts the half-move clock.
+///
+/// Where the tables have DTZ tables for the rule ([`TableSet::rule_tables`]: the set's own
+/// under DTZ, or the twin built beside it), the engine plays *within the rule*: each move is
+/// classed by the DTZ value it leaves and the clock ([`Rule::class_at`]), and the best class
+/// is played, a win that still comes within the rule before a cursed one, a blessed loss
+/// before a real one. Within a class of real wins and losses the tables' metric chooses (the
+/// quickest mate under DTM, as far as the rule allows), within cursed wins and blessed losses
+/// the DTZ value (the quickest zeroing, the longest). Elsewhere (no rule, or no DTZ table of
+/// the position's material) the metric alone chooses. Once the clock reaches the rule's plies
+/// the game is drawn ([`GameEnd::RuleDraw`]).
+#[derive(Clone, Copy)]
+pub struct Judge<'a> {
+    /// The tables of the engine's metric (and their DTZ twin, if any).
+    pub tables: &'a TableSet,
+    /// The draw rule in force ([`Rule::NONE`]: none).
+    pub rule: Rule,
+}
+
+/// A legal move, the value it leaves its mover by the metric and, where the engine plays
+/// within the rule, its class from the clock after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Choice {
+    scored: ScoredMove,
+    /// The class and the DTZ value the move leaves its mover.
+    rule: Option<(Class, Value)>,
+}
+
+impl Choice {
+    /// A key that orders moves from worst to best (see [`Judge`]).
+    fn key(&self) -> (Class, (u8, i32)) {
+        match self.rule {
+            None => (Class::Draw, self.scored.value.rank()),
+            Some((class @ (Class::Win | Class::Loss), _)) => (class, self.scored.value.rank()),
+            Some((class @ (Class::CursedWin | Class::BlessedLoss), dtz)) => (class, dtz.rank()),
+            Some((Class::Draw, _)) => (Class::Draw, (0, 0)),
+        }
+    }
+}
+
+/// The best of the moves: highest key, the first of equals.
+fn best(moves: &[Choice]) -> Option<Choice> {
+    moves.iter().copied().fold(None, |best, m| match best {
+        Some(b) if b.key() >= m.key() => Some(b),
+        _ => Some(m),
+    })
+}
+
+impl<'a> Judge<'a> {
+    /// The DTZ tables and their rule, where the engine plays `pos` within the rule.
+    fn within_rule(&self, pos: &Position) -> Option<(&'a TableSet, Rule)> {
+        let dtz = self.tables.rule_tables()?;
+        let Metric::Dtz(rule) = dtz.metric() else {
+            return None;
+        };
+        let built = dtz.get(&material_of(pos).0).is_some();
+        (self.rule.plies() > 0 && built).then_some((dtz, rule))
+    }
+
+    /// The class of `pos` at half-move clock `clock`, where the engine plays it within the
+    /// rule.
+    pub fn class(&self, pos: &Position, clock: u32) -> Result<Option<Class>, ProbeError> {
+        match self.within_rule(pos) {
+            Some((dtz, rule)) => Ok(Some(rule.class_at(dtz.probe(pos)?, clock))),
+            None => Ok(None),
+        }
+    }
+
+    /// Every legal move of `pos` (half-move clock `clock`) as the engine weighs it.
+    fn choices(&self, pos: &Position, clock: u32) -> Result<Vec<Choice>, ProbeError> {
+        let scored = self.tables.scored_moves(pos)?;
+        let Some((dtz, rule)) = self.within_rule(pos) else {
+            return Ok(scored
+                .into_iter()
+                .map(|scored| Choice { scored, rule: None })
+                .collect());
+        };
+        let zeroing = dtz.scored_moves(pos)?;
+        Ok((scored.into_iter().zip(zeroing))
+            .map(|(scored, z)| {
+                debug_assert_eq!(scored.mv, z.mv, "both tables list the moves in one order");
+                Choice {
+                    scored,
+                    rule: Some((rule.class_at(z.value, clock), z.value)),
+                }
+            })
+            .collect())
+    }
+
+    /// How the game stands over in `pos` at half-move clock `clock`, if it does: as by
+    /// [`game_end`], or drawn by the rule once the clock reaches its plies (a mate on that
+    /// ply stands).
+    pub fn game_end(&self, pos: &Position, clock: u32) -> Option<GameEnd> {
+        let end = game_end(self.tables, pos);
+        let plies = self.rule.plies();
+        match end {
+            None if plies > 0 && clock >= u32::from(plies) => Some(GameEnd::RuleDraw {
+                moves: self.rule.move_count(),
+            }),
+            end => end,
+        }
+    }
+}
+
+/// Walks the perfect line from `pos` (half-move clock `clock`), at most `limit` plies: the
+/// game's end is looked at once per position and the moves weighed once per position the
+/// line passes through.
+pub fn line(judge: &Judge, pos: &Position, clock: u32, limit: usize) -> Result<Line, ProbeError> {
+    let mut at = (pos.clone(), clock);
     let mut line = Line {
         moves: Vec::new(),
-        end: game_end(tables, &at),
+        end: judge.game_end(pos, clock),
         nodes: 0,
     };
     while line.end.is_none() && line.moves.len() < limit {
-        let scored = tables.scored_moves(&at)?;
-        line.nodes += scored.len() as u64;
-        let Some(best) = best_of(&scored) else {
+        let choices = judge.choices(&at.0, at.1)?;
+        line.nodes += choices.len() as u64;
+        let Some(best) = best(&choices) else {
             break;
         };
-        line.moves.push(best);
-        at = at.play(best.mv);
-        line.end = game_end(tables, &at);
-        if best.value == Value::Draw {
+        line.moves.push(best.scored);
+        let zeroes = at.0.zeroes(best.scored.mv);
+        at = (at.0.play(best.scored.mv), if zeroes { 0 } else { at.1 + 1 });
+        line.end = judge.game_end(&at.0, at.1);
+        if best.scored.value == Value::Draw {
             break;
         }
     }
     Ok(line)
 }
 
-/// The value and perfect line of a position whose tables are built (`started`: when the
-/// engine was asked), and how the game stands over after the line's first move, if it does.
+/// The value and perfect line of a position whose tables are built, at half-move clock
+/// `clock` (`started`: when the engine was asked), and how the game stands over after the
+/// line's first move, if it does.
 pub fn think(
-    tables: &TableSet,
+    judge: &Judge,
     pos: &Position,
+    clock: u32,
     started: Instant,
 ) -> Result<(Thinking, Option<GameEnd>), ProbeError> {
-    let line = line(tables, pos, PV_LIMIT)?;
+    let tables = judge.tables;
+    let line = line(judge, pos, clock, PV_LIMIT)?;
     let may_pass =
         tables.rules().null_move.allows(pos.side_to_move()) && !pos.in_check(tables.geometry());
     // Where the game is over the line has no first move, but a side that may pass still has
@@ -95,6 +208,7 @@ pub fn think(
     let thinking = Thinking {
         value,
         metric: tables.metric(),
+        rule: judge.class(pos, clock)?,
         pv: line.pv(),
         end: line.end_at_start(),
         nodes: line.nodes,
@@ -124,4 +238,107 @@ pub fn game_end(tables: &TableSet, pos: &Position) -> Option<GameEnd> {
         });
     }
     (pos.men().len() == 2 && tables.probe(pos) == Ok(Value::Draw)).then_some(GameEnd::BareRoyals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Setup;
+    use crate::egt::material::Material;
+    use crate::egt::progress::Silent;
+    use crate::piece::PieceSet;
+
+    /// KQ.KR with DTM tables and their DTZ twin for the 50-move rule.
+    fn kqkr() -> TableSet {
+        let mut tables =
+            TableSet::new(PieceSet::standard(), Metric::Dtm).with_rule_play(Rule::FIFTY_MOVES);
+        let m = Material::parse("KQ.KR", tables.pieces()).unwrap();
+        tables.build(&m, &Silent).unwrap();
+        tables
+    }
+
+    fn position(tables: &TableSet, fen: &str) -> Position {
+        let setup = Setup::from_fen(fen, tables.geometry().board()).unwrap();
+        Position::new(&setup, tables.geometry(), ['K', 'K']).unwrap()
+    }
+
+    /// The clock of every position of a line from `clock`, the last one's included.
+    fn clocks(pos: &Position, clock: u32, line: &Line) -> Vec<u32> {
+        let (mut at, mut clocks) = (pos.clone(), vec![clock]);
+        for m in &line.moves {
+            let last = *clocks.last().unwrap();
+            clocks.push(if at.zeroes(m.mv) { 0 } else { last + 1 });
+            at = at.play(m.mv);
+        }
+        clocks
+    }
+
+    /// White mates in 33 moves (65 plies) and zeroes in 55 plies at best: from a clock of 45
+    /// the win comes within the rule, and the perfect line (both sides playing within the
+    /// rule) mates with the clock never at 100; from 46 the rule saves Black, and the line
+    /// ends in the rule's draw. Played by DTM alone, the line from 45 would not zero in time:
+    /// the DTZ twin is what keeps the win.
+    #[test]
+    fn within_the_rule_the_engine_wins_what_the_clock_allows_and_no_more() {
+        let tables = kqkr();
+        let pos = position(&tables, "8/3r4/8/8/8/2k5/8/KQ6 w - - 0 1");
+        let judge = Judge {
+            tables: &tables,
+            rule: Rule::FIFTY_MOVES,
+        };
+        assert_eq!(judge.class(&pos, 45), Ok(Some(Class::Win)));
+        assert_eq!(judge.class(&pos, 46), Ok(Some(Class::CursedWin)));
+        let won = line(&judge, &pos, 45, PV_LIMIT).unwrap();
+        assert_eq!(
+            won.end,
+            Some(GameEnd::Mate {
+                winner: crate::board::Color::White
+            })
+        );
+        assert!(clocks(&pos, 45, &won).iter().all(|&c| c < 100));
+        let drawn = line(&judge, &pos, 46, PV_LIMIT).unwrap();
+        assert_eq!(drawn.end, Some(GameEnd::RuleDraw { moves: 50 }));
+        assert_eq!(clocks(&pos, 46, &drawn).last(), Some(&100));
+        // By DTM alone the mate in 33 is played; the clock from 45 would reach 100 first.
+        let blind = Judge {
+            tables: &tables,
+            rule: Rule::NONE,
+        };
+        let fastest = line(&blind, &pos, 45, PV_LIMIT).unwrap();
+        assert_eq!(fastest.moves.len(), 65);
+        assert!(clocks(&pos, 45, &fastest).contains(&100));
+        // Within the rule the mate takes a move longer.
+        assert_eq!(won.moves.len(), 67);
+    }
+
+    /// At 100 plies the game is over by the rule, unless the move that made it mates.
+    #[test]
+    fn the_rule_draw_comes_at_100_plies_after_a_mate() {
+        let tables = kqkr();
+        let judge = Judge {
+            tables: &tables,
+            rule: Rule::FIFTY_MOVES,
+        };
+        let pos = position(&tables, "8/8/8/3k4/2r5/8/8/KQ6 w - - 0 1");
+        assert_eq!(judge.game_end(&pos, 99), None);
+        assert_eq!(
+            judge.game_end(&pos, 100),
+            Some(GameEnd::RuleDraw { moves: 50 })
+        );
+        assert_eq!(
+            Judge {
+                rule: Rule::NONE,
+                ..judge
+            }
+            .game_end(&pos, 100),
+            None
+        );
+        let mated = position(&tables, "k1Q5/8/1K6/8/8/8/8/7r b - - 0 1");
+        assert_eq!(
+            judge.game_end(&mated, 100),
+            Some(GameEnd::Mate {
+                winner: crate::board::Color::White
+            })
+        );
+    }
 }

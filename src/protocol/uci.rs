@@ -314,6 +314,7 @@ impl Uci {
     /// The `info` line of a thinking event.
     fn info(t: &Thinking) -> String {
         let score = match (t.value, t.metric) {
+            _ if t.rule_score().is_some() => format!("cp {}", t.rule_score().unwrap_or(0)),
             (Value::Draw, _) => "cp 0".to_string(),
             (Value::Win(n), Metric::Dtm) => format!("mate {n}"),
             (Value::Loss(n), Metric::Dtm) => format!("mate -{n}"),

@@ -632,7 +632,7 @@ fn thinking_line(t: &Thinking) -> String {
     format!(
         "{} {} {} {} {pv}",
         t.pv.len(),
-        score(t.value, t.metric),
+        t.rule_score().unwrap_or_else(|| score(t.value, t.metric)),
         t.centis,
         t.nodes
     )
@@ -938,6 +938,7 @@ mod tests {
         let t = Thinking {
             value: Value::Loss(0),
             metric: Metric::Dtm,
+            rule: None,
             pv: Vec::new(),
             end: Some(crate::engine::GameEnd::StalemateWin {
                 winner: Color::White,
@@ -949,6 +950,30 @@ mod tests {
             thinking_line(&t),
             "0 -100000 0 0 (game over: 1-0 {White wins by stalemate})"
         );
+    }
+
+    /// Where the rule draws a game the tables win (or lose), the score is +1 (−1)
+    /// centipawn, whatever the metric; the rule's draw is claimed with its count.
+    #[test]
+    fn cursed_wins_score_one_centipawn_and_the_rule_draw_is_claimed() {
+        use crate::egt::dtz::Class;
+        let mut t = Thinking {
+            value: Value::Win(60),
+            metric: Metric::Dtm,
+            rule: Some(Class::CursedWin),
+            pv: Vec::new(),
+            end: Some(crate::engine::GameEnd::RuleDraw { moves: 50 }),
+            nodes: 0,
+            centis: 0,
+        };
+        assert_eq!(
+            thinking_line(&t),
+            "0 1 0 0 (game over: 1/2-1/2 {50-move rule})"
+        );
+        t.rule = Some(Class::BlessedLoss);
+        assert!(thinking_line(&t).starts_with("0 -1 "));
+        t.rule = Some(Class::Win);
+        assert!(thinking_line(&t).starts_with("0 100060 "));
     }
 
     #[test]

@@ -62,37 +62,54 @@ impl TableSet {
     /// Bytes a build of `material` adds to the memory in use at its peak: the tables of it
     /// and of every smaller endgame not built yet (both sides to move, each rounded up to whole
     /// blocks as the builder allocates them, and its index), plus the largest of their builds'
-    /// transient structures (candidate bitmaps, frontiers, pending values, seeds). The tables
-    /// already held come on top.
+    /// transient structures (candidate bitmaps, frontiers, pending values, seeds); with a DTZ
+    /// twin ([`TableSet::with_rule_play`]), its tables too, the transient structures being
+    /// those of the larger of the two builds. The tables already held come on top.
     pub fn bytes_needed(&self, material: &Material) -> u64 {
+        let (tables, builder) = self.own_need(material);
+        let (twin_tables, twin_builder) =
+            (self.rule_twin.as_ref()).map_or((0, 0), |twin| twin.own_need(material));
+        tables + twin_tables + builder.max(twin_builder)
+    }
+
+    /// The set's own part of [`TableSet::bytes_needed`], its twin's aside: the tables it
+    /// builds, and the largest transient structures of one of those builds.
+    fn own_need(&self, material: &Material) -> (u64, u64) {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
         let dtz = matches!(self.metric, Metric::Dtz(_));
-        let (tables, builder) =
-            self.missing(material)
-                .iter()
-                .fold((0, 0), |(tables, builder), m| {
-                    let index = Indexer::new(m, &self.geometry, self.fold);
-                    (
-                        tables + table_bytes(&index),
-                        builder_bytes(largest_layer(&index), seeded(m), dtz).max(builder),
-                    )
-                });
-        tables + builder
+        self.missing(material)
+            .iter()
+            .fold((0, 0), |(tables, builder), m| {
+                let index = Indexer::new(m, &self.geometry, self.fold);
+                (
+                    tables + table_bytes(&index),
+                    builder_bytes(largest_layer(&index), seeded(m), dtz).max(builder),
+                )
+            })
+    }
+
+    /// Bytes of the held tables a build of `material` uses (its twin's included).
+    fn used_bytes(&self, material: &Material) -> u64 {
+        let uses = self.used_by(material);
+        let own: u64 = (self.tables.iter())
+            .filter(|(m, _)| uses(m))
+            .map(|(_, t)| held_bytes(t))
+            .sum();
+        own + self
+            .rule_twin
+            .as_ref()
+            .map_or(0, |t| t.used_bytes(material))
     }
 
     /// Makes room for a build of `material` under the budget: when its need
     /// ([`TableSet::bytes_needed`]) does not fit beside the tables held, the held tables it
-    /// does not use are dropped. If it does not fit even so (its need and the held tables it
-    /// uses), it is refused with [`BuildError::OverBudget`] and nothing is dropped. Returns
-    /// the room the budget leaves for the build's lists of distances beyond a byte, which no
-    /// one can reckon before the build.
+    /// does not use are dropped (the twin's too). If it does not fit even so (its need and
+    /// the held tables it uses), it is refused with [`BuildError::OverBudget`] and nothing
+    /// is dropped. Returns the room the budget leaves for the build's lists of distances
+    /// beyond a byte, which no one can reckon before the build.
     pub(super) fn make_room(&mut self, material: &Material) -> Result<u64, BuildError> {
         let need = self.bytes_needed(material);
-        let uses = self.used_by(material);
-        let used: u64 = (self.tables.iter())
-            .filter(|(m, _)| uses(m))
-            .map(|(_, t)| held_bytes(t))
-            .sum();
+        let used = self.used_bytes(material);
         if used.saturating_add(need) > self.budget {
             return Err(BuildError::OverBudget {
                 endgame: material.name(),
@@ -101,10 +118,19 @@ impl TableSet {
             });
         }
         if self.bytes().saturating_add(need) > self.budget {
-            self.tables.retain(|m, _| uses(m));
-            self.forget_dropped();
+            self.drop_unused(material);
         }
         Ok(self.budget.saturating_sub(used.saturating_add(need)))
+    }
+
+    /// Drops the held tables a build of `material` does not use, the twin's too.
+    fn drop_unused(&mut self, material: &Material) {
+        let uses = self.used_by(material);
+        self.tables.retain(|m, _| uses(m));
+        self.forget_dropped();
+        if let Some(twin) = &mut self.rule_twin {
+            twin.drop_unused(material);
+        }
     }
 }
 

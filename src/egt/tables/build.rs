@@ -7,10 +7,24 @@ use crate::egt::builder::{build_table, BuildError, Recipe};
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::progress::{time_left, BuildEvent, Phase, Progress, TableClock};
+use crate::egt::table::Metric;
 use crate::egt::value::MAX_DIRECT;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// A part of a build's progress: the tables of one set (the set's own, or its DTZ twin's).
+#[derive(Clone, Copy)]
+struct Part<'a> {
+    /// When the whole build started.
+    start: Instant,
+    /// The share of the whole done before this part, and this part's share.
+    from: f64,
+    length: f64,
+    /// Added to the tables' names in the progress (` dtz` for the twin's).
+    label: &'static str,
+    progress: &'a dyn Progress,
+}
 
 impl TableSet {
     /// The endgames a build of `material` builds: it and every endgame reachable by captures
@@ -40,6 +54,10 @@ impl TableSet {
     /// [`TableSet::build`] that stops soon after `cancel` is raised, with
     /// [`BuildError::Cancelled`]: the tables completed before stay in the set, the one in
     /// progress is dropped, so no half-built table is ever in the set.
+    ///
+    /// With a DTZ twin ([`TableSet::with_rule_play`]) the twin's tables are built after the
+    /// set's own, in the same progress (the twin's named `… dtz`); if both do not fit in the
+    /// budget but the set's own do, the twin's are not built, and a notice says so.
     pub fn build_cancellable(
         &mut self,
         material: &Material,
@@ -49,7 +67,96 @@ impl TableSet {
         let start = Instant::now();
         // What the budget leaves for the lists of distances beyond a byte, which no one can
         // reckon before the builds: those of each table built here stay with it.
-        let mut far_room = self.make_room(material)?;
+        let mut twin = None;
+        let far_room = match self.make_room(material) {
+            Err(e @ BuildError::OverBudget { .. }) if self.rule_twin.is_some() => {
+                twin = self.rule_twin.take();
+                let room = self.make_room(material);
+                if room.is_ok() {
+                    let notice = format!(
+                        "{e}: the DTZ tables for play within the 50-move rule are not built, \
+                         and {material} is played by {} alone",
+                        self.metric.name()
+                    );
+                    log::warn!("{notice}");
+                    self.notices.push(notice);
+                }
+                room
+            }
+            room => room,
+        };
+        let built = far_room
+            .and_then(|far_room| self.build_in_room(material, far_room, start, progress, cancel));
+        if twin.is_some() {
+            self.rule_twin = twin;
+        }
+        built
+    }
+
+    /// Builds the set's tables of a build of `material` whose room is made (`far_room` left
+    /// for the lists of long distances), then its twin's, sharing the progress between them
+    /// by their positions (a DTZ build, two runs a layer, counted twice).
+    fn build_in_room(
+        &mut self,
+        material: &Material,
+        far_room: u64,
+        start: Instant,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<(), BuildError> {
+        let own = self.work(material);
+        let twin = (self.rule_twin.as_ref()).map_or(0.0, |t| t.work(material));
+        let share = own / (own + twin).max(1.0);
+        let part = |from, length, label| Part {
+            start,
+            from,
+            length,
+            label,
+            progress,
+        };
+        let far_room = self.build_own(material, far_room, &part(0.0, share, ""), cancel)?;
+        match &mut self.rule_twin {
+            Some(t) => t
+                .build_own(
+                    material,
+                    far_room,
+                    &part(share, 1.0 - share, " dtz"),
+                    cancel,
+                )
+                .map(drop),
+            None => Ok(()),
+        }
+    }
+
+    /// The work of building the set's missing tables for `material`, in positions (twice
+    /// for DTZ, whose layers are built twice).
+    fn work(&self, material: &Material) -> f64 {
+        let runs = if matches!(self.metric, Metric::Dtz(_)) {
+            2.0
+        } else {
+            1.0
+        };
+        let size = |m: &Material| Indexer::new(m, &self.geometry, self.fold).size() as f64;
+        runs * self.missing(material).iter().map(size).sum::<f64>()
+    }
+
+    /// Builds (or loads) the set's own missing tables of a build of `material`, reporting
+    /// its progress as `part` of the whole build. Returns the room left for the lists of
+    /// long distances.
+    fn build_own(
+        &mut self,
+        material: &Material,
+        mut far_room: u64,
+        part: &Part,
+        cancel: &AtomicBool,
+    ) -> Result<u64, BuildError> {
+        let Part {
+            start,
+            from,
+            length,
+            label,
+            progress,
+        } = *part;
         self.save_held(material);
         let todo = self.missing(material);
         // Each table's share of the whole is its share of the positions: its build time
@@ -74,9 +181,10 @@ impl TableSet {
                     return;
                 };
                 let elapsed = start.elapsed();
-                let fraction = (done + w * clock.fraction(phase, fraction, Instant::now())) / total;
+                let own = (done + w * clock.fraction(phase, fraction, Instant::now())) / total;
+                let fraction = from + length * own;
                 progress.report(&BuildEvent {
-                    table: m.name(),
+                    table: format!("{}{label}", m.name()),
                     target: material.name(),
                     phase,
                     fraction,
@@ -112,7 +220,7 @@ impl TableSet {
                 })?;
                 far_room = far_room.saturating_sub(table.far_bytes());
                 log::debug!(
-                    "{} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
+                    "{}{label} built in {:.3} s, {} positions beyond {MAX_DIRECT} moves",
                     m.name(),
                     start.elapsed().as_secs_f64(),
                     table.far_count()
@@ -122,7 +230,7 @@ impl TableSet {
                 done += w;
             }
         }
-        Ok(())
+        Ok(far_room)
     }
 }
 

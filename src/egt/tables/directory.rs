@@ -22,7 +22,11 @@ pub(super) struct TableDir {
 impl TableSet {
     /// Loads tables from `dir` and saves the tables built to it from now on (`None`: none
     /// is loaded or saved). The held tables a build uses are saved there when it starts.
+    /// The DTZ twin's tables go to the same directory (their files are named by the metric).
     pub fn set_table_dir(&mut self, dir: Option<PathBuf>) {
+        if let Some(twin) = &mut self.rule_twin {
+            twin.set_table_dir(dir.clone());
+        }
         if dir.as_deref() != self.table_dir() {
             self.dir = dir.map(|path| {
                 Box::new(TableDir {
@@ -105,7 +109,11 @@ impl TableSet {
     /// refused as stale, truncated or corrupted and built again; a table that could not be
     /// saved), one message each, already logged: for the engine to show the user.
     pub fn take_notices(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.notices)
+        let mut notices = std::mem::take(&mut self.notices);
+        if let Some(twin) = &mut self.rule_twin {
+            notices.append(&mut twin.take_notices());
+        }
+        notices
     }
 
     /// Saves the held tables a build of `material` uses that the table directory does not

@@ -42,6 +42,7 @@ mod probing;
 
 use crate::board::geometry::Geometry;
 use crate::board::{BoardSize, PromotionError};
+use crate::egt::dtz::Rule;
 use crate::egt::material::Material;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
@@ -74,6 +75,9 @@ pub struct TableSet {
     /// What the table directory did not do as asked (a saved table refused, a failed save),
     /// for the engine to show the user (see [`TableSet::take_notices`]).
     notices: Vec<String>,
+    /// The DTZ tables built beside these for play within the 50-move rule, if asked for
+    /// ([`TableSet::with_rule_play`]; boxed: a set of the same settings but the metric).
+    rule_twin: Option<Box<TableSet>>,
 }
 
 impl TableSet {
@@ -90,7 +94,59 @@ impl TableSet {
             budget: u64::MAX,
             dir: None,
             notices: Vec::new(),
+            rule_twin: None,
         }
+    }
+
+    /// The same set (still empty, its other settings chosen), which builds every table twice:
+    /// in its metric, and in DTZ under `rule`, so that the engine can play within the rule
+    /// ([`TableSet::rule_tables`]). Nothing changes without a rule, for a DTZ set (it counts
+    /// by its own rule), or with seeds (they fix values of the set's metric only).
+    ///
+    /// The two are built together: a build of an endgame makes both tables, under one
+    /// budget. When both do not fit but the set's own table does, only that one is built,
+    /// and a notice says so ([`TableSet::take_notices`]): the engine then plays that endgame
+    /// by its metric alone.
+    pub fn with_rule_play(mut self, rule: Rule) -> TableSet {
+        assert!(
+            self.tables.is_empty(),
+            "the rule is chosen before any table is built"
+        );
+        let dtz = matches!(self.metric, Metric::Dtz(_));
+        if rule.move_count() == 0 || dtz || self.seeds.is_some() {
+            return self;
+        }
+        self.rule_twin = Some(Box::new(TableSet {
+            geometry: self.geometry.clone(),
+            metric: Metric::Dtz(rule),
+            rules: self.rules,
+            seeds: None,
+            fold: self.fold,
+            direct: self.direct,
+            tables: HashMap::new(),
+            budget: self.budget,
+            dir: None,
+            notices: Vec::new(),
+            rule_twin: None,
+        }));
+        let dir = self.table_dir().map(|d| d.to_path_buf());
+        self.set_table_dir(dir);
+        self
+    }
+
+    /// The DTZ tables the engine plays within the rule by: the set itself if its metric is
+    /// DTZ under a rule, the twin built beside it ([`TableSet::with_rule_play`]), or none.
+    pub fn rule_tables(&self) -> Option<&TableSet> {
+        match self.metric {
+            Metric::Dtz(rule) if rule.move_count() > 0 => Some(self),
+            _ => self.rule_twin.as_deref(),
+        }
+    }
+
+    /// Whether `material`'s table is built, and its DTZ twin too where the set has one.
+    pub fn has(&self, material: &Material) -> bool {
+        self.tables.contains_key(material)
+            && (self.rule_twin.as_ref()).is_none_or(|t| t.tables.contains_key(material))
     }
 
     /// The same set (still empty), on another board.
@@ -115,8 +171,9 @@ impl TableSet {
         Ok(self)
     }
 
-    /// Limits the memory of the builds from now on to `bytes` (see [`TableSet::build`]).
-    /// Without a budget there is no limit.
+    /// Limits the memory of the builds from now on to `bytes` (see [`TableSet::build`]):
+    /// the tables held, the DTZ twin's included, and a build's together. Without a budget
+    /// there is no limit.
     pub fn set_budget(&mut self, bytes: u64) {
         self.budget = bytes;
     }
@@ -141,7 +198,6 @@ impl TableSet {
         }
     }
 
-    /// `material`'s table from the table directory, if it holds a good one. A file that is
     /// The same set (still empty), building its tables under `rules`.
     pub fn with_rules(mut self, rules: Rules) -> TableSet {
         assert!(
@@ -207,10 +263,11 @@ impl TableSet {
         self.tables.get(material).cloned()
     }
 
-    /// Bytes the tables held take (every built table: both sides to move, its index and its
-    /// distances beyond a byte).
+    /// Bytes the tables held take (every built table, the DTZ twin's included: both sides to
+    /// move, its index and its distances beyond a byte).
     pub fn bytes(&self) -> u64 {
-        self.tables.values().map(|t| held_bytes(t)).sum()
+        let twin = self.rule_twin.as_ref().map_or(0, |t| t.bytes());
+        twin + self.tables.values().map(|t| held_bytes(t)).sum::<u64>()
     }
 
     /// Whether a build of `material` uses the table of `m`: it is `material` or one of the
