@@ -13,7 +13,7 @@ use fairy_egt::egt::stats::{table_stats, TableStats};
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
-use fairy_egt::engine::think::line;
+use fairy_egt::engine::think::{line, Judge};
 use fairy_egt::piece::PieceSet;
 use placements::{placements_from, setup_of};
 use rayon::prelude::*;
@@ -116,7 +116,7 @@ fn longest_wins_on_rectangular_boards_play_out_to_mate() {
         let (start, d) = longest_win(&set, &m, Color::White).expect("a win");
         assert_eq!(start.board(), board.parse::<BoardSize>().unwrap());
         assert_eq!(set.probe(&start), Ok(Value::Win(d)), "{spec} on {board}");
-        let line = line(&set, &start, 1000).unwrap().pv();
+        let line = line(&Judge::by_metric(&set), &start, 0, 1000).unwrap().pv();
         assert_eq!(line.len(), 2 * d as usize - 1, "{spec} on {board}");
         let mut at = start;
         for mv in line {

@@ -5,7 +5,6 @@
 use super::{build_tables, built_position, settings, start_threads, UserError};
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
-use fairy_egt::egt::dtz::Rule;
 use fairy_egt::egt::extremes::longest_win;
 use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::table::Metric;
@@ -64,11 +63,7 @@ pub fn game(
         board(start)
     );
     // Self-play follows the tables' metric alone: no clock is counted.
-    let judge = Judge {
-        tables,
-        rule: Rule::NONE,
-    };
-    let line = line(&judge, start, 0, usize::MAX)?;
+    let line = line(&Judge::by_metric(tables), start, 0, usize::MAX)?;
     let mut pos = start.clone();
     let mut number = 1;
     for best in &line.moves {

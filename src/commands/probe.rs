@@ -5,7 +5,6 @@ use super::{
 };
 use crate::cli::Common;
 use fairy_egt::board::{Color, Position, Setup};
-use fairy_egt::egt::dtz::Rule;
 use fairy_egt::egt::material::material_of;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::table::Metric;
@@ -92,11 +91,7 @@ pub fn report(
         let _ = writeln!(out, "{mark} {:<6} {}", m.mv.text(), shown(tables, m.value));
     }
     // The line follows the tables' metric alone: a probe has no clock.
-    let judge = Judge {
-        tables,
-        rule: Rule::NONE,
-    };
-    let line = line(&judge, pos, 0, LINE_LIMIT)?;
+    let line = line(&Judge::by_metric(tables), pos, 0, LINE_LIMIT)?;
     let _ = writeln!(
         out,
         "line: {}",

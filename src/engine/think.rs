@@ -100,6 +100,14 @@ fn best(moves: &[Choice]) -> Option<Choice> {
 }
 
 impl<'a> Judge<'a> {
+    /// Play by the tables' metric alone, with no clock (the command line's lines).
+    pub fn by_metric(tables: &'a TableSet) -> Judge<'a> {
+        Judge {
+            tables,
+            rule: Rule::NONE,
+        }
+    }
+
     /// The DTZ tables and their rule, where the engine plays `pos` within the rule.
     fn within_rule(&self, pos: &Position) -> Option<(&'a TableSet, Rule)> {
         let dtz = self.tables.rule_tables()?;

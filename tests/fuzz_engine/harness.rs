@@ -230,6 +230,14 @@ impl Run {
         }
     }
 
+    /// The engine's half-move clock (0 without a playable position).
+    fn clock(&self) -> u32 {
+        match self.engine.game_state().0 {
+            Board::Playable(game) => game.clock(),
+            Board::Unplayable { .. } => 0,
+        }
+    }
+
     /// The geometry of the shipped pieces on the engine's board.
     pub fn geometry(&self) -> &Geometry {
         &self.geometry
@@ -415,6 +423,10 @@ impl Run {
             GameEnd::StalemateWin { winner } => stuck && !check && winner == loser.flip(),
             GameEnd::Bared { winner } => men(winner.flip()) == 1 && men(winner) > 1,
             GameEnd::BareRoyals => pos.men().len() == 2,
+            // The clock is the engine's (its counting is tested in engine/game.rs).
+            GameEnd::RuleDraw { moves } => {
+                !(stuck && check) && self.clock() >= u32::from(moves) * 2
+            }
         };
         if true_claim {
             Ok(())
