@@ -2,7 +2,9 @@
 //! `popen_uci` for the UCI mode) plays KQ vs KR with the engine on both sides, from the issue's
 //! position to mate in 35, checking every score (tests/python/mate_game.py), plays K+P vs K
 //! through a promotion to mate (the same script), and sets the table directory over
-//! either protocol (tests/python/saved_tables.py). Needs
+//! either protocol (tests/python/saved_tables.py), and plays KQ vs KR from clocks near the
+//! 50-move rule's end: a win kept within the rule, a cursed win drawn by it and claimed
+//! (tests/python/rule_game.py). Needs
 //! python-chess: `FAIRY_EGT_PYTHON`, else <target>/pyenv/bin/python, as scripts/test.sh sets up.
 
 mod support;
@@ -97,4 +99,50 @@ fn python_chess_sets_the_table_directory_over_xboard() {
 #[test]
 fn python_chess_sets_the_table_directory_over_uci() {
     saves_tables_where_python_chess_says("uci");
+}
+
+/// Runs tests/python/rule_game.py over `protocol`, expecting `expect` ("win" or "draw"), from
+/// `fen` with the engine of KQ.KR (the rule on, as by default), and returns its report.
+fn rule_game(protocol: &str, expect: &str, fen: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/rule_game.py");
+    let (status, out, err) = run_with_limit(
+        Command::new(python("chess.engine"))
+            .arg(script)
+            .args([protocol, expect, fen, BIN, "KQ.KR"]),
+        Duration::from_secs(180),
+    );
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "python-chess {protocol} {expect} game failed ({status:?}):\n{out}\n{err}"
+    );
+    out.trim().to_string()
+}
+
+/// White mates in 33 by DTM here, but zeroes in 55 plies at best. From a clock of 45 the win
+/// comes within the rule: the engine, on both sides, mates in 34 (the DTM mate would reach
+/// 100 plies first), every score saying so, the clock never at 100. From 46 the win is
+/// cursed: every score is +1 for White, and the game reaches 100 plies, where the engine
+/// claims the draw over XBoard, and not before.
+fn plays_near_the_rule_s_end(protocol: &str) {
+    let fen = |clock| format!("8/3r4/8/8/8/2k5/8/KQ6 w - - {clock} 1");
+    assert_eq!(
+        rule_game(protocol, "win", &fen(45)),
+        "mate in 34 after 67 plies",
+        "{protocol}"
+    );
+    assert_eq!(
+        rule_game(protocol, "draw", &fen(46)),
+        "draw by the rule after 54 plies",
+        "{protocol}"
+    );
+}
+
+#[test]
+fn python_chess_games_near_the_50_move_rule_s_end() {
+    plays_near_the_rule_s_end("xboard");
+}
+
+#[test]
+fn python_chess_games_near_the_50_move_rule_s_end_over_uci() {
+    plays_near_the_rule_s_end("uci");
 }

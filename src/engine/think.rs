@@ -192,7 +192,8 @@ pub fn line(judge: &Judge, pos: &Position, clock: u32, limit: usize) -> Result<L
 
 /// The value and perfect line of a position whose tables are built, at half-move clock
 /// `clock` (`started`: when the engine was asked), and how the game stands over after the
-/// line's first move, if it does.
+/// line's first move, if it does. Within the rule, a DTM value is the mate of the line, which
+/// the rule may put later than the table's.
 pub fn think(
     judge: &Judge,
     pos: &Position,
@@ -209,14 +210,26 @@ pub fn think(
         None if may_pass && line.end.is_some() => best_of(&tables.scored_moves(pos)?),
         first => first.copied(),
     };
-    let value = match (may_pass, first) {
-        (true, Some(best)) => best.value,
+    let rule = judge.class(pos, clock)?;
+    let value = match (may_pass, first, rule, line.end) {
+        (true, Some(best), ..) => best.value,
+        // Within the rule a mate may come later than the table's: the line says when.
+        (_, _, Some(Class::Win | Class::Loss), Some(GameEnd::Mate { winner }))
+            if tables.metric() == Metric::Dtm =>
+        {
+            let plies = line.moves.len() as u16;
+            if winner == pos.side_to_move() {
+                Value::Win(plies.div_ceil(2))
+            } else {
+                Value::Loss(plies / 2)
+            }
+        }
         _ => tables.probe(pos)?,
     };
     let thinking = Thinking {
         value,
         metric: tables.metric(),
-        rule: judge.class(pos, clock)?,
+        rule,
         pv: line.pv(),
         end: line.end_at_start(),
         nodes: line.nodes,
@@ -315,8 +328,15 @@ mod tests {
         let fastest = line(&blind, &pos, 45, PV_LIMIT).unwrap();
         assert_eq!(fastest.moves.len(), 65);
         assert!(clocks(&pos, 45, &fastest).contains(&100));
-        // Within the rule the mate takes a move longer.
+        // Within the rule the mate takes a move longer, and the engine says so.
         assert_eq!(won.moves.len(), 67);
+        let started = Instant::now();
+        let (t, _) = think(&judge, &pos, 45, started).unwrap();
+        assert_eq!((t.value, t.rule), (Value::Win(34), Some(Class::Win)));
+        assert_eq!(
+            think(&blind, &pos, 45, started).unwrap().0.value,
+            Value::Win(33)
+        );
     }
 
     /// At 100 plies the game is over by the rule, unless the move that made it mates.
