@@ -25,7 +25,9 @@
 //! (<target>/xboard-pawn-longest/), and in `-variant normal` (<target>/xboard-pawn/); on 10×8
 //! a promotion to a Chancellor, the only win (<target>/xboard-10x8-pawn/); and the Berolina
 //! pawn, described by a `piece` line, in `-variant fairy` and `-variant berolina` with
-//! legality testing on (<target>/xboard-berolina-*/).
+//! legality testing on (<target>/xboard-berolina-*/). The 50-move rule, with XBoard's default
+//! `-ruleMoves 51`: a mate in 79 won within the rule (<target>/xboard-rule-win/), and a
+//! cursed win whose draw the engine claims at the 100th ply (<target>/xboard-rule-draw/).
 //! Needs Xvfb, xboard, xdotool, xclip and ImageMagick (scripts/test.sh installs them).
 
 mod support;
@@ -317,6 +319,55 @@ fn xboard_plays_king_and_pawn_through_the_promotion_to_mate() {
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains("g8=Q"), "{pgn}");
     assert_eq!(white_moves(&pgn), (28, true), "{pgn}");
+    assert_screenshot(&out, "xboard.png");
+}
+
+/// The 50-move rule under XBoard's own default, `-ruleMoves 51` (given after the script's
+/// `-ruleMoves 0`, which it overrides): K+B+N against K+N from a mate in 79 moves that is won
+/// within the rule (the clock of the mate reaches 96 plies): the engine, on both sides, mates
+/// in 79, with no draw by adjudication on the way. The screenshot is docs/xboard-rule-win.png.
+#[test]
+fn xboard_sees_a_mate_in_79_won_within_its_default_50_move_rule() {
+    require_gui_tools();
+    let fen = "7k/8/7K/8/8/8/8/N3nB2 w - - 0 1";
+    let (out, pgn, log) =
+        xboard_game_with(BIN, "KBN.KN", fen, "xboard-rule-win", &["-ruleMoves", "51"]);
+    assert_no_refusal(&out, &log);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(!pgn.contains("move rule"), "{pgn}");
+    assert_eq!(white_moves(&pgn), (79, true), "{pgn}");
+    assert_screenshot(&out, "xboard.png");
+}
+
+/// A cursed win in real XBoard: K+Q against K+R from a mate in 33 whose FEN's half-move
+/// clock, 46, leaves too few plies for its 55 to the zeroing. The engine scores it +0.01
+/// (−0.01 for Black), claims no win, and on the 100th ply claims the draw by the rule,
+/// which XBoard (counting from the FEN's clock itself) accepts: the game is drawn after
+/// 27 moves. The screenshot is docs/xboard-rule-draw.png.
+#[test]
+fn xboard_takes_the_engines_claim_of_the_50_move_rule_in_a_cursed_win() {
+    require_gui_tools();
+    let fen = "8/3r4/8/8/8/2k5/8/KQ6 w - - 46 1";
+    let (out, pgn, log) =
+        xboard_game_with(BIN, "KQ.KR", fen, "xboard-rule-draw", &["-ruleMoves", "51"]);
+    assert_no_refusal(&out, &log);
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+    assert!(pgn.contains("{50-move rule} 1/2-1/2"), "{pgn}");
+    assert!(log.contains("1/2-1/2 {50-move rule}"), "{log}");
+    assert!(
+        !log.contains("false"),
+        "XBoard took a claim for false:\n{log}"
+    );
+    assert_eq!(white_moves(&pgn), (27, false), "{pgn}");
+    let scores: Vec<&str> = (pgn.split('{').skip(1))
+        .filter_map(|c| c.split('/').next())
+        .filter(|s| s.starts_with(['+', '-']) && !s.starts_with("--"))
+        .collect();
+    assert_eq!(scores.len(), 54, "{pgn}");
+    assert!(
+        scores.iter().all(|s| *s == "+0.01" || *s == "-0.01"),
+        "{scores:?}"
+    );
     assert_screenshot(&out, "xboard.png");
 }
 
