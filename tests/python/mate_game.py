@@ -12,18 +12,15 @@ import sys
 import chess
 import chess.engine
 
+from engines import open_engine
+
 
 def main() -> int:
     if len(sys.argv) < 4 or sys.argv[1] not in ("xboard", "uci"):
         print(__doc__, file=sys.stderr)
         return 2
     protocol, fen, command = sys.argv[1], sys.argv[2], sys.argv[3:]
-    if protocol == "xboard":
-        engine = chess.engine.SimpleEngine.popen_xboard(command, timeout=60)
-        options = {"game": fen}
-    else:
-        engine = chess.engine.SimpleEngine.popen_uci(command, timeout=60)
-        options = {}
+    engine, options = open_engine(protocol, command, fen)
     board = chess.Board(fen)
     try:
         dtm = None
