@@ -779,16 +779,13 @@ impl Engine {
         }
     }
 
-    /// Every legal move of the current position with its value, best first (`None` if the
-    /// position cannot be played).
+    /// Every legal move of the current position with its value, best first as the engine
+    /// weighs them (within the rule, from the clock), `None` if the position cannot be played.
     fn scored_moves(&mut self) -> Option<Vec<ScoredMove>> {
+        let rule = self.rule();
         let (tables, game) = self.playable()?;
-        match tables.scored_moves(game.position()) {
-            Ok(mut moves) => {
-                // Stable: equally good moves keep ascending (from, to) order, as best_move.
-                moves.sort_by_key(|m| std::cmp::Reverse(m.value.rank()));
-                Some(moves)
-            }
+        match (Judge { tables, rule }).ranked(game.position(), game.clock()) {
+            Ok(moves) => Some(moves),
             Err(e) => {
                 self.say(Event::NotPlayable(e.into()));
                 None

@@ -148,6 +148,15 @@ impl<'a> Judge<'a> {
             .collect())
     }
 
+    /// Every legal move of `pos` (half-move clock `clock`) with the value it leaves by the
+    /// metric, best first as the engine weighs them; equally good moves keep ascending
+    /// (from, to) order, the first of them being the one the engine plays.
+    pub fn ranked(&self, pos: &Position, clock: u32) -> Result<Vec<ScoredMove>, ProbeError> {
+        let mut choices = self.choices(pos, clock)?;
+        choices.sort_by_key(|c| std::cmp::Reverse(c.key()));
+        Ok(choices.into_iter().map(|c| c.scored).collect())
+    }
+
     /// How the game stands over in `pos` at half-move clock `clock`, if it does: as by
     /// [`game_end`], or drawn by the rule once the clock reaches its plies (a mate on that
     /// ply stands).
@@ -328,6 +337,15 @@ mod tests {
         let fastest = line(&blind, &pos, 45, PV_LIMIT).unwrap();
         assert_eq!(fastest.moves.len(), 65);
         assert!(clocks(&pos, 45, &fastest).contains(&100));
+        // Along the line the move ranked first (the hint) is the one played; DTM alone would
+        // rank another first somewhere.
+        let (mut at, mut differ) = (pos.clone(), 0);
+        for (m, clock) in won.moves.iter().zip(clocks(&pos, 45, &won)) {
+            assert_eq!(judge.ranked(&at, clock).unwrap()[0], *m);
+            differ += usize::from(blind.ranked(&at, clock).unwrap()[0].mv != m.mv);
+            at = at.play(m.mv);
+        }
+        assert!(differ > 0);
         // Within the rule the mate takes a move longer, and the engine says so.
         assert_eq!(won.moves.len(), 67);
         let started = Instant::now();
