@@ -69,7 +69,8 @@ fn python_chess_plays_kp_k_through_a_promotion_over_uci() {
 }
 
 /// python-chess sets the table directory over `protocol` (tests/python/saved_tables.py): the
-/// engine plays and saves KR.KN and its sub-tables there.
+/// engine plays and saves KR.KN and its sub-tables there, in DTM and in DTZ (which it plays
+/// the 50-move rule by).
 fn saves_tables_where_python_chess_says(protocol: &str) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/saved_tables.py");
     // A directory python-chess makes: it does not exist yet.
@@ -86,7 +87,10 @@ fn saves_tables_where_python_chess_says(protocol: &str) {
     assert!(
         status.is_some_and(|s| s.success())
             && out.lines().nth(1)
-                == Some("K.K.8x8.dtm.egt K.KN.8x8.dtm.egt KR.K.8x8.dtm.egt KR.KN.8x8.dtm.egt"),
+                == Some(
+                    "K.K.8x8.dtm.egt K.K.8x8.dtz.egt K.KN.8x8.dtm.egt K.KN.8x8.dtz.egt \
+                     KR.K.8x8.dtm.egt KR.K.8x8.dtz.egt KR.KN.8x8.dtm.egt KR.KN.8x8.dtz.egt"
+                ),
         "python-chess {protocol} failed ({status:?}):\n{out}\n{err}"
     );
 }

@@ -499,11 +499,16 @@ fn xboard_sends_the_table_directory_of_egt_formats_and_the_engines_save_there() 
     files.sort();
     assert_eq!(
         files,
+        // The DTZ tables the engine plays the 50-move rule by are saved beside.
         [
             "K.K.8x8.dtm.egt",
+            "K.K.8x8.dtz.egt",
             "K.KO.8x8.dtm.egt",
+            "K.KO.8x8.dtz.egt",
             "KY.K.8x8.dtm.egt",
-            "KY.KO.8x8.dtm.egt"
+            "KY.K.8x8.dtz.egt",
+            "KY.KO.8x8.dtm.egt",
+            "KY.KO.8x8.dtz.egt"
         ]
     );
 }

@@ -200,6 +200,29 @@ impl Material {
         (Material { men }, perm)
     }
 
+    /// The materials one move of this one leads into, each once: a capture (man `j` taken),
+    /// a promotion of a pawn to each of the `promotions` (piece, letter), and a capture by a
+    /// pawn that promotes — the tables a build of this one reads.
+    pub fn exits(&self, promotions: &[(PieceId, char)]) -> Vec<Material> {
+        let promoted = |m: &Material| -> Vec<Material> {
+            (2..m.len())
+                .filter(|&i| m.men[i].is_pawn())
+                .flat_map(|i| promotions.iter().map(move |&(p, l)| m.promoted(i, p, l).0))
+                .collect()
+        };
+        let mut exits: Vec<Material> = Vec::new();
+        for j in 2..self.len() {
+            let captured = self.without(j);
+            let promoted_after = promoted(&captured);
+            exits.push(captured);
+            exits.extend(promoted_after);
+        }
+        exits.extend(promoted(self));
+        exits.sort_by_key(Material::name);
+        exits.dedup();
+        exits
+    }
+
     /// Every material a game from this one can reach by captures, promotions to the
     /// `promotions` (piece, letter) and captures that promote, each once, in dependency order:
     /// by count of men, then of pawns, then by name. A capture takes a man away and a
@@ -208,12 +231,7 @@ impl Material {
         let mut found: Vec<Material> = Vec::new();
         let mut todo = vec![self.clone()];
         while let Some(m) = todo.pop() {
-            let captured = (2..m.len()).map(|j| m.without(j));
-            let promoted = (2..m.len())
-                .filter(|&i| m.men[i].is_pawn())
-                .flat_map(|i| promotions.iter().map(move |&(p, l)| (i, p, l)))
-                .map(|(i, p, l)| m.promoted(i, p, l).0);
-            for sub in captured.chain(promoted) {
+            for sub in m.exits(promotions) {
                 if !found.contains(&sub) {
                     found.push(sub.clone());
                     todo.push(sub);

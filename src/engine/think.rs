@@ -183,7 +183,13 @@ pub fn line(judge: &Judge, pos: &Position, clock: u32, limit: usize) -> Result<L
         nodes: 0,
     };
     while line.end.is_none() && line.moves.len() < limit {
-        let choices = judge.choices(&at.0, at.1)?;
+        let choices = match judge.choices(&at.0, at.1) {
+            Ok(choices) => choices,
+            // A build that dropped its deeper tables (to fit its budget) keeps only those the
+            // first moves need: the line stops where they end.
+            Err(ProbeError::NotBuilt(_)) if !line.moves.is_empty() => break,
+            Err(e) => return Err(e),
+        };
         line.nodes += choices.len() as u64;
         let Some(best) = best(&choices) else {
             break;

@@ -101,15 +101,77 @@ impl TableSet {
             .map_or(0, |t| t.used_bytes(material))
     }
 
+    /// Bytes a build of `material` adds to the memory in use at its peak when it drops, as it
+    /// goes, every table it built that no later table of the build reads, keeping only
+    /// `material`'s and those its moves lead into (which probing its moves needs): at each
+    /// table, the tables still to be read, the table, and its builder's transient structures.
+    /// With a DTZ twin, the twin's build comes after the set's own, beside what that keeps.
+    /// A chain of pawn tables (KPP.KP) holds far less this way than all its tables at once
+    /// ([`TableSet::bytes_needed`]).
+    pub fn bytes_needed_dropping(&self, material: &Material) -> u64 {
+        let (peak, kept) = self.own_need_dropping(material);
+        match &self.rule_twin {
+            Some(twin) => peak.max(kept + twin.own_need_dropping(material).0),
+            None => peak,
+        }
+    }
+
+    /// The set's own part of [`TableSet::bytes_needed_dropping`]: the peak, and the bytes of
+    /// the tables kept at the end.
+    fn own_need_dropping(&self, material: &Material) -> (u64, u64) {
+        let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
+        let dtz = matches!(self.metric, Metric::Dtz(_));
+        let todo = self.missing(material);
+        let keep = self.kept_when_dropping(material);
+        let reads: Vec<Vec<Material>> = todo.iter().map(|m| self.exits(m)).collect();
+        let sizes: Vec<(u64, u64)> = (todo.iter())
+            .map(|m| {
+                let index = Indexer::new(m, &self.geometry, self.fold);
+                let builder = builder_bytes(largest_layer(&index), seeded(m), dtz);
+                (table_bytes(&index), builder)
+            })
+            .collect();
+        let live = |m: usize, at: usize| {
+            keep.contains(&todo[m]) || reads[at..].iter().any(|r| r.contains(&todo[m]))
+        };
+        let peak = (0..todo.len())
+            .map(|i| {
+                let held: u64 = (0..i).filter(|&m| live(m, i)).map(|m| sizes[m].0).sum();
+                held + sizes[i].0 + sizes[i].1
+            })
+            .max()
+            .unwrap_or(0);
+        let kept = (0..todo.len())
+            .filter(|&m| keep.contains(&todo[m]))
+            .map(|m| sizes[m].0)
+            .sum();
+        (peak, kept)
+    }
+
+    /// The tables a build of `material` that drops tables as it goes keeps: `material`'s and
+    /// those one of its moves leads into.
+    pub(super) fn kept_when_dropping(&self, material: &Material) -> Vec<Material> {
+        let mut keep = self.exits(material);
+        keep.push(material.clone());
+        keep
+    }
+
     /// Makes room for a build of `material` under the budget: when its need
     /// ([`TableSet::bytes_needed`]) does not fit beside the tables held, the held tables it
-    /// does not use are dropped (the twin's too). If it does not fit even so (its need and
-    /// the held tables it uses), it is refused with [`BuildError::OverBudget`] and nothing
-    /// is dropped. Returns the room the budget leaves for the build's lists of distances
-    /// beyond a byte, which no one can reckon before the build.
-    pub(super) fn make_room(&mut self, material: &Material) -> Result<u64, BuildError> {
-        let need = self.bytes_needed(material);
+    /// does not use are dropped (the twin's too). When it does not fit even so, but a build
+    /// that drops its tables as it goes does ([`TableSet::bytes_needed_dropping`]), that is
+    /// the build made (the second value returned is then true). If neither fits, it is
+    /// refused with [`BuildError::OverBudget`] naming the smaller need, and nothing is
+    /// dropped. Returns the room the budget leaves for the build's lists of distances beyond
+    /// a byte, which no one can reckon before the build.
+    pub(super) fn make_room(&mut self, material: &Material) -> Result<(u64, bool), BuildError> {
         let used = self.used_bytes(material);
+        let mut need = self.bytes_needed(material);
+        let mut dropping = false;
+        if used.saturating_add(need) > self.budget {
+            need = self.bytes_needed_dropping(material);
+            dropping = true;
+        }
         if used.saturating_add(need) > self.budget {
             return Err(BuildError::OverBudget {
                 endgame: material.name(),
@@ -117,10 +179,13 @@ impl TableSet {
                 budget: self.budget,
             });
         }
-        if self.bytes().saturating_add(need) > self.budget {
+        if dropping || self.bytes().saturating_add(need) > self.budget {
             self.drop_unused(material);
         }
-        Ok(self.budget.saturating_sub(used.saturating_add(need)))
+        Ok((
+            self.budget.saturating_sub(used.saturating_add(need)),
+            dropping,
+        ))
     }
 
     /// Drops the held tables a build of `material` does not use, the twin's too.
@@ -146,7 +211,9 @@ mod tests {
     fn a_build_over_the_budget_is_refused_before_it_allocates() {
         let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
         let kbnkn = Material::parse("KBN.KN", set.pieces()).unwrap();
-        let need = set.bytes_needed(&kbnkn);
+        // The least it needs: dropping the small tables no later one reads.
+        let need = set.bytes_needed_dropping(&kbnkn);
+        assert!(need < set.bytes_needed(&kbnkn));
         set.set_budget(need - 1);
         let started = Instant::now();
         let e = set.build(&kbnkn, &Silent).unwrap_err();
@@ -198,6 +265,53 @@ mod tests {
         assert_eq!((ix.symmetry(), ix.pair_count()), (4, 1446));
         assert_eq!(ix.size(), 1446 * 80 * 80);
         assert_eq!(need, set.bytes() + builder_bytes(ix.size(), false, false));
+    }
+
+    /// A pawn chain too big to hold whole is built by dropping each table once no later
+    /// table reads it: K+P against K+P fits in a budget below holding its 13 tables, and ends
+    /// holding only itself and the tables its moves lead into; its table equals one built
+    /// holding everything, and its moves can all be probed.
+    #[test]
+    fn a_chain_over_the_budget_drops_the_tables_no_later_table_reads() {
+        use crate::board::{Position, Setup};
+        use crate::egt::stats::table_stats;
+        let pieces = crate::egt::material::pieces_with_pawn();
+        let kpkp = Material::parse("KP.KP", &pieces).unwrap();
+        let mut whole = TableSet::new(pieces.clone(), Metric::Dtm);
+        let (need, lean) = (
+            whole.bytes_needed(&kpkp),
+            whole.bytes_needed_dropping(&kpkp),
+        );
+        assert!(lean < need * 3 / 4, "{lean} of {need}");
+        whole.build(&kpkp, &Silent).unwrap();
+        let mut lean_set = TableSet::new(pieces, Metric::Dtm);
+        lean_set.set_budget(lean);
+        lean_set.build(&kpkp, &Silent).unwrap();
+        let mut held: Vec<String> = lean_set.tables.keys().map(Material::name).collect();
+        held.sort();
+        let mut kept: Vec<String> = (lean_set.kept_when_dropping(&kpkp).iter())
+            .map(Material::name)
+            .collect();
+        kept.sort();
+        assert_eq!(held, kept);
+        assert!(whole.tables.len() > held.len(), "{held:?}");
+        let stats = |s: &TableSet| table_stats(s.get(&kpkp).unwrap(), s.geometry());
+        assert_eq!(stats(&lean_set), stats(&whole));
+        let fen = "8/8/3k4/3p4/8/2KP4/8/8 w - - 0 1";
+        let setup = Setup::from_fen(fen, lean_set.geometry().board()).unwrap();
+        let pos = Position::new(&setup, lean_set.geometry(), kpkp.royals()).unwrap();
+        assert_eq!(lean_set.scored_moves(&pos), whole.scored_moves(&pos));
+        // One byte less: refused, naming the lean need.
+        let mut short = TableSet::new(crate::egt::material::pieces_with_pawn(), Metric::Dtm);
+        short.set_budget(lean - 1);
+        assert_eq!(
+            short.build(&kpkp, &Silent),
+            Err(BuildError::OverBudget {
+                endgame: "KP.KP".to_string(),
+                need: lean,
+                budget: lean - 1
+            })
+        );
     }
 
     #[test]

@@ -13,6 +13,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// The room a build has: what the budget leaves for its lists of long distances, and whether
+/// it drops its tables as it goes (see [`TableSet::bytes_needed_dropping`]).
+#[derive(Clone, Copy)]
+struct Room {
+    far: u64,
+    dropping: bool,
+}
+
 /// A part of a build's progress: the tables of one set (the set's own, or its DTZ twin's).
 #[derive(Clone, Copy)]
 struct Part<'a> {
@@ -85,21 +93,23 @@ impl TableSet {
             }
             room => room,
         };
-        let built = far_room
-            .and_then(|far_room| self.build_in_room(material, far_room, start, progress, cancel));
+        let built = far_room.and_then(|(far, dropping)| {
+            let room = Room { far, dropping };
+            self.build_in_room(material, room, start, progress, cancel)
+        });
         if twin.is_some() {
             self.rule_twin = twin;
         }
         built
     }
 
-    /// Builds the set's tables of a build of `material` whose room is made (`far_room` left
-    /// for the lists of long distances), then its twin's, sharing the progress between them
-    /// by their positions (a DTZ build, two runs a layer, counted twice).
+    /// Builds the set's tables of a build of `material` whose `room` is made, then its
+    /// twin's, sharing the progress between them by their positions (a DTZ build, two runs a
+    /// layer, counted twice).
     fn build_in_room(
         &mut self,
         material: &Material,
-        far_room: u64,
+        room: Room,
         start: Instant,
         progress: &dyn Progress,
         cancel: &AtomicBool,
@@ -114,15 +124,10 @@ impl TableSet {
             label,
             progress,
         };
-        let far_room = self.build_own(material, far_room, &part(0.0, share, ""), cancel)?;
+        let room = self.build_own(material, room, &part(0.0, share, ""), cancel)?;
         match &mut self.rule_twin {
             Some(t) => t
-                .build_own(
-                    material,
-                    far_room,
-                    &part(share, 1.0 - share, " dtz"),
-                    cancel,
-                )
+                .build_own(material, room, &part(share, 1.0 - share, " dtz"), cancel)
                 .map(drop),
             None => Ok(()),
         }
@@ -141,15 +146,17 @@ impl TableSet {
     }
 
     /// Builds (or loads) the set's own missing tables of a build of `material`, reporting
-    /// its progress as `part` of the whole build. Returns the room left for the lists of
-    /// long distances.
+    /// its progress as `part` of the whole build; in a `room` that drops tables, each table
+    /// built here is dropped once no later one reads it (but those
+    /// [`TableSet::kept_when_dropping`] names). Returns the room left.
     fn build_own(
         &mut self,
         material: &Material,
-        mut far_room: u64,
+        room: Room,
         part: &Part,
         cancel: &AtomicBool,
-    ) -> Result<u64, BuildError> {
+    ) -> Result<Room, BuildError> {
+        let mut far_room = room.far;
         let Part {
             start,
             from,
@@ -159,6 +166,8 @@ impl TableSet {
         } = *part;
         self.save_held(material);
         let todo = self.missing(material);
+        let keep = self.kept_when_dropping(material);
+        let reads: Vec<Vec<Material>> = todo.iter().map(|m| self.exits(m)).collect();
         // Each table's share of the whole is its share of the positions: its build time
         // grows with them (TableClock makes each table's own fraction track time).
         // Layered tables (pawns) report the share of their slots done (`TableClock::linear`).
@@ -169,7 +178,7 @@ impl TableSet {
         let (weights, layered): (Vec<f64>, Vec<bool>) = todo.iter().map(weight).unzip();
         let mut total: f64 = weights.iter().sum::<f64>().max(1.0);
         let mut done = 0.0;
-        for ((m, w), layered) in todo.into_iter().zip(weights).zip(layered) {
+        for (at, ((m, w), layered)) in todo.iter().cloned().zip(weights).zip(layered).enumerate() {
             let clock = Mutex::new(if layered {
                 TableClock::linear()
             } else {
@@ -229,8 +238,21 @@ impl TableSet {
                 self.save(&m, &key);
                 done += w;
             }
+            if room.dropping {
+                // Tables built here that no later table reads, and that are not kept.
+                let dead = |t: &Material| {
+                    todo[..=at].contains(t)
+                        && !keep.contains(t)
+                        && !reads[at + 1..].iter().any(|r| r.contains(t))
+                };
+                self.tables.retain(|t, _| !dead(t));
+                self.forget_dropped();
+            }
         }
-        Ok(far_room)
+        Ok(Room {
+            far: far_room,
+            dropping: room.dropping,
+        })
     }
 }
 

@@ -280,9 +280,19 @@ impl TableSet {
     /// The endgames a game of `material` reaches by captures and promotions (to the
     /// geometry's promotion pieces), in dependency order (`Material::sub_materials`).
     fn sub_materials(&self, material: &Material) -> Vec<Material> {
-        let promotions: Vec<_> = (self.geometry.promotions().iter())
+        material.sub_materials(&self.promotion_pieces())
+    }
+
+    /// The endgames one move of `material` leads into: those its build reads, and those
+    /// probing its moves needs (`Material::exits`).
+    fn exits(&self, material: &Material) -> Vec<Material> {
+        material.exits(&self.promotion_pieces())
+    }
+
+    /// The geometry's promotion pieces, (piece, letter).
+    fn promotion_pieces(&self) -> Vec<(crate::piece::PieceId, char)> {
+        (self.geometry.promotions().iter())
             .map(|p| (p.piece, p.letter))
-            .collect();
-        material.sub_materials(&promotions)
+            .collect()
     }
 }
