@@ -202,22 +202,25 @@ impl Material {
 
     /// The materials one move of this one leads into, each once: a capture (man `j` taken),
     /// a promotion of a pawn to each of the `promotions` (piece, letter), and a capture by a
-    /// pawn that promotes — the tables a build of this one reads.
+    /// pawn of an enemy man that promotes (never of a pawn: the victim stands on the
+    /// promotion rank, where no pawn stands) — the tables a build of this one reads.
     pub fn exits(&self, promotions: &[(PieceId, char)]) -> Vec<Material> {
-        let promoted = |m: &Material| -> Vec<Material> {
-            (2..m.len())
-                .filter(|&i| m.men[i].is_pawn())
-                .flat_map(|i| promotions.iter().map(move |&(p, l)| m.promoted(i, p, l).0))
+        let pawns = || (2..self.len()).filter(|&i| self.men[i].is_pawn());
+        let promoted = |m: &Material, i: usize| -> Vec<Material> {
+            (promotions.iter())
+                .map(|&(p, l)| m.promoted(i, p, l).0)
                 .collect()
         };
-        let mut exits: Vec<Material> = Vec::new();
-        for j in 2..self.len() {
-            let captured = self.without(j);
-            let promoted_after = promoted(&captured);
-            exits.push(captured);
-            exits.extend(promoted_after);
+        let mut exits: Vec<Material> = (2..self.len()).map(|j| self.without(j)).collect();
+        exits.extend(pawns().flat_map(|i| promoted(self, i)));
+        for i in pawns() {
+            let victims = (2..self.len())
+                .filter(|&j| self.men[j].color != self.men[i].color && !self.men[j].is_pawn());
+            for j in victims {
+                let at = if j < i { i - 1 } else { i };
+                exits.extend(promoted(&self.without(j), at));
+            }
         }
-        exits.extend(promoted(self));
         exits.sort_by_key(Material::name);
         exits.dedup();
         exits

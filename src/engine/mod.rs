@@ -634,10 +634,16 @@ impl Engine {
             Ok(mv) => {
                 game.play(mv);
                 let to_move = game.position().side_to_move();
+                // A build that dropped tables to fit its budget may not hold the new
+                // position's: they are built first, and the answer waits for them.
+                self.ensure_tables();
                 if self.analyzing {
-                    self.analyse();
+                    self.reanalyse();
                 } else if self.side == Some(to_move) {
-                    self.engine_move();
+                    match self.building {
+                        Some(_) => self.queue.push_front(Command::Go),
+                        None => self.engine_move(),
+                    }
                 }
             }
         }
@@ -671,7 +677,7 @@ impl Engine {
         let (material, _) = material_of(game.position());
         match self.failed.get(&material) {
             Some(why) => Some(Unplayable::BuildFailed(material, why.clone())),
-            None if tables.get(&material).is_none() => Some(Unplayable::NotBuilt(material)),
+            None if !tables.playable(&material) => Some(Unplayable::NotBuilt(material)),
             None => None,
         }
     }
@@ -736,6 +742,8 @@ impl Engine {
             self.side = None;
             self.say(Event::GameEnd(end));
         }
+        // The tables of the position the move leads to, if a build dropped them.
+        self.ensure_tables();
     }
 
     /// Asked to move where it cannot (the reason said already): gives the game up for the
@@ -827,7 +835,7 @@ impl Engine {
         let Some(tables) = &mut self.tables else {
             return;
         };
-        if tables.get(&target).is_some() || self.failed.contains_key(&target) {
+        if tables.playable(&target) || self.failed.contains_key(&target) {
             return;
         }
         // The build drops the tables it does not use if it needs their room.

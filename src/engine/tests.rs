@@ -974,3 +974,47 @@ fn rule_moves_sets_the_rule_of_dtz_tables() {
     assert_eq!((t.value, t.rule), (Value::Win(57), Some(Class::CursedWin)));
     assert_eq!(crate::protocol::xboard::score(t.value, t.metric), 1);
 }
+
+/// Under a budget too small to hold K+P against K+P's whole chain, the build drops the
+/// tables no later one reads; the engine plays, and after a capture into K+P against K, whose
+/// promotion tables were dropped, it builds them again and plays on. (Without the rule, to
+/// build the chain once; the twin's tables are dropped the same way.)
+#[test]
+fn a_chain_over_the_budget_is_built_dropping_and_played_on_after_a_capture() {
+    let pieces = PieceSet::standard();
+    let kpkp = Material::parse("KP.KP", &pieces).unwrap();
+    let mut config = EngineConfig {
+        rule_moves: 0,
+        ..EngineConfig::default()
+    };
+    let settings = |config: &EngineConfig| {
+        Settings::from_config(config, pieces.clone(), kpkp.clone(), None, true)
+    };
+    let sizing = engine_tables(&settings(&config));
+    let lean = sizing.bytes_needed_dropping(&kpkp).div_ceil(MB);
+    assert!(lean < sizing.bytes_needed(&kpkp) / MB, "{lean} MB");
+    config.memory = lean;
+    let mut e = Engine::new(settings(&config), Box::new(NoFiles));
+    e.command(Command::Force);
+    e.command(setup("8/8/3k4/8/4p3/2KP4/8/8 w - - 0 1"));
+    drive(&mut e);
+    let held = |e: &Engine, spec: &str| {
+        let m = Material::parse(spec, &pieces).unwrap();
+        e.tables.as_ref().unwrap().get(&m).is_some()
+    };
+    assert!(held(&e, "KP.KP") && held(&e, "KP.K"));
+    assert!(!held(&e, "KQ.K"), "KQ.K, read by KQ.KP only, was kept");
+    e.command(Command::Move("d3e4".into()));
+    e.command(Command::Go);
+    let actions = e.take_actions();
+    let builds: Vec<String> = (actions.iter())
+        .filter_map(|a| match a {
+            Action::Build(job) => Some(job.material.name()),
+            Action::Say(_) => None,
+        })
+        .collect();
+    assert_eq!(builds, ["KP.K"], "KP.K's exits are built again");
+    let events = drive_actions(&mut e, actions);
+    assert_eq!(moves_of(&events).len(), 1, "{events:?}");
+    assert!(held(&e, "KQ.K"));
+}

@@ -114,7 +114,7 @@ impl<'a> Judge<'a> {
         let Metric::Dtz(rule) = dtz.metric() else {
             return None;
         };
-        let built = dtz.get(&material_of(pos).0).is_some();
+        let built = dtz.playable(&material_of(pos).0);
         (self.rule.plies() > 0 && built).then_some((dtz, rule))
     }
 

@@ -443,7 +443,8 @@ fn promotion_tables<'t>(
         .collect();
     let mut capture_promos = vec![Vec::new(); men.len() * MAX_MEN];
     for i in (0..men.len()).filter(|&i| pawn(i)) {
-        for j in (2..men.len()).filter(|&j| men[j].color != men[i].color) {
+        // The victim stands on the promotion rank, where no pawn ever stands.
+        for j in (2..men.len()).filter(|&j| men[j].color != men[i].color && !pawn(j)) {
             let at = if j < i { i - 1 } else { i };
             capture_promos[i * MAX_MEN + j] = promoted(&material.without(j), at);
         }

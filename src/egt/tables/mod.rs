@@ -143,10 +143,12 @@ impl TableSet {
         }
     }
 
-    /// Whether `material`'s table is built, and its DTZ twin too where the set has one.
-    pub fn has(&self, material: &Material) -> bool {
+    /// Whether a position of `material` can be probed with all its moves: its table and
+    /// those its moves lead into are held (a build that dropped tables to fit its budget may
+    /// have kept a table without its exits).
+    pub fn playable(&self, material: &Material) -> bool {
         self.tables.contains_key(material)
-            && (self.rule_twin.as_ref()).is_none_or(|t| t.tables.contains_key(material))
+            && (self.exits(material).iter()).all(|m| self.tables.contains_key(m))
     }
 
     /// The same set (still empty), on another board.
