@@ -226,6 +226,8 @@ pub fn think(
         first => first.copied(),
     };
     let rule = judge.class(pos, clock)?;
+    // Probed even where the line gives the value: a table that has none is reported.
+    let probed = tables.probe(pos)?;
     let value = match (may_pass, first, rule, line.end) {
         (true, Some(best), ..) => best.value,
         // Within the rule a mate may come later than the table's: the line says when.
@@ -239,7 +241,7 @@ pub fn think(
                 Value::Loss(plies / 2)
             }
         }
-        _ => tables.probe(pos)?,
+        _ => probed,
     };
     let thinking = Thinking {
         value,
