@@ -13,8 +13,10 @@ distribution, which ships only the 3-man Gaviota files). Checked and counted as 
     N is Gaviota's DTM (without Gaviota: the winner's first announced mate), and every score
     either engine reports on the way must be the right Mate(n) for the side to move;
   * a drawn game must stay drawn (Syzygy WDL after every move, every score 0) for 100 moves,
-    or until a capture leaves a drawn smaller endgame, stalemate, or insufficient material;
-  * no false result claim (the XBoard engine's `1-0 {...}` etc. against board.outcome()), and
+    or until a capture leaves a drawn smaller endgame, stalemate, insufficient material, or
+    the 50-move rule (which the engines play by; a won game must not reach it);
+  * no false result claim (the XBoard engine's `1-0 {...}` etc. against board.outcome(), the
+    50-move rule's draw included), and
     a claim after every mate or stalemate the XBoard engine gives;
   * no illegal move, no engine error, no move slower than --move-time (default 10 s).
 
@@ -261,6 +263,12 @@ def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side,
         return "failed"
 
     while len(moves) < max_plies:
+        if board.is_fifty_moves():
+            # The engines play by the 50-move rule: the XBoard one claims it (no move), the
+            # UCI one answers 0000. A won position of these endgames is won within the rule.
+            if winner is not None:
+                return fail("won game drawn by the 50-move rule", board.fen())
+            return "held"
         side = board.turn
         which = protocol[side]
         eng = getattr(engines, which)
@@ -310,8 +318,9 @@ def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side,
         if which == "xboard":
             said = [ln for ln in claims.lines.get(id(eng.protocol), [])
                     if ln.split()[:1] and ln.split()[0] in ("1-0", "0-1", "1/2-1/2")]
+            claimable = board.outcome(claim_draw=True)  # the 50-move rule's draw too
             for ln in said:
-                if outcome is None or outcome.result() != ln.split()[0]:
+                if claimable is None or claimable.result() != ln.split()[0]:
                     return fail("false claim", f"xboard said {ln!r} after {move.uci()}, "
                                                f"board says {outcome}")
             if outcome is not None and outcome.termination in (
@@ -570,6 +579,12 @@ def play_part2_game(label, egt, fsf, fen, role, egt_side, args, tally, trace):
 
     while len(moves) < max_plies:
         trace.update(announced=bound, resist=resist, egt_moves=egt_moves, plies=len(moves))
+        fields = sf.get_fen(VARIANT, fen, moves).split()
+        if len(fields) > 4 and int(fields[4]) >= 100:
+            # The 50-move rule: fairy-egt plays by it (a cursed win is no announced mate).
+            if bound is not None:
+                return fail("win not converted", "50-move rule")
+            return "50-move rule"
         legal = sf.legal_moves(VARIANT, fen, moves)
         stm = "w" if (fen.split()[1] == "w") == (len(moves) % 2 == 0) else "b"
         if not legal:
@@ -704,8 +719,8 @@ def part2(args, rng, tally):
     attack = sum(v for (r, _), v in stats.items() if r == "attack")
     drawn = sum(v for (r, _), v in stats.items() if r == "drawn")
     lost = sum(v for (r, _), v in stats.items() if r == "lost")
-    held = n("drawn", "100 moves", "stalemate", "bare kings", "egt mates")
-    unconverted = n("lost", "100 moves", "stalemate", "bare kings", "egt mates")
+    held = n("drawn", "100 moves", "50-move rule", "stalemate", "bare kings", "egt mates")
+    unconverted = n("lost", "100 moves", "50-move rule", "stalemate", "bare kings", "egt mates")
     print(f"soak: fairy-stockfish {total} games ({', '.join(PART2_ENDGAMES)}; "
           f"{tally.counts.get('egt_moves', 0)} fairy-egt moves): fairy-egt attacking {attack}, "
           f"{n('attack', 'egt mates')} mated within the announced number "
