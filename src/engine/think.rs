@@ -136,7 +136,12 @@ impl<'a> Judge<'a> {
                 .map(|scored| Choice { scored, rule: None })
                 .collect());
         };
-        let zeroing = dtz.scored_moves(pos)?;
+        // Under DTZ the set is its own rule tables: its values are scored once.
+        let zeroing = if std::ptr::eq(dtz, self.tables) {
+            scored.clone()
+        } else {
+            dtz.scored_moves(pos)?
+        };
         Ok((scored.into_iter().zip(zeroing))
             .map(|(scored, z)| {
                 debug_assert_eq!(scored.mv, z.mv, "both tables list the moves in one order");

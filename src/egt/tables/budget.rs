@@ -58,6 +58,30 @@ fn largest_layer(index: &Indexer) -> u64 {
         .unwrap_or(0)
 }
 
+/// The tables a build makes, in dependency order, with what it keeps and what each reads:
+/// when it drops tables as it goes, a table is dropped once none it still builds reads it.
+pub(super) struct Chain {
+    /// The tables to build (or load), in order.
+    pub(super) todo: Vec<Material>,
+    /// The tables kept at the end: the endgame and those its moves lead into.
+    keep: Vec<Material>,
+    /// The tables each of `todo` reads (`Material::exits`).
+    reads: Vec<Vec<Material>>,
+}
+
+impl Chain {
+    /// Whether `todo[m]` is kept at the end.
+    fn keeps(&self, m: usize) -> bool {
+        self.keep.contains(&self.todo[m])
+    }
+
+    /// Whether `todo[m]` is still needed while `todo[from]` and those after it are built:
+    /// it is kept, or one of them reads it.
+    pub(super) fn live(&self, m: usize, from: usize) -> bool {
+        self.keeps(m) || self.reads[from..].iter().any(|r| r.contains(&self.todo[m]))
+    }
+}
+
 impl TableSet {
     /// Bytes a build of `material` adds to the memory in use at its peak: the tables of it
     /// and of every smaller endgame not built yet (both sides to move, each rounded up to whole
@@ -75,17 +99,24 @@ impl TableSet {
     /// The set's own part of [`TableSet::bytes_needed`], its twin's aside: the tables it
     /// builds, and the largest transient structures of one of those builds.
     fn own_need(&self, material: &Material) -> (u64, u64) {
+        (self.sizes(&self.missing(material)).into_iter())
+            .fold((0, 0), |(tables, builder), (t, b)| {
+                (tables + t, builder.max(b))
+            })
+    }
+
+    /// For each of `materials`, the bytes of its table and of its build's transient
+    /// structures.
+    fn sizes(&self, materials: &[Material]) -> Vec<(u64, u64)> {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
         let dtz = matches!(self.metric, Metric::Dtz(_));
-        self.missing(material)
-            .iter()
-            .fold((0, 0), |(tables, builder), m| {
+        (materials.iter())
+            .map(|m| {
                 let index = Indexer::new(m, &self.geometry, self.fold);
-                (
-                    tables + table_bytes(&index),
-                    builder_bytes(largest_layer(&index), seeded(m), dtz).max(builder),
-                )
+                let builder = builder_bytes(largest_layer(&index), seeded(m), dtz);
+                (table_bytes(&index), builder)
             })
+            .collect()
     }
 
     /// Bytes of the held tables a build of `material` uses (its twin's included).
@@ -119,33 +150,35 @@ impl TableSet {
     /// The set's own part of [`TableSet::bytes_needed_dropping`]: the peak, and the bytes of
     /// the tables kept at the end.
     fn own_need_dropping(&self, material: &Material) -> (u64, u64) {
-        let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
-        let dtz = matches!(self.metric, Metric::Dtz(_));
-        let todo = self.missing(material);
-        let keep = self.kept_when_dropping(material);
-        let reads: Vec<Vec<Material>> = todo.iter().map(|m| self.exits(m)).collect();
-        let sizes: Vec<(u64, u64)> = (todo.iter())
-            .map(|m| {
-                let index = Indexer::new(m, &self.geometry, self.fold);
-                let builder = builder_bytes(largest_layer(&index), seeded(m), dtz);
-                (table_bytes(&index), builder)
-            })
-            .collect();
-        let live = |m: usize, at: usize| {
-            keep.contains(&todo[m]) || reads[at..].iter().any(|r| r.contains(&todo[m]))
-        };
-        let peak = (0..todo.len())
+        let chain = self.chain(material);
+        let sizes = self.sizes(&chain.todo);
+        let peak = (0..sizes.len())
             .map(|i| {
-                let held: u64 = (0..i).filter(|&m| live(m, i)).map(|m| sizes[m].0).sum();
+                let held: u64 = (0..i)
+                    .filter(|&m| chain.live(m, i))
+                    .map(|m| sizes[m].0)
+                    .sum();
                 held + sizes[i].0 + sizes[i].1
             })
             .max()
             .unwrap_or(0);
-        let kept = (0..todo.len())
-            .filter(|&m| keep.contains(&todo[m]))
+        let kept = (0..sizes.len())
+            .filter(|&m| chain.keeps(m))
             .map(|m| sizes[m].0)
             .sum();
         (peak, kept)
+    }
+
+    /// The tables a build of `material` makes, in order, and which of them it still needs at
+    /// each step when it drops tables as it goes.
+    pub(super) fn chain(&self, material: &Material) -> Chain {
+        let todo = self.missing(material);
+        let reads = todo.iter().map(|m| self.exits(m)).collect();
+        Chain {
+            keep: self.kept_when_dropping(material),
+            reads,
+            todo,
+        }
     }
 
     /// The tables a build of `material` that drops tables as it goes keeps: `material`'s and

@@ -165,9 +165,8 @@ impl TableSet {
             progress,
         } = *part;
         self.save_held(material);
-        let todo = self.missing(material);
-        let keep = self.kept_when_dropping(material);
-        let reads: Vec<Vec<Material>> = todo.iter().map(|m| self.exits(m)).collect();
+        let chain = self.chain(material);
+        let todo = &chain.todo;
         // Each table's share of the whole is its share of the positions: its build time
         // grows with them (TableClock makes each table's own fraction track time).
         // Layered tables (pawns) report the share of their slots done (`TableClock::linear`).
@@ -240,12 +239,11 @@ impl TableSet {
             }
             if room.dropping {
                 // Tables built here that no later table reads, and that are not kept.
-                let dead = |t: &Material| {
-                    todo[..=at].contains(t)
-                        && !keep.contains(t)
-                        && !reads[at + 1..].iter().any(|r| r.contains(t))
-                };
-                self.tables.retain(|t, _| !dead(t));
+                let dead: Vec<&Material> = (0..=at)
+                    .filter(|&m| !chain.live(m, at + 1))
+                    .map(|m| &todo[m])
+                    .collect();
+                self.tables.retain(|t, _| !dead.contains(&t));
                 self.forget_dropped();
             }
         }
