@@ -313,14 +313,14 @@ impl Uci {
 
     /// The `info` line of a thinking event.
     fn info(t: &Thinking) -> String {
-        let score = match (t.value, t.metric) {
-            _ if t.rule_score().is_some() => format!("cp {}", t.rule_score().unwrap_or(0)),
-            (Value::Draw, _) => "cp 0".to_string(),
-            (Value::Win(n), Metric::Dtm) => format!("mate {n}"),
-            (Value::Loss(n), Metric::Dtm) => format!("mate -{n}"),
-            (Value::Win(n), Metric::Dtc) => format!("cp {}", 10_000 - i64::from(n)),
-            (Value::Loss(n), Metric::Dtc) => format!("cp {}", -(10_000 - i64::from(n))),
-            (v, Metric::Dtz(rule)) => format!("cp {}", rule.centipawns(v)),
+        let score = match (t.rule_score(), t.value, t.metric) {
+            (Some(cp), ..) => format!("cp {cp}"),
+            (None, Value::Draw, _) => "cp 0".to_string(),
+            (None, Value::Win(n), Metric::Dtm) => format!("mate {n}"),
+            (None, Value::Loss(n), Metric::Dtm) => format!("mate -{n}"),
+            (None, Value::Win(n), Metric::Dtc) => format!("cp {}", 10_000 - i64::from(n)),
+            (None, Value::Loss(n), Metric::Dtc) => format!("cp {}", -(10_000 - i64::from(n))),
+            (None, v, Metric::Dtz(rule)) => format!("cp {}", rule.centipawns(v)),
         };
         let pv: Vec<String> = t.pv.iter().map(|m| m.text()).collect();
         let mut line = format!(
