@@ -15,16 +15,12 @@
 //! beyond the rule's plies is cursed (blessed), and the side to move prefers real wins to
 //! cursed ones, and blessed losses to real ones.
 //!
-//! **How the builder counts plies.** Its iterations count moves: a win is one move more than
-//! the loss it moves into, a loss as long as the longest win it must move into. Counted in
-//! moves, a ply value p of a win is ⌈p/2⌉ and q of a loss ⌊q/2⌋, which cannot tell a loss
-//! whose last zeroing is the winner's (q = 2m, real at the rule's end) from one where the loser
-//! is forced to zero a ply later (q = 2m + 1, blessed there). So a DTZ table is built twice
-//! per layer ([`Run`]): once as the game is ([`Run::Plain`]), and once as if every zeroing and
-//! mate came one ply later ([`Run::Shifted`]), which only changes the value of a loser's own
-//! zeroing move (a loss in 1 move where the plain run has 0). The shifted run finds ⌈(p+1)/2⌉
-//! and ⌊(q+1)/2⌋, and the two together give the plies exactly ([`combine`]).
-
+//! **How the builder counts plies.** The iterations of a DTZ build count plies, not moves:
+//! a win is one ply more than the loss it moves into, a loss one ply more than the longest win
+//! it must move into, so that a loss whose last zeroing is the winner's (q = 2m, real at the
+//! rule's end) and one where the loser is forced to zero a ply later (q = 2m + 1, blessed
+//! there) stay apart. A zeroing move is valued by [`after_zeroing`], in the form the builder's
+//! iterations start from.
 use crate::egt::value::Value;
 
 /// The rule: plies without a zeroing move after which a draw may be claimed (100 for the
@@ -216,44 +212,26 @@ pub fn quiet(after: Value) -> Value {
     }
 }
 
-/// The value, in moves, as the builder's iterations count them, in one of the two runs of a
-/// DTZ build (see the module doc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Run {
-    /// Plies counted as the game is: p ↦ ⌈p/2⌉, q ↦ ⌊q/2⌋.
-    Plain,
-    /// Every ply count one more: p ↦ ⌈(p+1)/2⌉, q ↦ ⌊(q+1)/2⌋.
-    Shifted,
-}
-
-impl Run {
-    /// The value in this run's moves, for the side to move, of a position just reached by a
-    /// zeroing move, worth `after` (DTZ, plies): what the builder's iterations start from.
-    pub fn after_zeroing(self, rule: Rule, after: Value) -> Value {
-        // The mover's value is `rule.zeroing(after)`; the builder takes it back one move
-        // (`Value::for_mover`), so the position's value in moves is the one that gives it.
-        let shift = u16::from(self == Run::Shifted);
-        let half = rule.limit() / 2;
-        match rule.class(after) {
-            // The mover wins in 1 ply, or cursed in the rule's plies + 1 (+1): ⌈·/2⌉ moves.
-            Class::Loss => Value::Loss(0),
-            Class::BlessedLoss => Value::Loss(half),
-            Class::Draw => Value::Draw,
-            // The mover loses in 1 ply (+1), or in the rule's plies + 1 (+1): ⌊·/2⌋ moves.
-            Class::CursedWin => Value::Win(half + shift),
-            Class::Win => Value::Win(shift),
-        }
-    }
-}
-
-/// The DTZ value (plies) of a position whose values in the plain and the shifted run are
-/// `plain` and `shifted`; `None` if they disagree on who wins (which the two runs never do).
-pub fn combine(plain: Value, shifted: Value) -> Option<Value> {
-    match (plain, shifted) {
-        (Value::Win(a), Value::Win(b)) if b == a || b == a + 1 => Some(Value::Win(a + b - 1)),
-        (Value::Loss(a), Value::Loss(b)) if b == a || b == a + 1 => Some(Value::Loss(a + b)),
-        (Value::Draw, Value::Draw) => Some(Value::Draw),
-        _ => None,
+/// The value, for the side to move, of a position just reached by a zeroing move, worth
+/// `after` (DTZ, plies) there, in the form a DTZ build's iterations start from: the value
+/// whose `Value::for_mover` is what the zeroing move is worth to its mover
+/// ([`Rule::zeroing`]). A loss the mover's zeroing move forces is one ply long, so the win it
+/// leaves is counted one ply on (`Win(1)`, where a mate's is `Loss(0)`); the loss checks count
+/// every other move one ply more than the win it reaches.
+///
+/// ```
+/// use fairy_egt::egt::dtz::{after_zeroing, Rule};
+/// use fairy_egt::egt::value::Value;
+/// let fifty = Rule::FIFTY_MOVES;
+/// for after in [Value::Loss(7), Value::Loss(130), Value::Draw, Value::Win(3), Value::Win(140)] {
+///     assert_eq!(after_zeroing(fifty, after).for_mover(), fifty.zeroing(after));
+/// }
+/// ```
+pub fn after_zeroing(rule: Rule, after: Value) -> Value {
+    match rule.zeroing(after) {
+        Value::Win(p) => Value::Loss(p - 1),
+        Value::Draw => Value::Draw,
+        Value::Loss(q) => Value::Win(q),
     }
 }
 
@@ -261,12 +239,17 @@ pub fn combine(plain: Value, shifted: Value) -> Option<Value> {
 mod tests {
     use super::*;
 
-    /// A game on a line of positions, solved three ways: in plies directly, and in moves by
-    /// the builder's rule in both runs; `combine` gives the plies back. Each position either
-    /// zeroes into a value (the sub-table's) or moves to the next.
+    /// A game on a line of positions, each zeroing into a value (the sub-table's) or moving
+    /// to the next, solved in plies directly and by the builder's rules (a win one ply more
+    /// than the loss it reaches, a loss one ply more than the win, a zeroing move valued by
+    /// `after_zeroing`): the same plies, so the builder's iterations count them.
     #[test]
-    fn the_two_runs_give_the_plies_back() {
-        // Chains of quiet moves ending in a zeroing move into each class, of every length.
+    fn the_builders_count_gives_the_plies() {
+        let builder_win = |loss: Value| loss.for_mover();
+        let builder_loss = |win: Value| match win {
+            Value::Win(p) => Value::Loss(p + 1),
+            v => panic!("a loss moves into a win, not {v:?}"),
+        };
         for (rule, end) in [
             (Rule::FIFTY_MOVES, Value::Win(7)),
             (Rule::FIFTY_MOVES, Value::Win(150)),
@@ -278,20 +261,17 @@ mod tests {
             (Rule::NONE, Value::Win(150)),
         ] {
             let mut plies = rule.zeroing(end);
-            let mut runs =
-                [Run::Plain, Run::Shifted].map(|r| r.after_zeroing(rule, end).for_mover());
+            let mut counted = after_zeroing(rule, end).for_mover();
             for _ in 0..230 {
-                assert_eq!(combine(runs[0], runs[1]), Some(plies), "after {end:?}");
+                assert_eq!(counted, plies, "after {end:?}");
                 plies = quiet(plies);
-                runs = runs.map(Value::for_mover);
+                counted = match counted {
+                    Value::Win(_) => builder_loss(counted),
+                    Value::Loss(_) => builder_win(counted),
+                    Value::Draw => Value::Draw,
+                };
             }
         }
-        // Checkmated: a loss in 0 plies, 0 moves in both runs.
-        assert_eq!(
-            combine(Value::Loss(0), Value::Loss(0)),
-            Some(Value::Loss(0))
-        );
-        assert_eq!(combine(Value::Win(3), Value::Loss(3)), None);
     }
 
     #[test]

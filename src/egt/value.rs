@@ -88,6 +88,10 @@ pub const LOSS_FAR: u8 = 247;
 pub const WIN_NEW: u8 = 248;
 /// While building only: lost at the distance the build has reached, beyond [`MAX_DIRECT`].
 pub const LOSS_NEW: u8 = 249;
+/// While building only: as [`LOSS_NEW`], at an odd distance where a build counts plies (a DTZ
+/// build holds the losses of two distances beyond [`MAX_DIRECT`] at once; even, but never the
+/// byte of a position a win step could reach).
+pub const LOSS_NEW_ODD: u8 = 252;
 /// While building only: a provisional win (through a capture) at a distance beyond
 /// [`MAX_DIRECT`] that the build has not reached; the distance waits in the builder's list.
 pub const WIN_LATER: u8 = 250;
@@ -162,7 +166,14 @@ mod tests {
         assert_eq!(decode(ILLEGAL, near), None);
         // The bytes past the direct ones are no direct values.
         for b in [
-            WIN_FAR, LOSS_FAR, WIN_NEW, LOSS_NEW, WIN_LATER, LOSS_LATER, NOT_LOST,
+            WIN_FAR,
+            LOSS_FAR,
+            WIN_NEW,
+            LOSS_NEW,
+            LOSS_NEW_ODD,
+            WIN_LATER,
+            LOSS_LATER,
+            NOT_LOST,
         ] {
             assert_eq!((win_of(b), loss_of(b)), (None, None), "{b}");
         }

@@ -3,8 +3,9 @@
 //!
 //! Below the limit a distance is its byte. Beyond it the byte only tells the kind, and the
 //! distance is kept aside, in a list, for the few positions that have one:
-//! - the step at distance n > limit writes `WIN_NEW` / `LOSS_NEW`, so that the next step finds
-//!   its frontier by byte, as below the limit; once that step has un-moved from it, the
+//! - the step at distance n > limit writes `WIN_NEW` / `LOSS_NEW` (`LOSS_NEW_ODD` at odd n,
+//!   as a DTZ build holds two distances' losses), so that the next step finds its frontier by
+//!   byte, as below the limit; once that step has un-moved from it, the
 //!   frontier is *settled*: each slot becomes `WIN_FAR` / `LOSS_FAR` and its distance joins
 //!   the table's exceptions;
 //! - a provisional value beyond the limit (a capture into a long win, a seed, a loss whose
@@ -20,8 +21,8 @@ use super::frontier::Frontier;
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::value::{
-    loss_byte, win_byte, Value, LOSS_FAR, LOSS_LATER, LOSS_NEW, MAX_DIRECT, WIN_FAR, WIN_LATER,
-    WIN_NEW,
+    loss_byte, win_byte, Value, LOSS_FAR, LOSS_LATER, LOSS_NEW, LOSS_NEW_ODD, MAX_DIRECT, WIN_FAR,
+    WIN_LATER, WIN_NEW,
 };
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -44,11 +45,14 @@ impl Kind {
         }
     }
 
-    /// The byte of this kind at the distance reached, beyond the direct ones.
+    /// The byte of this kind at distance n, the distance reached (or, for losses counted in
+    /// plies, the one after), beyond the direct ones: the losses of two distances are held
+    /// apart by their parity.
     #[inline]
-    fn now(self) -> u8 {
+    fn now(self, n: u16) -> u8 {
         match self {
             Kind::Win => WIN_NEW,
+            Kind::Loss if n % 2 == 1 => LOSS_NEW_ODD,
             Kind::Loss => LOSS_NEW,
         }
     }
@@ -149,7 +153,7 @@ impl Far {
         if self.is_direct(n) {
             kind.direct(n)
         } else {
-            kind.now()
+            kind.now(n)
         }
     }
 
@@ -209,7 +213,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// beyond the direct ones: those still provisional become `WIN_NEW` / `LOSS_NEW` (a
     /// provisional win may have been bettered since). Returns how many joined.
     pub(super) fn collect_far(&self, c: Color, n: u16, kind: Kind, into: &Frontier) -> u64 {
-        let (later, now) = (kind.later(), kind.now());
+        let (later, now) = (kind.later(), kind.now(n));
         let slots = self.far.take(c, n, kind);
         if slots.is_empty() {
             return 0;
@@ -235,7 +239,7 @@ impl<S: SquareSet> Build<'_, S> {
         if self.far.is_direct(n) {
             return;
         }
-        let (now, far) = (kind.now(), kind.far());
+        let (now, far) = (kind.now(n), kind.far());
         let settled = &self.far.settled[c.index()];
         // Counted first, so that the budget is asked before the list grows, and the list
         // grows once, by exactly that.

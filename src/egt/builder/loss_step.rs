@@ -10,6 +10,10 @@
 //! all shorter, it would have been settled at the distance of the longest. So they count as n,
 //! and only exits (captures, pawn moves, promotions), valued from the smaller tables and the
 //! finished layers, can make the loss longer.
+//!
+//! A DTZ build counts plies: a loss is one ply longer than the longest win it moves into, so
+//! the step of distance n finds the losses of n + 1 (`Build::loss_target`); an exit's value
+//! already counts that ply (`dtz::after_zeroing`).
 
 use super::bitmap::for_each_bit;
 use super::far::Kind;
@@ -28,60 +32,58 @@ impl<S: SquareSet> Build<'_, S> {
     /// reaches a longer win, in which case it waits for that distance). Each candidate is
     /// checked once however many of its successors were won in n.
     pub(super) fn loss_step(&self, n: u16) -> [u64; 2] {
+        let target = self.loss_target(n);
         Color::BOTH.map(|c| {
-            let lost = &self.lost[c.index()];
-            let found = self.collect(c, n, Kind::Loss, lost);
+            let lost = &self.lost_at(target)[c.index()];
             let win = self.far.code(Kind::Win, n);
             self.gather(c, &self.won[c.flip().index()], win);
             let table = self.sides.writer(c);
             let no_escape = &self.no_escape[c.flip().index()];
-            found
-                + self.candidates.check_blocks(
-                    &self.no_escape[c.index()],
-                    &table,
-                    win,
-                    lost,
-                    |w| table.prefetch(w),
-                    |w, bits| {
-                        if self.cancelled() {
-                            return 0;
-                        }
-                        // SAFETY: check_blocks gives block w to this task only.
-                        let mut word = unsafe { table.word(w) };
-                        let bytes = word.bytes();
-                        let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
-                        if undecided == 0 {
-                            return 0;
-                        }
-                        let mut kept = 0;
-                        if let Some(block) = self.block(w) {
-                            let losers =
-                                self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
-                            let sq = block.0;
-                            let bm = self.men.block_man();
-                            for_each_bit(losers, |x| {
-                                let mut s = sq;
-                                s[bm] = x;
-                                let p = w * 64 + x as u64;
-                                let occ = self.men.occupancy(&s);
-                                let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
-                                if self.settle_loss(c, &mut word, p, d, n) {
-                                    kept |= 1 << x;
-                                }
-                            });
-                        } else {
-                            for_each_bit(undecided, |b| {
-                                let p = w * 64 + b as u64;
-                                let sq = self.ix.decode(p).expect("candidates are positions");
-                                let d = self.all_moves_lose(p, &sq, c, no_escape, n);
-                                if self.settle_loss(c, &mut word, p, d, n) {
-                                    kept |= 1 << b;
-                                }
-                            });
-                        }
-                        kept
-                    },
-                )
+            self.candidates.check_blocks(
+                &self.no_escape[c.index()],
+                &table,
+                win,
+                lost,
+                |w| table.prefetch(w),
+                |w, bits| {
+                    if self.cancelled() {
+                        return 0;
+                    }
+                    // SAFETY: check_blocks gives block w to this task only.
+                    let mut word = unsafe { table.word(w) };
+                    let bytes = word.bytes();
+                    let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
+                    if undecided == 0 {
+                        return 0;
+                    }
+                    let mut kept = 0;
+                    if let Some(block) = self.block(w) {
+                        let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
+                        let sq = block.0;
+                        let bm = self.men.block_man();
+                        for_each_bit(losers, |x| {
+                            let mut s = sq;
+                            s[bm] = x;
+                            let p = w * 64 + x as u64;
+                            let occ = self.men.occupancy(&s);
+                            let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
+                            if self.settle_loss(c, &mut word, p, d, target) {
+                                kept |= 1 << x;
+                            }
+                        });
+                    } else {
+                        for_each_bit(undecided, |b| {
+                            let p = w * 64 + b as u64;
+                            let sq = self.ix.decode(p).expect("candidates are positions");
+                            let d = self.all_moves_lose(p, &sq, c, no_escape, n);
+                            if self.settle_loss(c, &mut word, p, d, target) {
+                                kept |= 1 << b;
+                            }
+                        });
+                    }
+                    kept
+                },
+            )
         })
     }
 
@@ -149,7 +151,10 @@ impl<S: SquareSet> Build<'_, S> {
         // Where passing is not allowed, every candidate was found by a legal quiet move.
         let quiet = !self.rules.null_move.allows(c) || self.men.has_quiet_move(sq, occ, c);
         let mut moves = quiet;
-        let mut longest = if quiet { n } else { 0 };
+        // Each quiet move and the pass reach a win in at most n, one of them in n (see the
+        // module doc): the loss they give, n or (counting plies) n + 1.
+        let reached = self.loss_target(n);
+        let mut longest = if quiet { reached } else { 0 };
         let mut all_lose = true;
         self.for_each_exit_value(sq, occ, c, |v| match v {
             None => {}
@@ -166,7 +171,7 @@ impl<S: SquareSet> Build<'_, S> {
             if !no_escape.contains(index) {
                 return None;
             }
-            longest = longest.max(n);
+            longest = longest.max(reached);
         }
         Some(longest)
     }

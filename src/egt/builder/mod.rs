@@ -33,7 +33,7 @@
 use crate::board::en_passant::PawnRules;
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Square, SquareSet};
-use crate::egt::dtz::{self, Run};
+use crate::egt::dtz;
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
 use crate::egt::memory;
@@ -106,8 +106,9 @@ pub const MAX_DISTANCE: u16 = u16::MAX - 1;
 struct Build<'a, S> {
     name: String,
     metric: Metric,
-    /// Which of the two runs of a DTZ build this is (`None` for the other metrics).
-    run: Option<Run>,
+    /// Whether the iterations count plies (DTZ: a loss one ply longer than the longest win it
+    /// moves into) rather than moves (a loss as long as it).
+    plies: bool,
     rules: Rules,
     ix: &'a Indexer,
     men: &'a Men<'a, S>,
@@ -131,8 +132,9 @@ struct Build<'a, S> {
     candidates: Candidates,
     /// Per side: the positions won in the distance reached.
     won: [Frontier; 2],
-    /// Per side: the positions lost in the distance reached.
-    lost: [Frontier; 2],
+    /// Per side: the positions lost at a distance, two distances at a time (see
+    /// [`Build::lost_at`]).
+    lost: [[Frontier; 2]; 2],
     /// Per side: the positions a move into saves nothing (illegal, or won in at most the
     /// distance reached), for the loss checks; during the side's own steps they hold its
     /// candidates too.
@@ -260,61 +262,37 @@ pub fn build_table<'t>(
             let far_bytes = (far[0].len() + far[1].len()) as u64 * 8;
             // The builder's sets hold the layer's blocks alone.
             let blocks = layer.start / 64..layer.end.div_ceil(64);
-            // `held`: bytes of exceptions kept beside the lists, which the room leaves out.
-            let build_layer = |run: Option<Run>, held: u64| {
-                let build = Build {
-                    name: material.name(),
-                    metric,
-                    run,
-                    rules,
+            let build = Build {
+                name: material.name(),
+                metric,
+                plies: matches!(metric, Metric::Dtz(_)),
+                rules,
+                ix: &indexer,
+                men: &men,
+                sides: Sides::new(&data),
+                subs: &subs,
+                promos: &promos,
+                capture_promos: &capture_promos,
+                window: layer.clone(),
+                done: Done {
                     ix: &indexer,
-                    men: &men,
-                    sides: Sides::new(&data),
-                    subs: &subs,
-                    promos: &promos,
-                    capture_promos: &capture_promos,
-                    window: layer.clone(),
-                    done: Done {
-                        ix: &indexer,
-                        data: &data,
-                        far: &far,
-                        end: layer.start,
-                    },
-                    pawn_rules: pawn_rules.as_ref(),
-                    candidates: Candidates::new(blocks.clone()),
-                    won: [0, 1].map(|_| Frontier::new(blocks.clone())),
-                    lost: [0, 1].map(|_| Frontier::new(blocks.clone())),
-                    no_escape: [0, 1].map(|_| NoEscape::new(blocks.clone())),
-                    pending: Pending::new(blocks.clone()),
-                    far: Far::new(direct, far_room.saturating_sub(far_bytes + held)),
-                    too_long: AtomicBool::new(false),
-                    fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
-                    cancel,
-                };
-                rayon::scope(|_| build.run(seeds, &report))?;
-                Ok::<_, BuildError>(build.far.into_exceptions())
+                    data: &data,
+                    far: &far,
+                    end: layer.start,
+                },
+                pawn_rules: pawn_rules.as_ref(),
+                candidates: Candidates::new(blocks.clone()),
+                won: [0, 1].map(|_| Frontier::new(blocks.clone())),
+                lost: [0, 1].map(|_| [0, 1].map(|_| Frontier::new(blocks.clone()))),
+                no_escape: [0, 1].map(|_| NoEscape::new(blocks.clone())),
+                pending: Pending::new(blocks.clone()),
+                far: Far::new(direct, far_room.saturating_sub(far_bytes)),
+                too_long: AtomicBool::new(false),
+                fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
+                cancel,
             };
-            let exceptions = match metric {
-                Metric::Dtm | Metric::Dtc => build_layer(None, 0)?,
-                Metric::Dtz(_) => {
-                    let plain = build_layer(Some(Run::Plain), 0)?;
-                    let kept = kept_bytes(&data, layer);
-                    // The plain run's exceptions are held while the shifted run builds.
-                    let held = 8 * (plain[0].len() + plain[1].len()) as u64;
-                    let shifted = build_layer(Some(Run::Shifted), held)?;
-                    let combined = combine_runs(&data, layer, &kept, &plain, &shifted, direct)?;
-                    // Plies run further than the runs' moves: the lists are asked again.
-                    let need = far_bytes + 8 * (combined[0].len() + combined[1].len()) as u64;
-                    if need > far_room {
-                        return Err(BuildError::OverBudget {
-                            endgame: material.name(),
-                            need,
-                            budget: far_room,
-                        });
-                    }
-                    combined
-                }
-            };
+            rayon::scope(|_| build.run(seeds, &report))?;
+            let exceptions = build.far.into_exceptions();
             // Layers are built in index order: the lists stay sorted.
             for (list, new) in far.iter_mut().zip(exceptions) {
                 list.extend(new);
@@ -329,87 +307,6 @@ pub fn build_table<'t>(
         far,
         metric,
     })
-}
-
-/// The bytes of both sides' slots of `layer` in `data`, as they are; leaves `data` as a
-/// fresh table there (`UNKNOWN`, illegal slots left so), for a build that starts again.
-fn kept_bytes(data: &[Vec<AtomicU8>; 2], layer: &Range<u64>) -> [Vec<u8>; 2] {
-    let range = layer.start as usize..layer.end as usize;
-    [0, 1].map(|c| {
-        let mut bytes = Vec::with_capacity(range.len());
-        bytes.extend(data[c][range.clone()].iter().map(|b| {
-            let byte = b.load(Relaxed);
-            if byte != ILLEGAL {
-                b.store(UNKNOWN, Relaxed);
-            }
-            byte
-        }));
-        bytes
-    })
-}
-
-/// The DTZ values (plies) of the slots of `layer`, from the plain run's bytes `plain_bytes`
-/// and exceptions `plain` and the shifted run's, which `data` holds, with `shifted`
-/// (`dtz::combine`): written into `data`, bytes for distances up to `direct`; returns the
-/// exceptions of the longer ones.
-fn combine_runs(
-    data: &[Vec<AtomicU8>; 2],
-    layer: &Range<u64>,
-    plain_bytes: &[Vec<u8>; 2],
-    plain: &[Vec<u64>; 2],
-    shifted: &[Vec<u64>; 2],
-    direct: u16,
-) -> Result<[Vec<u64>; 2], BuildError> {
-    use crate::egt::table::far_distance;
-    use crate::egt::value::{decode, win_byte, LOSS_FAR, WIN_FAR};
-    use rayon::prelude::*;
-    const CHUNK: u64 = 1 << 16;
-    let mut out: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
-    for c in 0..2 {
-        let chunks: Vec<u64> = (layer.start..layer.end).step_by(CHUNK as usize).collect();
-        let lists = chunks
-            .into_par_iter()
-            .map(|start| {
-                let mut far = Vec::new();
-                for i in start..(start + CHUNK).min(layer.end) {
-                    let a = plain_bytes[c][(i - layer.start) as usize];
-                    let b = data[c][i as usize].load(Relaxed);
-                    let va = decode(a, || far_distance(&plain[c], i));
-                    let vb = decode(b, || far_distance(&shifted[c], i));
-                    let byte = match (va, vb) {
-                        (None, None) => ILLEGAL,
-                        (Some(va), Some(vb)) => match dtz::combine(va, vb) {
-                            Some(Value::Draw) => UNKNOWN,
-                            Some(Value::Win(p)) if p <= direct => win_byte(p),
-                            Some(Value::Loss(q)) if q <= direct => loss_byte(q),
-                            Some(Value::Win(p)) => {
-                                far.push(i << 16 | p as u64);
-                                WIN_FAR
-                            }
-                            Some(Value::Loss(q)) => {
-                                far.push(i << 16 | q as u64);
-                                LOSS_FAR
-                            }
-                            None => {
-                                return Err(BuildError::Internal(format!(
-                                    "slot {i}: the DTZ runs found {va:?} and {vb:?}"
-                                )))
-                            }
-                        },
-                        _ => {
-                            return Err(BuildError::Internal(format!(
-                                "slot {i}: legal in one DTZ run only"
-                            )))
-                        }
-                    };
-                    data[c][i as usize].store(byte, Relaxed);
-                }
-                Ok(far)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        out[c] = lists.concat();
-    }
-    Ok(out)
 }
 
 /// Per pawn i of `material`, the tables it promotes into, one per promotion piece of
@@ -471,14 +368,17 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
-        let mut lost: u64 = Color::BOTH
-            .map(|c| self.collect(c, 0, Kind::Loss, &self.lost[c.index()]))
-            .iter()
-            .sum();
+        let collect_losses = |d: u16| -> u64 {
+            (Color::BOTH.iter())
+                .map(|&c| self.collect(c, d, Kind::Loss, &self.lost_at(d)[c.index()]))
+                .sum()
+        };
+        // The losses at n − 1, and those at n the loss step of n − 1 found (counting plies).
+        let (mut lost, mut ahead) = (collect_losses(0), 0);
         let mut decided = lost;
         let mut n: u16 = 1;
         loop {
-            if lost == 0 && !self.waiting_beyond(n - 1) {
+            if lost + ahead == 0 && !self.waiting_beyond(n - 1) {
                 break;
             }
             if n > MAX_DISTANCE {
@@ -486,19 +386,29 @@ impl<'a, S: SquareSet> Build<'a, S> {
             }
             report(
                 Phase::Iteration(n),
-                0.5 + 0.5 * (decided as f64 / legal.max(1) as f64),
+                // Counting plies, a provisional loss's block may give the losses found
+                // beside it once more when it is collected: the count is an estimate.
+                0.5 + 0.5 * (decided.min(legal) as f64 / legal.max(1) as f64),
             );
             let t = Instant::now();
             let won: u64 = self.win_step(n).iter().sum();
             wins += t.elapsed();
             let t = Instant::now();
-            lost = self.loss_step(n).iter().sum();
+            // Provisional losses are collected at their distance, after the wins of it: each
+            // block's pending bytes are taken in rising order.
+            let due = collect_losses(n);
+            let found: u64 = self.loss_step(n).iter().sum();
             losses += t.elapsed();
             if self.cancelled() {
                 // The steps skipped work: the table is incomplete.
                 return Err(BuildError::Cancelled);
             }
-            decided += won + lost;
+            decided += won + due + found;
+            (lost, ahead) = if self.plies {
+                (ahead + due, found)
+            } else {
+                (due + found, 0)
+            };
             if self.too_long.load(Relaxed) {
                 return Err(BuildError::TooLong(self.name.clone()));
             }
@@ -507,7 +417,9 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         for c in Color::BOTH {
             self.settle_far(c, &self.won[c.index()], Kind::Win, n - 1);
-            self.settle_far(c, &self.lost[c.index()], Kind::Loss, n - 1);
+            for d in [n - 1, n] {
+                self.settle_far(c, &self.lost_at(d)[c.index()], Kind::Loss, d);
+            }
         }
         self.within_budget()?;
         log::debug!(
@@ -656,7 +568,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
 
     /// The value a capture or a promotion leads to, `v` as the smaller table holds it, as
     /// this build counts it: under DTC every value after a capture counts as reached,
-    /// distance 0; under DTZ only its class counts, in the run's moves (`dtz::Run`).
+    /// distance 0; under DTZ only its class counts (`dtz::after_zeroing`).
     #[inline]
     fn after_capture(&self, v: Value) -> Value {
         match (self.metric, v) {
@@ -678,15 +590,29 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
     }
 
-    /// `v`, a DTZ value (plies) reached by a zeroing move, in the moves of this DTZ run.
+    /// `v`, a DTZ value (plies) reached by a zeroing move, as this DTZ build counts it
+    /// (`dtz::after_zeroing`).
     #[inline]
     fn after_zeroing(&self, v: Value) -> Value {
         let Metric::Dtz(rule) = self.metric else {
             unreachable!("only a DTZ build zeroes")
         };
-        self.run
-            .expect("a DTZ build has runs")
-            .after_zeroing(rule, v)
+        dtz::after_zeroing(rule, v)
+    }
+
+    /// The frontiers, per side, of the positions lost at distance d. A build that counts
+    /// plies finds the losses of n + 1 (from the wins up to n) before the wins of n + 1 are
+    /// found from the losses of n: it holds two distances' frontiers, by parity, as the bytes
+    /// of their slots do beyond the direct distances (`Far::code`).
+    #[inline]
+    fn lost_at(&self, d: u16) -> &[Frontier; 2] {
+        &self.lost[usize::from(d % 2)]
+    }
+
+    /// The distance of the losses a loss step at distance n finds: n, or one ply more.
+    #[inline]
+    fn loss_target(&self, n: u16) -> u16 {
+        n + u16::from(self.plies)
     }
 
     /// Whether side `c` may pass in a position where it has a legal move; `in_check` is

@@ -24,7 +24,7 @@ impl<S: SquareSet> Build<'_, S> {
             let found = self.collect(c, n, Kind::Win, won);
             self.gather(
                 c,
-                &self.lost[c.flip().index()],
+                &self.lost_at(n - 1)[c.flip().index()],
                 self.far.code(Kind::Loss, n - 1),
             );
             let passes = self.rules.null_move.allows(c);
@@ -44,7 +44,7 @@ impl<S: SquareSet> Build<'_, S> {
                         let mut word = unsafe { table.word(w) };
                         let bytes = word.bytes();
                         // Undecided, or won in more than n: a provisional win (ILLEGAL and
-                        // NOT_LOST are odd).
+                        // NOT_LOST are odd; no loss moves into a loss, LOSS_NEW_ODD included).
                         let longer = bytes.even() & !bytes.at_most(win);
                         let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
                         let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
@@ -67,9 +67,9 @@ impl<S: SquareSet> Build<'_, S> {
                 )
         });
         for c in Color::BOTH {
-            self.settle_far(c, &self.lost[c.index()], Kind::Loss, n - 1);
+            self.settle_far(c, &self.lost_at(n - 1)[c.index()], Kind::Loss, n - 1);
         }
-        self.lost.iter().for_each(Frontier::clear);
+        self.lost_at(n - 1).iter().for_each(Frontier::clear);
         counts
     }
 }

@@ -5,7 +5,7 @@ use super::TableSet;
 use crate::egt::builder::BuildError;
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
-use crate::egt::table::{Metric, Table};
+use crate::egt::table::Table;
 
 /// An allowance for a build's small structures, whatever the table's size: the men's move
 /// lists, the list of sub-tables, the rayon jobs' state (a few kilobytes, measured).
@@ -32,21 +32,19 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 /// Bytes the builder allocates for a layer of `slots` slots, besides the table itself, while
 /// it builds it (they are freed before the next table): the positions no move escapes into, a
 /// bit per slot and side to move (a step's candidates are parked there); the blocks holding
-/// candidates, a bit per block; the frontiers, won and lost for each side, a bit per block of
-/// 64 slots; the smallest pending byte of each block, for each side; the list of candidate
+/// candidates, a bit per block; the frontiers, won and lost (two distances of those) for each
+/// side, a bit per block of 64 slots; the smallest pending byte of each block, for each side; the list of candidate
 /// groups a step checks (64 × 64 blocks each); with seeds, a bitmap of the fixed positions
 /// per side; and the bookkeeping.
-fn builder_bytes(slots: u64, seeded: bool, dtz: bool) -> u64 {
+fn builder_bytes(slots: u64, seeded: bool) -> u64 {
     let blocks = slots.div_ceil(64);
     let candidates = bitmap_bytes(blocks);
     let no_escape = 2 * 8 * blocks;
-    let frontiers = 4 * bitmap_bytes(blocks);
+    let frontiers = 6 * bitmap_bytes(blocks);
     let pending = 2 * blocks + 2 * 256 * 8;
     let groups = 8 * blocks.div_ceil(64).div_ceil(64);
     let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
-    // A DTZ build keeps the first run's bytes of the layer, both sides, while the second runs.
-    let first_run = if dtz { 2 * slots } else { 0 };
-    candidates + no_escape + frontiers + pending + groups + seeds + first_run + BOOKKEEPING_BYTES
+    candidates + no_escape + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
 }
 
 /// Slots of the largest layer of a table (the whole table without pawns): the builder's
@@ -109,11 +107,10 @@ impl TableSet {
     /// structures.
     fn sizes(&self, materials: &[Material]) -> Vec<(u64, u64)> {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
-        let dtz = matches!(self.metric, Metric::Dtz(_));
         (materials.iter())
             .map(|m| {
                 let index = Indexer::new(m, &self.geometry, self.fold);
-                let builder = builder_bytes(largest_layer(&index), seeded(m), dtz);
+                let builder = builder_bytes(largest_layer(&index), seeded(m));
                 (table_bytes(&index), builder)
             })
             .collect()
@@ -297,7 +294,7 @@ mod tests {
         assert!(!ix.has_blocks());
         assert_eq!((ix.symmetry(), ix.pair_count()), (4, 1446));
         assert_eq!(ix.size(), 1446 * 80 * 80);
-        assert_eq!(need, set.bytes() + builder_bytes(ix.size(), false, false));
+        assert_eq!(need, set.bytes() + builder_bytes(ix.size(), false));
     }
 
     /// A pawn chain too big to hold whole is built by dropping each table once no later
