@@ -359,32 +359,67 @@ impl EngineConfig {
     }
 }
 
+/// What is wrong with the form of a list of promotion letters, on one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PromotionLettersError {
+    /// No letter at all.
+    #[error("expected piece letters such as QRBN, found nothing")]
+    Empty,
+    /// A character that is no letter.
+    #[error("expected piece letters such as QRBN, found '{found}' in '{value}'")]
+    NotALetter {
+        /// The character.
+        found: char,
+        /// The list as given.
+        value: String,
+    },
+    /// The pawn's letter.
+    #[error("'{0}' is the pawn: a pawn promotes to another piece")]
+    Pawn(char),
+    /// A letter given twice.
+    #[error("'{letter}' is given twice in '{value}'")]
+    Twice {
+        /// The letter, upper case.
+        letter: char,
+        /// The list as given.
+        value: String,
+    },
+}
+
 /// Promotion letters as given (`QRBN`, `qrbn`, `Q R B N`, `Q,R,B,N`), upper case: their form
 /// only (letters, none twice, not the pawn P; `promotion::promotions` checks them against the
-/// pieces). The error says what is wrong, on one line.
-pub fn promotion_letters(value: &str) -> Result<String, String> {
+/// pieces).
+///
+/// ```
+/// use fairy_egt::config::{promotion_letters, PromotionLettersError};
+/// assert_eq!(promotion_letters("q, r b n").unwrap(), "QRBN");
+/// assert_eq!(promotion_letters("QP"), Err(PromotionLettersError::Pawn('P')));
+/// ```
+pub fn promotion_letters(value: &str) -> Result<String, PromotionLettersError> {
     let letters: String = value
         .chars()
         .filter(|c| !c.is_whitespace() && *c != ',')
         .collect();
     if letters.is_empty() {
-        return Err("expected piece letters such as QRBN, found nothing".into());
+        return Err(PromotionLettersError::Empty);
     }
     let mut out = String::new();
     for c in letters.chars() {
         if !c.is_ascii_alphabetic() {
-            return Err(format!(
-                "expected piece letters such as QRBN, found '{c}' in '{value}'"
-            ));
+            return Err(PromotionLettersError::NotALetter {
+                found: c,
+                value: value.to_string(),
+            });
         }
         let upper = c.to_ascii_uppercase();
         if upper == crate::piece::PAWN {
-            return Err(format!(
-                "'{upper}' is the pawn: a pawn promotes to another piece"
-            ));
+            return Err(PromotionLettersError::Pawn(upper));
         }
         if out.contains(upper) {
-            return Err(format!("'{upper}' is given twice in '{value}'"));
+            return Err(PromotionLettersError::Twice {
+                letter: upper,
+                value: value.to_string(),
+            });
         }
         out.push(upper);
     }

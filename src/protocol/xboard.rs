@@ -64,7 +64,7 @@ use crate::board::promotion::default_letters;
 use crate::board::size::square_name_parts;
 use crate::board::{BoardSize, Color, Move, Setup};
 use crate::config::parse_rule_moves;
-use crate::config::promotion_letters;
+use crate::config::{promotion_letters, PromotionLettersError};
 use crate::egt::dtz::MAX_RULE_MOVES;
 use crate::egt::progress::BuildEvent;
 use crate::egt::rules::NullMove;
@@ -353,7 +353,7 @@ pub(crate) fn promotion_shown(options: &Options, pieces: &PieceSet) -> String {
 /// The value of a `Promotion` option: upper-case letters, or `None` (the board's default
 /// list) for an empty value, `<empty>` or `default`. Only the form is checked here (the engine
 /// checks the letters against the pieces and the endgame).
-pub(crate) fn promotion_value(value: &str) -> Result<Option<String>, String> {
+pub(crate) fn promotion_value(value: &str) -> Result<Option<String>, PromotionLettersError> {
     match value.trim() {
         "" | "<empty>" => Ok(None),
         v if v.eq_ignore_ascii_case("default") => Ok(None),

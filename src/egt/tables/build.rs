@@ -7,7 +7,6 @@ use crate::egt::builder::{build_table, BuildError, Recipe};
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::progress::{time_left, BuildEvent, Phase, Progress, TableClock};
-use crate::egt::table::Metric;
 use crate::egt::value::MAX_DIRECT;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -104,8 +103,7 @@ impl TableSet {
     }
 
     /// Builds the set's tables of a build of `material` whose `room` is made, then its
-    /// twin's, sharing the progress between them by their positions (a DTZ build, two runs a
-    /// layer, counted twice).
+    /// twin's, sharing the progress between them by their positions.
     fn build_in_room(
         &mut self,
         material: &Material,
@@ -133,16 +131,10 @@ impl TableSet {
         }
     }
 
-    /// The work of building the set's missing tables for `material`, in positions (twice
-    /// for DTZ, whose layers are built twice).
+    /// The work of building the set's missing tables for `material`, in positions.
     fn work(&self, material: &Material) -> f64 {
-        let runs = if matches!(self.metric, Metric::Dtz(_)) {
-            2.0
-        } else {
-            1.0
-        };
         let size = |m: &Material| Indexer::new(m, &self.geometry, self.fold).size() as f64;
-        runs * self.missing(material).iter().map(size).sum::<f64>()
+        self.missing(material).iter().map(size).sum::<f64>()
     }
 
     /// Builds (or loads) the set's own missing tables of a build of `material`, reporting
