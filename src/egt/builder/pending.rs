@@ -93,7 +93,8 @@ impl Pending {
     /// Calls `f(w, slots)` for every block w of side `c`'s table `table` that holds slots of
     /// value `byte`, the provisional values of the distance the iterations have reached
     /// (bytes below it are no longer provisional), and moves each such block on to its next
-    /// provisional byte. Returns how many slots were found.
+    /// provisional byte. Returns how many slots were found. Bytes must be taken in rising
+    /// order: a block moved on past a byte is not visited for it again.
     pub(super) fn take(
         &self,
         c: Color,
