@@ -12,7 +12,9 @@
 use super::bitmap::{for_each_bit, Bitmap};
 use super::frontier::Frontier;
 use super::no_escape::NoEscape;
-use super::sides::Writer;
+use super::sides::{Word, Writer};
+use super::Build;
+use crate::board::{Color, SquareSet};
 use rayon::prelude::*;
 
 /// The blocks that hold the candidates of a step.
@@ -95,6 +97,37 @@ impl Candidates {
             .sum();
         self.0.unmark();
         kept_slots
+    }
+}
+
+impl<S: SquareSet> Build<'_, S> {
+    /// A step's check of the candidates of side `c` (`Candidates::check_blocks`, `won` the
+    /// byte of c's wins at the distance reached): `check(w, bits, word)` gets each block's
+    /// candidates and its word of c's table, and returns the slots it keeps, whose blocks join
+    /// `kept`. Returns how many it kept; a cancelled build checks nothing more.
+    pub(super) fn check_candidates(
+        &self,
+        c: Color,
+        won: u8,
+        kept: &Frontier,
+        check: impl Fn(u64, u64, &mut Word) -> u64 + Sync,
+    ) -> u64 {
+        let table = self.sides.writer(c);
+        self.candidates.check_blocks(
+            &self.no_escape[c.index()],
+            &table,
+            won,
+            kept,
+            |w| table.prefetch(w),
+            |w, bits| {
+                if self.cancelled() {
+                    return 0;
+                }
+                // SAFETY: check_blocks gives block w to this task only.
+                let mut word = unsafe { table.word(w) };
+                check(w, bits, &mut word)
+            },
+        )
     }
 }
 

@@ -37,53 +37,40 @@ impl<S: SquareSet> Build<'_, S> {
             let lost = &self.lost_at(target)[c.index()];
             let win = self.far.code(Kind::Win, n);
             self.gather(c, &self.won[c.flip().index()], win);
-            let table = self.sides.writer(c);
             let no_escape = &self.no_escape[c.flip().index()];
-            self.candidates.check_blocks(
-                &self.no_escape[c.index()],
-                &table,
-                win,
-                lost,
-                |w| table.prefetch(w),
-                |w, bits| {
-                    if self.cancelled() {
-                        return 0;
-                    }
-                    // SAFETY: check_blocks gives block w to this task only.
-                    let mut word = unsafe { table.word(w) };
-                    let bytes = word.bytes();
-                    let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
-                    if undecided == 0 {
-                        return 0;
-                    }
-                    let mut kept = 0;
-                    if let Some(block) = self.block(w) {
-                        let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
-                        let sq = block.0;
-                        let bm = self.men.block_man();
-                        for_each_bit(losers, |x| {
-                            let mut s = sq;
-                            s[bm] = x;
-                            let p = w * 64 + x as u64;
-                            let occ = self.men.occupancy(&s);
-                            let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
-                            if self.settle_loss(c, &mut word, p, d, target) {
-                                kept |= 1 << x;
-                            }
-                        });
-                    } else {
-                        for_each_bit(undecided, |b| {
-                            let p = w * 64 + b as u64;
-                            let sq = self.ix.decode(p).expect("candidates are positions");
-                            let d = self.all_moves_lose(p, &sq, c, no_escape, n);
-                            if self.settle_loss(c, &mut word, p, d, target) {
-                                kept |= 1 << b;
-                            }
-                        });
-                    }
-                    kept
-                },
-            )
+            self.check_candidates(c, win, lost, |w, bits, word| {
+                let bytes = word.bytes();
+                let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
+                if undecided == 0 {
+                    return 0;
+                }
+                let mut kept = 0;
+                if let Some(block) = self.block(w) {
+                    let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
+                    let sq = block.0;
+                    let bm = self.men.block_man();
+                    for_each_bit(losers, |x| {
+                        let mut s = sq;
+                        s[bm] = x;
+                        let p = w * 64 + x as u64;
+                        let occ = self.men.occupancy(&s);
+                        let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
+                        if self.settle_loss(c, word, p, d, target) {
+                            kept |= 1 << x;
+                        }
+                    });
+                } else {
+                    for_each_bit(undecided, |b| {
+                        let p = w * 64 + b as u64;
+                        let sq = self.ix.decode(p).expect("candidates are positions");
+                        let d = self.all_moves_lose(p, &sq, c, no_escape, n);
+                        if self.settle_loss(c, word, p, d, target) {
+                            kept |= 1 << b;
+                        }
+                    });
+                }
+                kept
+            })
         })
     }
 

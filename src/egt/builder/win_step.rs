@@ -28,43 +28,30 @@ impl<S: SquareSet> Build<'_, S> {
                 self.far.code(Kind::Loss, n - 1),
             );
             let passes = self.rules.null_move.allows(c);
-            let table = self.sides.writer(c);
             found
-                + self.candidates.check_blocks(
-                    &self.no_escape[c.index()],
-                    &table,
-                    win,
-                    won,
-                    |w| table.prefetch(w),
-                    |w, bits| {
-                        if self.cancelled() {
-                            return 0;
-                        }
-                        // SAFETY: check_blocks gives block w to this task only.
-                        let mut word = unsafe { table.word(w) };
-                        let bytes = word.bytes();
-                        // Undecided, or won in more than n: a provisional win (ILLEGAL and
-                        // NOT_LOST are odd; no loss moves into a loss, LOSS_NEW_ODD included).
-                        let longer = bytes.even() & !bytes.at_most(win);
-                        let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
-                        let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
-                        if passes {
-                            // Reached by un-passing: a stalemated side may not pass.
-                            for_each_bit(improves, |b| {
-                                let sq = self
-                                    .ix
-                                    .decode(w * 64 + b as u64)
-                                    .expect("candidates are positions");
-                                if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
-                                    improves &= !(1 << b);
-                                }
-                            });
-                        }
-                        for_each_bit(improves, |b| word.store(b, win));
-                        self.no_escape[c.index()].add_alone(w, improves);
-                        improves
-                    },
-                )
+                + self.check_candidates(c, win, won, |w, bits, word| {
+                    let bytes = word.bytes();
+                    // Undecided, or won in more than n: a provisional win (ILLEGAL and
+                    // NOT_LOST are odd; no loss moves into a loss, LOSS_NEW_ODD included).
+                    let longer = bytes.even() & !bytes.at_most(win);
+                    let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
+                    let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
+                    if passes {
+                        // Reached by un-passing: a stalemated side may not pass.
+                        for_each_bit(improves, |b| {
+                            let sq = self
+                                .ix
+                                .decode(w * 64 + b as u64)
+                                .expect("candidates are positions");
+                            if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
+                                improves &= !(1 << b);
+                            }
+                        });
+                    }
+                    for_each_bit(improves, |b| word.store(b, win));
+                    self.no_escape[c.index()].add_alone(w, improves);
+                    improves
+                })
         });
         for c in Color::BOTH {
             self.settle_far(c, &self.lost_at(n - 1)[c.index()], Kind::Loss, n - 1);
