@@ -28,9 +28,10 @@ use std::sync::atomic::Ordering::Relaxed;
 
 impl<S: SquareSet> Build<'_, S> {
     /// Distance n: every undecided predecessor of a position won in n whose moves all reach
-    /// positions won for the opponent in at most n is lost (in n, or later when a capture
-    /// reaches a longer win, in which case it waits for that distance). Each candidate is
-    /// checked once however many of its successors were won in n.
+    /// positions won for the opponent in at most n is lost (at `loss_target(n)`: in n, or in
+    /// n + 1 plies; or later when a capture reaches a longer win, in which case it waits for
+    /// that distance). Each candidate is checked once however many of its successors were
+    /// won in n.
     pub(super) fn loss_step(&self, n: u16) -> [u64; 2] {
         let target = self.loss_target(n);
         Color::BOTH.map(|c| {
@@ -74,18 +75,19 @@ impl<S: SquareSet> Build<'_, S> {
         })
     }
 
-    /// Stores the outcome `d` of `all_moves_lose` at step n for slot `p` of side `c`, in
-    /// `word`, the word that holds it: a loss in n (returns true: `p` joins the frontier), a
-    /// loss waiting for a later distance, or nothing.
-    fn settle_loss(&self, c: Color, word: &mut Word, p: u64, d: Option<u16>, n: u16) -> bool {
+    /// Stores the outcome `d` of `all_moves_lose` for slot `p` of side `c`, in `word`, the
+    /// word that holds it, where the step finds the losses of distance `target`: a loss at
+    /// `target` (returns true: `p` joins the frontier), a loss waiting for a later distance,
+    /// or nothing.
+    fn settle_loss(&self, c: Color, word: &mut Word, p: u64, d: Option<u16>, target: u16) -> bool {
         let Some(d) = d else {
             return false;
         };
         if d > MAX_DISTANCE {
             self.too_long.store(true, Relaxed);
             false
-        } else if d == n {
-            word.store((p % 64) as u8, self.far.code(Kind::Loss, n));
+        } else if d == target {
+            word.store((p % 64) as u8, self.far.code(Kind::Loss, target));
             true
         } else {
             let byte = self.far.provisional(c, p, Value::Loss(d));

@@ -108,9 +108,6 @@ pub const MAX_DISTANCE: u16 = u16::MAX - 1;
 struct Build<'a, S> {
     name: String,
     metric: Metric,
-    /// Whether the iterations count plies (DTZ: a loss one ply longer than the longest win it
-    /// moves into) rather than moves (a loss as long as it).
-    plies: bool,
     rules: Rules,
     ix: &'a Indexer,
     men: &'a Men<'a, S>,
@@ -267,7 +264,6 @@ pub fn build_table<'t>(
             let build = Build {
                 name: material.name(),
                 metric,
-                plies: matches!(metric, Metric::Dtz(_)),
                 rules,
                 ix: &indexer,
                 men: &men,
@@ -406,7 +402,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
                 return Err(BuildError::Cancelled);
             }
             decided += won + due + found;
-            (lost, ahead) = if self.plies {
+            (lost, ahead) = if self.counts_plies() {
                 (ahead + due, found)
             } else {
                 (due + found, 0)
@@ -611,10 +607,17 @@ impl<'a, S: SquareSet> Build<'a, S> {
         &self.lost[usize::from(d % 2)]
     }
 
+    /// Whether the iterations count plies (DTZ: a loss one ply longer than the longest win it
+    /// moves into) rather than moves (DTM, DTC: a loss as long as it).
+    #[inline]
+    fn counts_plies(&self) -> bool {
+        matches!(self.metric, Metric::Dtz(_))
+    }
+
     /// The distance of the losses a loss step at distance n finds: n, or one ply more.
     #[inline]
     fn loss_target(&self, n: u16) -> u16 {
-        n + u16::from(self.plies)
+        n + u16::from(self.counts_plies())
     }
 
     /// Whether side `c` may pass in a position where it has a legal move; `in_check` is

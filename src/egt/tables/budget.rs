@@ -33,9 +33,9 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 /// it builds it (they are freed before the next table): the positions no move escapes into, a
 /// bit per slot and side to move (a step's candidates are parked there); the blocks holding
 /// candidates, a bit per block; the frontiers, won and lost (two distances of those) for each
-/// side, a bit per block of 64 slots; the smallest pending byte of each block, for each side; the list of candidate
-/// groups a step checks (64 × 64 blocks each); with seeds, a bitmap of the fixed positions
-/// per side; and the bookkeeping.
+/// side, a bit per block of 64 slots; the smallest pending byte of each block, for each side;
+/// the list of candidate groups a step checks (64 × 64 blocks each); with seeds, a bitmap of
+/// the fixed positions per side; and the bookkeeping.
 fn builder_bytes(slots: u64, seeded: bool) -> u64 {
     let blocks = slots.div_ceil(64);
     let candidates = bitmap_bytes(blocks);
