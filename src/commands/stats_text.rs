@@ -39,10 +39,11 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
         "{:<14}{:>16}{:>16}",
         "", "white to move", "black to move"
     );
-    let rows: [CountRow; 8] = [
+    let rows: [CountRow; 9] = [
         ("placements", |x| x.placements),
         ("illegal", |x| x.illegal),
         ("legal", |x| x.legal),
+        ("unique legal", |x| x.unique),
         ("won", |x| x.won),
         ("drawn", |x| x.drawn),
         ("lost", |x| x.lost),
@@ -71,6 +72,11 @@ pub fn render(s: &TableStats, threads: usize, seconds: f64, bytes: u64) -> Strin
         out,
         "{:<14}{:>16}{:>16}",
         "longest loss", s.wtm.longest_loss, s.btm.longest_loss
+    );
+    let _ = writeln!(
+        out,
+        "unique legal positions (NULP), both sides to move, colours swapped: {}",
+        s.unique_legal
     );
     let _ = writeln!(
         out,

@@ -159,6 +159,22 @@ impl Material {
         format!("{}.{}", side(Color::White), side(Color::Black))
     }
 
+    /// Whether both sides have the same men (`KQ.KQ`, `KNN.KNN`): then the colour swap maps
+    /// the endgame onto itself.
+    ///
+    /// ```
+    /// use fairy_egt::egt::material::Material;
+    /// use fairy_egt::piece::PieceSet;
+    ///
+    /// let pieces = PieceSet::standard();
+    /// assert!(Material::parse("KRN.KRN", &pieces).unwrap().is_colour_symmetric());
+    /// assert!(!Material::parse("KBN.KN", &pieces).unwrap().is_colour_symmetric());
+    /// ```
+    pub fn is_colour_symmetric(&self) -> bool {
+        let side = |c: Color| self.men.iter().filter(move |m| m.color == c).map(|m| m.letter);
+        side(Color::White).eq(side(Color::Black))
+    }
+
     /// The material after man `i` (not a royal) is captured.
     pub fn without(&self, i: usize) -> Material {
         let mut men = self.men.clone();

@@ -1,13 +1,17 @@
 //! Statistics of a table over the full board (no symmetry reduction): every placement of the
 //! men on distinct squares, identical men counted once per unordered placement, for each side
 //! to move. Illegal: the side to move can capture the enemy royal.
+//!
+//! Beside them, the number of unique legal positions (Kryukov's NULP): the legal positions
+//! counted once per class of the board's symmetries that the pieces allow, combined with the
+//! colour swap (see `TableStats::unique_legal`).
 
 use crate::board::for_each_bit;
 use crate::board::geometry::{Geometry, MoveTables};
 use crate::board::{Color, SquareSet};
 use crate::egt::bytes::Bytes64;
 use crate::egt::dtz::{Class, Rule};
-use crate::egt::index::BlockShape;
+use crate::egt::index::{BlockShape, Indexer};
 use crate::egt::material::Squares;
 use crate::egt::men::Men;
 use crate::egt::table::{Metric, Table};
@@ -26,6 +30,8 @@ pub struct SideStats {
     pub illegal: u64,
     /// The other placements.
     pub legal: u64,
+    /// Legal positions up to the board's symmetries that the pieces allow: one per class.
+    pub unique: u64,
     /// Legal positions won for the side to move.
     pub won: u64,
     /// Legal positions drawn.
@@ -67,6 +73,15 @@ pub struct TableStats {
     pub rule_moves: Option<u16>,
     /// Size of the symmetry group used by the index.
     pub symmetry: usize,
+    /// The number of unique legal positions, both sides to move (Kryukov's NULP): two
+    /// positions are one when a symmetry of the board that the pieces allow, or the colour
+    /// swap (each man changes side and the board turns upside down, so that one-way men
+    /// still move forward), maps one onto the other. With the same men on both sides
+    /// (`KQ.KQ`) the colour swap maps each position with White to move onto one with Black
+    /// to move, and this is the count of either side; otherwise it maps them onto the
+    /// swapped endgame, and this is the sum of both sides' `unique`. Positions with an
+    /// en-passant right are not counted apart.
+    pub unique_legal: u64,
     /// White to move.
     pub wtm: SideStats,
     /// Black to move.
@@ -76,6 +91,8 @@ pub struct TableStats {
 #[derive(Clone)]
 struct Tally {
     legal: u64,
+    /// Legal slots that are their class's canonical placement.
+    unique: u64,
     wins: Vec<u64>,
     losses: Vec<u64>,
     drawn: u64,
@@ -87,6 +104,7 @@ impl Tally {
     fn new() -> Tally {
         Tally {
             legal: 0,
+            unique: 0,
             wins: Vec::new(),
             losses: Vec::new(),
             drawn: 0,
@@ -96,6 +114,7 @@ impl Tally {
     }
     fn merge(mut self, o: Tally) -> Tally {
         self.legal += o.legal;
+        self.unique += o.unique;
         self.drawn += o.drawn;
         self.checkmates += o.checkmates;
         self.stalemates += o.stalemates;
@@ -222,6 +241,8 @@ fn count_pair_by_blocks<S: SquareSet>(
     }
     for c in Color::BOTH {
         let tally = &mut acc[c.index()];
+        // Each slot of a block is one class (its canonical placement), far bytes included.
+        tally.unique += histogram.iter().flat_map(|h| h[c.index()]).sum::<u64>();
         for (counts, weight) in histogram.iter().zip(weights) {
             for (&v, &n) in values.iter().zip(&counts[c.index()]) {
                 if let (Some(v), 1..) = (v, n) {
@@ -257,11 +278,16 @@ pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
 
 /// `table_stats`, by blocks where the table has them (`by_blocks`), else slot by slot.
 fn count(table: &Table, geometry: &Geometry, by_blocks: bool) -> TableStats {
-    with_tables!(geometry, |t| count_with(table, t, by_blocks))
+    with_tables!(geometry, |t| count_with(table, geometry, t, by_blocks))
 }
 
 /// `count` with the geometry's move tables at their width.
-fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bool) -> TableStats {
+fn count_with<S: SquareSet>(
+    table: &Table,
+    geometry: &Geometry,
+    tables: &MoveTables<S>,
+    by_blocks: bool,
+) -> TableStats {
     let ix = table.indexer();
     let material = table.material();
     let men = Men::new(material, tables).with_blocks_of(ix);
@@ -270,12 +296,21 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
         let occ = men.occupancy(sq);
         (!men.has_legal_move(sq, occ, c)).then(|| men.royal_attacked(sq, occ.all(), c))
     };
+    // A table built without symmetry holds every placement: a class is counted at its
+    // canonical placement, as the folded index has it.
+    let folded = (ix.symmetry() == 1).then(|| Indexer::new(material, geometry, true));
+    let canonical = |sq: &Squares| {
+        folded.as_ref().is_none_or(|f| {
+            let image = f.index(sq).and_then(|i| f.decode(i));
+            image.is_some_and(|image| image[..ix.men()] == sq[..ix.men()])
+        })
+    };
     let tallies = (0..ix.chunk_count())
         .into_par_iter()
         .fold(
             || [Tally::new(), Tally::new()],
             |mut acc, p| {
-                if by_blocks && ix.has_blocks() && men.blockwise() {
+                if by_blocks && ix.has_blocks() && men.blockwise() && folded.is_none() {
                     let slots = ix.chunk_slots(p);
                     let plain = ix.chunk_is_plain(p);
                     count_pair_by_blocks(table, &men, slots, plain, &mut acc, &stuck);
@@ -284,10 +319,12 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
                 for index in ix.chunk_slots(p) {
                     let Some(sq) = ix.decode(index) else { continue };
                     let weight = ix.orbit_size(&sq);
+                    let unique = canonical(&sq) as u64;
                     for c in Color::BOTH {
                         let Some(v) = table.value_at(index, c) else {
                             continue;
                         };
+                        acc[c.index()].unique += unique;
                         acc[c.index()].add(v, weight, || stuck(&sq, c));
                     }
                 }
@@ -304,12 +341,19 @@ fn count_with<S: SquareSet>(table: &Table, tables: &MoveTables<S>, by_blocks: bo
         Metric::Dtm | Metric::Dtc => None,
     };
     let [w, b] = tallies.map(|t| side_stats(t, placements, dtz));
+    let unique_legal = if material.is_colour_symmetric() {
+        debug_assert_eq!(w.unique, b.unique, "the colour swap maps one side onto the other");
+        w.unique
+    } else {
+        w.unique + b.unique
+    };
     TableStats {
         endgame: material.name(),
         board: tables.board().to_string(),
         metric: table.metric().name(),
         rule_moves: dtz.map(Rule::move_count),
         symmetry: ix.symmetry(),
+        unique_legal,
         wtm: w,
         btm: b,
     }
@@ -341,6 +385,7 @@ fn side_stats(t: Tally, placements: u64, dtz: Option<Rule>) -> SideStats {
         placements,
         illegal: placements - t.legal,
         legal: t.legal,
+        unique: t.unique,
         won: wins.values().sum(),
         drawn: t.drawn,
         lost: losses.values().sum(),
