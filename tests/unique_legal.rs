@@ -1,8 +1,8 @@
 //! The number of unique legal positions (Kryukov's NULP) that `build` prints: on small boards
 //! it equals a brute-force count that shares nothing with the table but the move generator
-//! (every placement enumerated, checked by `Position::new`, the symmetry group found from the
-//! legal moves, each class put in canonical form and counted once), and on 8×8 it equals the
-//! figures Kryukov publishes.
+//! (every placement enumerated, checked by `Position::new`, with each en-passant square where
+//! a pawn may take; the symmetry group found from the legal moves; each class put in
+//! canonical form and counted once), and on 8×8 it equals the figures Kryukov publishes.
 
 use fairy_egt::board::geometry::Geometry;
 use fairy_egt::board::{BoardSize, Color, Position, Setup, Square, Sym};
@@ -15,9 +15,9 @@ use fairy_egt::piece::parse::parse_piece_defs;
 use fairy_egt::piece::PieceSet;
 use std::collections::{BTreeSet, HashSet};
 
-/// A position as the brute force keeps it: its men (side, letter, square), sorted, and the
-/// side to move.
-type Key = (Vec<(Color, char, Square)>, Color);
+/// A position as the brute force keeps it: its men (side, letter, square), sorted, the side
+/// to move and its en-passant square.
+type Key = (Vec<(Color, char, Square)>, Color, Option<Square>);
 
 /// The NULP of `spec` on `board` by the table: its statistics' `unique_legal`.
 fn by_table(pieces: &PieceSet, board: BoardSize, spec: &str) -> u64 {
@@ -37,6 +37,8 @@ fn legal_positions(geometry: &Geometry, material: &Material) -> Vec<(Key, Positi
         .map(|m| (m.color, m.letter, m.royal))
         .collect();
     let board = geometry.board();
+    // Only a side with a pawn may take en passant, and only a pawn of the other side.
+    let both_pawns = Color::BOTH.iter().all(|&c| men.contains(&(c, 'P', false)));
     let mut found = Vec::new();
     let mut squares = vec![0; men.len()];
     place(&men, board, 0, &mut squares, &mut |squares| {
@@ -48,6 +50,21 @@ fn legal_positions(geometry: &Geometry, material: &Material) -> Vec<(Key, Positi
             // Illegal: the side to move can take the enemy royal, or a pawn on an edge rank.
             if let Ok(position) = Position::new(&setup, geometry, material.royals()) {
                 found.push((key(&position), position));
+            } else {
+                continue;
+            }
+            // The same placement with an en-passant right, where a pawn may take there.
+            for e in board.all_squares().filter(|_| both_pawns) {
+                setup.en_passant = Some(e);
+                let Ok(position) = Position::new(&setup, geometry, material.royals()) else {
+                    continue;
+                };
+                // A capture onto the empty square takes en passant.
+                let takes = (position.legal_moves(geometry).iter())
+                    .any(|&mv| mv.to == e && position.captured(mv).is_some());
+                if takes {
+                    found.push((key(&position), position));
+                }
             }
         }
     });
@@ -81,24 +98,25 @@ fn key(position: &Position) -> Key {
         .map(|m| (m.color, m.letter, m.square))
         .collect();
     men.sort();
-    (men, position.side_to_move())
+    let ep = position.en_passant().map(|ep| ep.square);
+    (men, position.side_to_move(), ep)
 }
 
 /// The image of a position under symmetry `g`, colours swapped (each man changes side, the
 /// board turned upside down, the other side to move) if `swap`.
-fn image(board: BoardSize, (men, side): &Key, g: Sym, swap: bool) -> Key {
+fn image(board: BoardSize, (men, side, ep): &Key, g: Sym, swap: bool) -> Key {
+    let to = |sq| match swap {
+        false => board.image(g, sq),
+        true => board.image(g, board.image(Sym::FLIP_RANKS, sq)),
+    };
     let mut image: Vec<_> = (men.iter())
         .map(|&(color, letter, sq)| match swap {
-            false => (color, letter, board.image(g, sq)),
-            true => (
-                color.flip(),
-                letter,
-                board.image(g, board.image(Sym::FLIP_RANKS, sq)),
-            ),
+            false => (color, letter, to(sq)),
+            true => (color.flip(), letter, to(sq)),
         })
         .collect();
     image.sort();
-    (image, if swap { side.flip() } else { *side })
+    (image, if swap { side.flip() } else { *side }, ep.map(to))
 }
 
 /// The legal moves of a position, as (from, to, promotion letter), mapped by `g`.
@@ -124,8 +142,9 @@ fn by_brute_force(pieces: &PieceSet, board: BoardSize, spec: &str) -> u64 {
     let group: Vec<Sym> = (board.symmetries())
         .filter(|&g| {
             sample.iter().all(|(k, position)| {
-                let (men, side) = image(board, k, g, false);
+                let (men, side, ep) = image(board, k, g, false);
                 let mut setup = Setup::empty(board, side);
+                setup.en_passant = ep;
                 for (color, letter, sq) in men {
                     setup.board[sq as usize] = Some((color, letter));
                 }
@@ -182,14 +201,16 @@ fn small_boards_count_as_the_brute_force_does() {
 
 /// One-way pieces keep fewer symmetries, and the colour swap turns the board upside down so
 /// that they still move forward: a silver general (forward and the diagonals), a gold
-/// general (left-right mirror only) and a piece with no symmetry at all.
+/// general (left-right mirror only), a piece with no symmetry at all, and the Berolina pawn
+/// (its double step and en-passant capture diagonal-straight).
 #[test]
 fn one_way_pieces_count_as_the_brute_force_does() {
     let text = "K: K\n\
                 S: 0,1 1,1 -1,1 1,-1 -1,-1\n\
                 J: WfF\n\
                 V: rWfF\n\
-                N: N\n";
+                N: N\n\
+                P: fmFfceWifmnA\n";
     let pieces = parse_piece_defs(text, "test.ini").unwrap();
     for (board, spec) in [
         ("5x5", "KS.K"),
@@ -198,6 +219,7 @@ fn one_way_pieces_count_as_the_brute_force_does() {
         ("4x4", "KV.KV"),
         ("5x4", "KV.KJ"),
         ("4x4", "KSJ.K"),
+        ("5x5", "KP.KP"),
     ] {
         check(&pieces, board, spec);
     }

@@ -171,7 +171,12 @@ impl Material {
     /// assert!(!Material::parse("KBN.KN", &pieces).unwrap().is_colour_symmetric());
     /// ```
     pub fn is_colour_symmetric(&self) -> bool {
-        let side = |c: Color| self.men.iter().filter(move |m| m.color == c).map(|m| m.letter);
+        let side = |c: Color| {
+            self.men
+                .iter()
+                .filter(move |m| m.color == c)
+                .map(|m| m.letter)
+        };
         side(Color::White).eq(side(Color::Black))
     }
 

@@ -6,6 +6,8 @@
 //! counted once per class of the board's symmetries that the pieces allow, combined with the
 //! colour swap (see `TableStats::unique_legal`).
 
+mod en_passant;
+
 use crate::board::for_each_bit;
 use crate::board::geometry::{Geometry, MoveTables};
 use crate::board::{Color, SquareSet};
@@ -17,6 +19,7 @@ use crate::egt::men::Men;
 use crate::egt::table::{Metric, Table};
 use crate::egt::value::{decode, Value, ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
 use crate::with_tables;
+use en_passant::EnPassantRights;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -30,7 +33,8 @@ pub struct SideStats {
     pub illegal: u64,
     /// The other placements.
     pub legal: u64,
-    /// Legal positions up to the board's symmetries that the pieces allow: one per class.
+    /// Legal positions up to the board's symmetries that the pieces allow: one per class;
+    /// those with an en-passant right (see `TableStats::unique_legal`) included.
     pub unique: u64,
     /// Legal positions won for the side to move.
     pub won: u64,
@@ -79,8 +83,8 @@ pub struct TableStats {
     /// still move forward), maps one onto the other. With the same men on both sides
     /// (`KQ.KQ`) the colour swap maps each position with White to move onto one with Black
     /// to move, and this is the count of either side; otherwise it maps them onto the
-    /// swapped endgame, and this is the sum of both sides' `unique`. Positions with an
-    /// en-passant right are not counted apart.
+    /// swapped endgame, and this is the sum of both sides' `unique`. A position with an
+    /// en-passant right in which an en-passant capture is legal is a position of its own.
     pub unique_legal: u64,
     /// White to move.
     pub wtm: SideStats,
@@ -299,6 +303,8 @@ fn count_with<S: SquareSet>(
     // A table built without symmetry holds every placement: a class is counted at its
     // canonical placement, as the folded index has it.
     let folded = (ix.symmetry() == 1).then(|| Indexer::new(material, geometry, true));
+    let group = folded.as_ref().unwrap_or(ix).symmetries();
+    let rights = EnPassantRights::new(geometry, material, group);
     let canonical = |sq: &Squares| {
         folded.as_ref().is_none_or(|f| {
             let image = f.index(sq).and_then(|i| f.decode(i));
@@ -310,7 +316,9 @@ fn count_with<S: SquareSet>(
         .fold(
             || [Tally::new(), Tally::new()],
             |mut acc, p| {
-                if by_blocks && ix.has_blocks() && men.blockwise() && folded.is_none() {
+                // En-passant rights are counted slot by slot.
+                let blocks = folded.is_none() && !rights.any();
+                if by_blocks && ix.has_blocks() && men.blockwise() && blocks {
                     let slots = ix.chunk_slots(p);
                     let plain = ix.chunk_is_plain(p);
                     count_pair_by_blocks(table, &men, slots, plain, &mut acc, &stuck);
@@ -319,12 +327,14 @@ fn count_with<S: SquareSet>(
                 for index in ix.chunk_slots(p) {
                     let Some(sq) = ix.decode(index) else { continue };
                     let weight = ix.orbit_size(&sq);
-                    let unique = canonical(&sq) as u64;
+                    let canonical = canonical(&sq);
                     for c in Color::BOTH {
                         let Some(v) = table.value_at(index, c) else {
                             continue;
                         };
-                        acc[c.index()].unique += unique;
+                        if canonical {
+                            acc[c.index()].unique += 1 + rights.count(&sq, c);
+                        }
                         acc[c.index()].add(v, weight, || stuck(&sq, c));
                     }
                 }
@@ -342,7 +352,10 @@ fn count_with<S: SquareSet>(
     };
     let [w, b] = tallies.map(|t| side_stats(t, placements, dtz));
     let unique_legal = if material.is_colour_symmetric() {
-        debug_assert_eq!(w.unique, b.unique, "the colour swap maps one side onto the other");
+        debug_assert_eq!(
+            w.unique, b.unique,
+            "the colour swap maps one side onto the other"
+        );
         w.unique
     } else {
         w.unique + b.unique

@@ -301,6 +301,11 @@ impl Indexer {
         self.syms.len()
     }
 
+    /// The symmetry group used: each placement's slot is that of the least image under it.
+    pub fn symmetries(&self) -> &[Sym] {
+        &self.syms
+    }
+
     /// Whether a placement's royal pair is canonical as it stands and fixed by no other
     /// symmetry: then moving a man that is alone in its group shifts the index by
     /// `(to − from) · stride(man)` (see `shifted`).
