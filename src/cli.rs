@@ -21,6 +21,12 @@ pub enum Command {
     Moves { common: Common, fens: Fens },
     /// Build, then let the engine play itself from a position, printing every move.
     Play { common: Common, fen: Option<String> },
+    /// Build, then serve the table explorer (a page and a JSON API) on `bind`:`port`.
+    Explore {
+        common: Common,
+        bind: std::net::IpAddr,
+        port: u16,
+    },
     /// Engine mode (no command given): speak XBoard, or UCI when the first line is `uci`, on
     /// stdin/stdout.
     Engine { common: Common },
@@ -90,6 +96,7 @@ usage: fairy-egt [ENDGAME] [OPTIONS]           (engine mode: XBoard or UCI)
        fairy-egt probe [ENDGAME] --fen FEN [OPTIONS]
        fairy-egt probe [ENDGAME] --fens FILE [OPTIONS]
        fairy-egt moves [ENDGAME] (--fen FEN | --fens FILE) [OPTIONS]
+       fairy-egt explore [ENDGAME] [--port N] [--bind ADDR] [OPTIONS]
 
   (none)   engine mode: an XBoard/WinBoard engine on stdin/stdout (a UCI engine when the
            first line it reads is 'uci') that builds the endgame at once and plays any
@@ -113,6 +120,11 @@ usage: fairy-egt [ENDGAME] [OPTIONS]           (engine mode: XBoard or UCI)
            number and reason on stderr; the others go on, then the exit code is 2.
            Builds nothing: only the pieces and the royals of ENDGAME are used, and the
            positions may hold any men of the piece file
+  explore  build, then serve the table explorer: a page that shows a position, every
+           move's value, click to play; and a JSON API shaped like Lichess's tablebase
+           API (GET /api?fen=FEN, also /standard?fen=FEN). Prints its address
+           (http://127.0.0.1:PORT/) on stdout. --port N (default 8000; 0: any free
+           port), --bind ADDR (default 127.0.0.1: this machine only)
 
 ENDGAME is White's men, '.', Black's men, e.g. KQ.KR, KBN.KN, KA.KR (KQvKR also works);
 the first letter of a side is its royal piece. Default: the endgame of engine.ini.
@@ -181,6 +193,8 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
     let mut json = false;
     let mut fen: Option<String> = None;
     let mut fens: Option<PathBuf> = None;
+    let mut bind = std::net::IpAddr::from([127, 0, 0, 1]);
+    let mut port: u16 = 8000;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => return Ok(Command::Help),
@@ -207,6 +221,23 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
             Long("tables") => common.tables = Some(path_or_none(parser.value()?)),
             Long("fen") => fen = Some(parser.value()?.string()?),
             Long("fens") => fens = Some(parser.value()?.into()),
+            Long("port") => {
+                let v = parser.value()?.string()?;
+                port = v.parse().map_err(|_| {
+                    CliError(format!(
+                        "--port: expected a port number from 0 (any free port) to 65535, \
+                         found '{v}'"
+                    ))
+                })?;
+            }
+            Long("bind") => {
+                let v = parser.value()?.string()?;
+                bind = v.parse().map_err(|_| {
+                    CliError(format!(
+                        "--bind: expected an IP address such as 127.0.0.1 or 0.0.0.0, found '{v}'"
+                    ))
+                })?;
+            }
             Long("config") => common.config = Some(parser.value()?.into()),
             Long("pieces") => common.pieces = Some(parser.value()?.into()),
             Long("metric") => {
@@ -293,8 +324,9 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
             )),
         },
         Some("play") => Ok(Command::Play { common, fen }),
+        Some("explore") => Ok(Command::Explore { common, bind, port }),
         Some(other) => Err(CliError(format!(
-            "unknown command '{other}' (expected build, probe, moves, play, or an endgame such as \
+            "unknown command '{other}' (expected build, probe, moves, play, explore, or an endgame such as \
              KQ.KR for engine mode)"
         ))),
         None => Ok(Command::Engine { common }),

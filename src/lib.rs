@@ -38,6 +38,7 @@ pub mod board;
 pub mod config;
 pub mod egt;
 pub mod engine;
+pub mod explorer;
 pub mod files;
 pub mod piece;
 pub mod protocol;

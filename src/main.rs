@@ -6,7 +6,7 @@ mod commands;
 mod session;
 
 use cli::{parse_args, Command, USAGE};
-use commands::{build, moves, play, probe, UserError};
+use commands::{build, explore, moves, play, probe, UserError};
 
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -27,6 +27,7 @@ fn main() {
         Ok(Command::ProbeMany { common, fens }) => probe::run_many(&common, &fens),
         Ok(Command::Moves { common, fens }) => moves::run(&common, &fens),
         Ok(Command::Play { common, fen }) => play::run(&common, fen.as_deref()),
+        Ok(Command::Explore { common, bind, port }) => explore::run(&common, bind, port),
         Ok(Command::Engine { common }) => session::run(&common),
     };
     if let Err(e) = result {

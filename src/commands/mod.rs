@@ -1,6 +1,7 @@
 //! The command-line commands, and the start-up they share: settings, pieces, threads.
 
 pub mod build;
+pub mod explore;
 pub mod moves;
 pub mod play;
 pub mod probe;

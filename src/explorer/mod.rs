@@ -1,0 +1,5 @@
+//! The table explorer that `fairy-egt explore` serves: a page in the browser and a JSON API
+//! shaped like the Lichess tablebase API's (`answer`), behind a small web server (`server`).
+
+pub mod answer;
+pub mod server;

@@ -1,0 +1,129 @@
+//! The explorer's web server: the page at `/`, and the answers of `answer.rs` at `/api` and
+//! `/standard` (Lichess's path), `?fen=` (underscores for spaces, as Lichess allows).
+//! Positions of material not built yet are built on demand, one build at a time; a bad FEN
+//! or a position the tables cannot answer is an HTTP 400 with `{"error": "..."}`.
+
+use super::answer::{answer, Answer};
+use crate::board::{Position, Setup};
+use crate::egt::material::{material_of, Material};
+use crate::egt::progress::Silent;
+use crate::egt::tables::TableSet;
+use crate::engine::game::check;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+use std::sync::{Arc, Mutex, RwLock};
+
+/// The page: board, moves and values, drawn by its script from `/api`.
+const PAGE: &str = include_str!("page.html");
+
+/// What the server answers from: the tables, and the endgame whose royals read FENs.
+pub struct Explorer {
+    tables: RwLock<TableSet>,
+    spec: Material,
+    /// Held while a table is built: one build at a time.
+    building: Mutex<()>,
+}
+
+/// Why a request gets no answer.
+#[derive(Debug)]
+pub struct Refusal {
+    status: StatusCode,
+    message: String,
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message });
+        (self.status, Json(body)).into_response()
+    }
+}
+
+fn bad_request(message: impl std::fmt::Display) -> Refusal {
+    Refusal {
+        status: StatusCode::BAD_REQUEST,
+        message: message.to_string(),
+    }
+}
+
+impl Explorer {
+    /// An explorer of `tables` (the endgame `spec` built, or to be built on demand), whose
+    /// FENs name their royals as `spec` does.
+    pub fn new(tables: TableSet, spec: Material) -> Explorer {
+        Explorer {
+            tables: RwLock::new(tables),
+            spec,
+            building: Mutex::new(()),
+        }
+    }
+
+    /// The answer for a FEN (underscores read as spaces), building its tables if needed.
+    pub fn answer_fen(&self, fen: &str) -> Result<Answer, Refusal> {
+        let fen = fen.replace('_', " ");
+        let pos = self.position(&fen)?;
+        let material = material_of(&pos).0;
+        if !self.read().playable(&material) {
+            self.build(&material)?;
+        }
+        answer(&self.read(), &pos).map_err(bad_request)
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, TableSet> {
+        // A panic in a probe cannot leave the tables half written: only builds write.
+        self.tables.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The checked position of a FEN on the tables' board.
+    fn position(&self, fen: &str) -> Result<Position, Refusal> {
+        let tables = self.read();
+        let geometry = tables.geometry();
+        let setup = Setup::from_fen(fen, geometry.board()).map_err(bad_request)?;
+        check(&setup, geometry, self.spec.royals()).map_err(bad_request)
+    }
+
+    /// Builds `material`'s tables, unless a build that held the lock before did.
+    fn build(&self, material: &Material) -> Result<(), Refusal> {
+        let _one = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if self.read().playable(material) {
+            return Ok(());
+        }
+        log::info!("building {material} for the explorer");
+        let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
+        tables.build(material, &Silent).map_err(|e| Refusal {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!("cannot build {material}: {e}"),
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct Lookup {
+    fen: Option<String>,
+}
+
+async fn lookup(
+    State(explorer): State<Arc<Explorer>>,
+    Query(query): Query<Lookup>,
+) -> Result<Json<Answer>, Refusal> {
+    let fen = query.fen.ok_or_else(|| bad_request("expected ?fen=FEN"))?;
+    // Probing and building take the processor: off the server's threads.
+    tokio::task::spawn_blocking(move || explorer.answer_fen(&fen))
+        .await
+        .map_err(|e| Refusal {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("the lookup failed: {e}"),
+        })?
+        .map(Json)
+}
+
+/// The routes: the page at `/`, the answers at `/api` and `/standard`.
+pub fn router(explorer: Arc<Explorer>) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/api", get(lookup))
+        .route("/standard", get(lookup))
+        .with_state(explorer)
+}
