@@ -1,9 +1,11 @@
-//! The explorer's web server: the page at `/`, and the answers of `answer.rs` at `/api` and
-//! `/standard` (Lichess's path), `?fen=` (underscores for spaces, as Lichess allows).
+//! The explorer's web server: the page at `/`, the answers of `answer.rs` at `/api` and
+//! `/standard` (Lichess's path), `?fen=` (underscores for spaces, as Lichess allows), and a
+//! table's pictures (`pictures.rs`) at `/pictures?endgame=`, drawn once per endgame.
 //! Positions of material not built yet are built on demand, one build at a time; a bad FEN
 //! or a position the tables cannot answer is an HTTP 400 with `{"error": "..."}`.
 
 use super::answer::{answer, Answer};
+use super::pictures::{pictures, Pictures};
 use crate::board::{Position, Setup};
 use crate::egt::material::{material_of, Material};
 use crate::egt::progress::Silent;
@@ -15,6 +17,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 /// The page: board, moves and values, drawn by its script from `/api`.
@@ -26,6 +29,8 @@ pub struct Explorer {
     spec: Material,
     /// Held while a table is built: one build at a time.
     building: Mutex<()>,
+    /// The pictures drawn so far, by endgame (a pass over the whole table each).
+    pictures: Mutex<HashMap<Material, Arc<Pictures>>>,
 }
 
 /// Why a request gets no answer.
@@ -57,6 +62,7 @@ impl Explorer {
             tables: RwLock::new(tables),
             spec,
             building: Mutex::new(()),
+            pictures: Mutex::new(HashMap::new()),
         }
     }
 
@@ -69,6 +75,30 @@ impl Explorer {
             self.build(&material)?;
         }
         answer(&self.read(), &pos).map_err(bad_request)
+    }
+
+    /// The pictures of an endgame (`KQ.KR`), building its tables if needed.
+    pub fn pictures_of(&self, endgame: &str) -> Result<Arc<Pictures>, Refusal> {
+        let material = Material::parse(endgame, self.read().pieces()).map_err(bad_request)?;
+        if let Some(p) = self
+            .pictures
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&material)
+        {
+            return Ok(p.clone());
+        }
+        if !self.read().playable(&material) {
+            self.build(&material)?;
+        }
+        let tables = self.read();
+        let table = tables
+            .get(&material)
+            .ok_or_else(|| bad_request("no such table"))?;
+        let drawn = Arc::new(pictures(table, tables.geometry()));
+        let mut cache = self.pictures.lock().unwrap_or_else(|e| e.into_inner());
+        cache.insert(material, drawn.clone());
+        Ok(drawn)
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, TableSet> {
@@ -119,11 +149,34 @@ async fn lookup(
         .map(Json)
 }
 
-/// The routes: the page at `/`, the answers at `/api` and `/standard`.
+#[derive(Deserialize)]
+struct Endgame {
+    endgame: Option<String>,
+}
+
+async fn drawn(
+    State(explorer): State<Arc<Explorer>>,
+    Query(query): Query<Endgame>,
+) -> Result<Json<Pictures>, Refusal> {
+    let endgame = query
+        .endgame
+        .ok_or_else(|| bad_request("expected ?endgame=ENDGAME, e.g. KQ.KR"))?;
+    tokio::task::spawn_blocking(move || explorer.pictures_of(&endgame))
+        .await
+        .map_err(|e| Refusal {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("the pictures failed: {e}"),
+        })?
+        .map(|p| Json(Pictures::clone(&p)))
+}
+
+/// The routes: the page at `/`, the answers at `/api` and `/standard`, a table's pictures at
+/// `/pictures?endgame=`.
 pub fn router(explorer: Arc<Explorer>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/api", get(lookup))
         .route("/standard", get(lookup))
+        .route("/pictures", get(drawn))
         .with_state(explorer)
 }
