@@ -235,3 +235,27 @@ fn other_material_is_built_on_demand_and_many_clients_are_served() {
         at(1.0)
     );
 }
+
+#[test]
+fn an_on_demand_build_shows_its_progress() {
+    let (_server, address) = start("KQ.KR");
+    let idle: Json = serde_json::from_str(&get(&address, "/progress").1).unwrap();
+    assert_eq!(idle["building"], false);
+    // KBN.K is built when asked for; meanwhile /progress reports it, as XBoard shows builds.
+    let seen = std::thread::scope(|s| {
+        let asked = s.spawn(|| lookup(&address, "8/8/8/3k4/8/8/8/BN2K3 w - - 0 1"));
+        let mut seen = Vec::new();
+        while !asked.is_finished() {
+            let p: Json = serde_json::from_str(&get(&address, "/progress").1).unwrap();
+            if p["building"] == true {
+                seen.push(p["text"].as_str().unwrap().to_string());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(asked.join().unwrap()["category"], "win");
+        seen
+    });
+    assert!(seen.iter().any(|t| t.contains("KBN.K")), "{seen:?}");
+    let done: Json = serde_json::from_str(&get(&address, "/progress").1).unwrap();
+    assert_eq!(done["building"], false);
+}

@@ -1,6 +1,7 @@
 //! The explorer's web server: the page at `/`, the answers of `answer.rs` at `/api` and
 //! `/standard` (Lichess's path), `?fen=` (underscores for spaces, as Lichess allows), and a
-//! table's pictures (`pictures.rs`) at `/pictures?endgame=`, drawn once per endgame.
+//! table's pictures (`pictures.rs`) at `/pictures?endgame=`, drawn once per endgame; while a
+//! table is built on demand, its progress at `/progress`.
 //! Positions of material not built yet are built on demand, one build at a time; a bad FEN
 //! or a position the tables cannot answer is an HTTP 400 with `{"error": "..."}`.
 
@@ -8,7 +9,7 @@ use super::answer::{answer, Answer};
 use super::pictures::{pictures, Pictures};
 use crate::board::{Position, Setup};
 use crate::egt::material::{material_of, Material};
-use crate::egt::progress::Silent;
+use crate::egt::progress::BuildEvent;
 use crate::egt::tables::TableSet;
 use crate::engine::game::check;
 use axum::extract::{Query, State};
@@ -31,6 +32,20 @@ pub struct Explorer {
     building: Mutex<()>,
     /// The pictures drawn so far, by endgame (a pass over the whole table each).
     pictures: Mutex<HashMap<Material, Arc<Pictures>>>,
+    /// The last progress report of the build under way, if one is.
+    progress: Mutex<Option<Progress>>,
+}
+
+/// How far the build under way is, as `/progress` gives it.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Progress {
+    /// Whether a build is under way.
+    pub building: bool,
+    /// The report, as the engine shows it in XBoard (`42% KBN.KN, ~3 s left: building
+    /// KBN.KN, distance 14, 1.2 s`).
+    pub text: String,
+    /// The share of the build done, 0 to 1.
+    pub fraction: f64,
 }
 
 /// Why a request gets no answer.
@@ -63,6 +78,7 @@ impl Explorer {
             spec,
             building: Mutex::new(()),
             pictures: Mutex::new(HashMap::new()),
+            progress: Mutex::new(None),
         }
     }
 
@@ -121,11 +137,28 @@ impl Explorer {
             return Ok(());
         }
         log::info!("building {material} for the explorer");
-        let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
-        tables.build(material, &Silent).map_err(|e| Refusal {
+        let report = |event: &BuildEvent| {
+            *self.progress.lock().unwrap_or_else(|e| e.into_inner()) = Some(Progress {
+                building: true,
+                text: event.to_string(),
+                fraction: event.fraction,
+            });
+        };
+        let built = {
+            let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
+            tables.build(material, &report)
+        };
+        *self.progress.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        built.map_err(|e| Refusal {
             status: StatusCode::SERVICE_UNAVAILABLE,
             message: format!("cannot build {material}: {e}"),
         })
+    }
+
+    /// How far the build under way is (`building` false when none is).
+    pub fn progress(&self) -> Progress {
+        let progress = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        progress.clone().unwrap_or_default()
     }
 }
 
@@ -171,12 +204,16 @@ async fn drawn(
 }
 
 /// The routes: the page at `/`, the answers at `/api` and `/standard`, a table's pictures at
-/// `/pictures?endgame=`.
+/// `/pictures?endgame=`, the progress of the build under way at `/progress`.
 pub fn router(explorer: Arc<Explorer>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/api", get(lookup))
         .route("/standard", get(lookup))
         .route("/pictures", get(drawn))
+        .route(
+            "/progress",
+            get(|State(explorer): State<Arc<Explorer>>| async move { Json(explorer.progress()) }),
+        )
         .with_state(explorer)
 }
