@@ -172,14 +172,21 @@ async fn lookup(
     Query(query): Query<Lookup>,
 ) -> Result<Json<Answer>, Refusal> {
     let fen = query.fen.ok_or_else(|| bad_request("expected ?fen=FEN"))?;
-    // Probing and building take the processor: off the server's threads.
-    tokio::task::spawn_blocking(move || explorer.answer_fen(&fen))
+    off_thread(move || explorer.answer_fen(&fen))
+        .await
+        .map(Json)
+}
+
+/// Runs `work` off the server's threads: probing, drawing and building take the processor.
+async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
+) -> Result<T, Refusal> {
+    tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| Refusal {
             status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: format!("the lookup failed: {e}"),
+            message: format!("the request failed: {e}"),
         })?
-        .map(Json)
 }
 
 #[derive(Deserialize)]
@@ -194,12 +201,8 @@ async fn drawn(
     let endgame = query
         .endgame
         .ok_or_else(|| bad_request("expected ?endgame=ENDGAME, e.g. KQ.KR"))?;
-    tokio::task::spawn_blocking(move || explorer.pictures_of(&endgame))
+    off_thread(move || explorer.pictures_of(&endgame))
         .await
-        .map_err(|e| Refusal {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: format!("the pictures failed: {e}"),
-        })?
         .map(|p| Json(Pictures::clone(&p)))
 }
 
