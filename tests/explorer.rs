@@ -97,41 +97,38 @@ fn agrees(tables: &TableSet, pos: &Position, answer: &Json) {
     assert_eq!(answer["fen"], fen.as_str());
 }
 
-#[test]
-fn the_api_gives_the_tables_values_for_positions_and_moves() {
-    let (_server, address) = start("KQ.KR");
+/// Checks `count` random legal positions of `endgame` (its men `men`) against the tables:
+/// the answer and every move's.
+fn check_random_positions(endgame: &str, men: &[(Color, char)], count: usize) {
+    let (_server, address) = start(endgame);
     let mut tables =
         TableSet::new(PieceSet::standard(), Metric::Dtm).with_rule_play(Rule::FIFTY_MOVES);
-    let kqkr = Material::parse("KQ.KR", tables.pieces()).unwrap();
-    tables.build(&kqkr, &Silent).unwrap();
+    let material = Material::parse(endgame, tables.pieces()).unwrap();
+    tables.build(&material, &Silent).unwrap();
     let geometry = tables.geometry().clone();
-    let men = [
-        (Color::White, 'K'),
-        (Color::Black, 'K'),
-        (Color::White, 'Q'),
-        (Color::Black, 'R'),
-    ];
     // Random placements (a fixed sequence), both sides to move, the legal ones.
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut checked = 0;
-    while checked < 60 {
+    while checked < count {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let squares: Vec<u8> = (0..4).map(|k| (seed >> (8 + 6 * k) & 63) as u8).collect();
-        if (1..4).any(|i| squares[..i].contains(&squares[i])) {
+        let squares: Vec<u8> = (0..men.len())
+            .map(|k| (seed >> (8 + 6 * k) & 63) as u8)
+            .collect();
+        if (1..men.len()).any(|i| squares[..i].contains(&squares[i])) {
             continue;
         }
-        let stm = if seed >> 40 & 1 == 0 {
+        let stm = if seed >> 60 & 1 == 0 {
             Color::White
         } else {
             Color::Black
         };
-        let setup: Setup = setup_of(geometry.board(), stm, &men, &squares);
-        let Ok(pos) = Position::new(&setup, &geometry, kqkr.royals()) else {
+        let setup: Setup = setup_of(geometry.board(), stm, men, &squares);
+        let Ok(pos) = Position::new(&setup, &geometry, material.royals()) else {
             continue;
         };
         let answer = lookup(&address, &pos.to_setup().to_fen());
         agrees(&tables, &pos, &answer);
-        assert_eq!(answer["endgame"], "KQ.KR");
+        assert_eq!(answer["endgame"], endgame);
         // Every legal move, each valued as the position it leaves, the best first.
         let moves = answer["moves"].as_array().expect("moves");
         let legal = pos.legal_moves(&geometry);
@@ -159,17 +156,46 @@ fn the_api_gives_the_tables_values_for_positions_and_moves() {
         }
         checked += 1;
     }
-    // The published longest KQKR win: 35 moves, 69 plies; its line plays to mate.
+}
+
+#[test]
+fn the_api_gives_the_tables_values_for_positions_and_moves() {
+    use Color::{Black, White};
+    check_random_positions(
+        "KQ.KR",
+        &[(White, 'K'), (Black, 'K'), (White, 'Q'), (Black, 'R')],
+        60,
+    );
+    // Pawns, their promotions (e7e8q … e7e8n) and the cursed wins of the 50-move rule.
+    check_random_positions(
+        "KP.KR",
+        &[(White, 'K'), (Black, 'K'), (Black, 'R'), (White, 'P')],
+        60,
+    );
+    // A fairy piece: the Archbishop.
+    check_random_positions(
+        "KA.KN",
+        &[(White, 'K'), (Black, 'K'), (White, 'A'), (Black, 'N')],
+        40,
+    );
+}
+
+#[test]
+fn the_longest_kqkr_win_reads_69_plies_and_its_line_mates() {
+    let (_server, address) = start("KQ.KR");
+    let tables = TableSet::new(PieceSet::standard(), Metric::Dtm);
+    let geometry = tables.geometry();
+    let kqkr = Material::parse("KQ.KR", tables.pieces()).unwrap();
     let answer = lookup(&address, support::KQKR);
     assert_eq!(answer["dtm"], 69);
     let setup = Setup::from_fen(support::KQKR, geometry.board()).unwrap();
-    let mut pos = Position::new(&setup, &geometry, kqkr.royals()).unwrap();
+    let mut pos = Position::new(&setup, geometry, kqkr.royals()).unwrap();
     let line = answer["line"].as_array().expect("a line");
     assert_eq!(line.len(), 69);
     for mv in line {
-        pos = pos.play(pos.parse_move(mv.as_str().unwrap(), &geometry).unwrap());
+        pos = pos.play(pos.parse_move(mv.as_str().unwrap(), geometry).unwrap());
     }
-    assert!(pos.legal_moves(&geometry).is_empty() && pos.in_check(&geometry));
+    assert!(pos.legal_moves(geometry).is_empty() && pos.in_check(geometry));
 }
 
 #[test]

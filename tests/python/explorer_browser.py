@@ -1,6 +1,7 @@
 """The explorer's page in a real browser: headless Chromium, driven by Selenium through
 chromedriver, loads `fairy-egt explore KQ.KR`'s page, sets a K+Q against K+R position up (a
-FEN typed in, then a man taken off and put back by clicking), plays the best move by clicking
+FEN typed in, then a man taken off, put back and moved by clicking, the colours swapped and
+back, the board flipped and back), plays the best move by clicking
 it, goes back, and checks at each step that the board, the value and the move list show what
 the table says; then draws the table's pictures (histograms, a heat map). Screenshots of
 each step go to the directory given.
@@ -91,6 +92,30 @@ def main():
         man.send_keys("Q")
         square("h1").click()
         shown(KQKR, "win in 35")
+        # Moving a man: with the box empty, pick the Queen up on h1 and put her down on h3,
+        # then back.
+        man.clear()
+        square("h1").click()
+        assert man.get_attribute("value") == "Q"
+        shown("8/8/8/8/2r5/8/2k5/K7 w - - 0 1", "K.KR")
+        square("h3").click()
+        shown("8/8/8/8/2r5/7Q/2k5/K7 w - - 0 1", "KQ.KR, White to move: win in")
+        man.clear()
+        square("h3").click()
+        shown("8/8/8/8/2r5/8/2k5/K7 w - - 0 1", "K.KR")
+        square("h1").click()
+        shown(KQKR, "win in 35")
+        # Swapping the colours makes it K+R against K+Q; twice, the position again.
+        driver.find_element(By.ID, "swap").click()
+        shown("8/8/8/8/2R5/8/2K5/k6q w - - 0 1", "KR.KQ, White to move")
+        driver.find_element(By.ID, "swap").click()
+        shown(KQKR, "win in 35")
+        # Flipping the board turns the view: h1 in the top left corner, then a8 again.
+        first = lambda: driver.find_element(By.CSS_SELECTOR, "#board td").get_attribute("title")
+        driver.find_element(By.ID, "flip").click()
+        assert first() == "h1", first()
+        driver.find_element(By.ID, "flip").click()
+        assert first() == "a8", first()
 
         # Click the best move: the board, the value and the list change as the table says.
         driver.find_elements(By.CSS_SELECTOR, "#moves tbody tr")[0].click()
