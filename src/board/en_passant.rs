@@ -186,6 +186,21 @@ impl PawnRules {
             .and_then(|&(_, leg)| self.offset(from, leg))
     }
 
+    /// The squares a pawn of `color` standing on `end` may have passed over: one for each of
+    /// its double steps that ends there from its initial rank (the same square may come twice).
+    pub(crate) fn passed_to(&self, color: Color, end: Square) -> impl Iterator<Item = Square> + '_ {
+        let steps = &self.by_color[color.index()];
+        steps
+            .double_steps
+            .iter()
+            .filter_map(move |&((dx, dy), leg)| {
+                let origin = self.offset(end, (-dx, -dy))?;
+                (self.board.rank_of(origin) == steps.initial_rank)
+                    .then(|| self.offset(origin, leg))
+                    .flatten()
+            })
+    }
+
     /// Whether a pawn of `side` among `men` has an `e` capture onto `square` (pseudo-legal:
     /// its own royal may be left capturable).
     pub(super) fn capturable(&self, men: &[Man], side: Color, square: Square) -> bool {

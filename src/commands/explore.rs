@@ -3,9 +3,8 @@
 
 use super::{settings, start_threads, StderrProgress, UserError};
 use crate::cli::Common;
-use fairy_egt::egt::dtz::Rule;
+use fairy_egt::engine::engine_tables;
 use fairy_egt::explorer::server::{router, Explorer};
-use fairy_egt::settings::new_tables;
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -14,7 +13,7 @@ use std::sync::Arc;
 pub fn run(common: &Common, bind: IpAddr, port: u16) -> Result<(), UserError> {
     let s = settings(common)?;
     start_threads(s.options.threads);
-    let mut tables = new_tables(&s).with_rule_play(Rule::moves(s.options.rule_moves));
+    let mut tables = engine_tables(&s);
     let progress = StderrProgress::new();
     tables
         .build(&s.material, &progress)

@@ -300,9 +300,11 @@ fn count_with<S: SquareSet>(
         let occ = men.occupancy(sq);
         (!men.has_legal_move(sq, occ, c)).then(|| men.royal_attacked(sq, occ.all(), c))
     };
-    // A table built without symmetry holds every placement: a class is counted at its
-    // canonical placement, as the folded index has it.
-    let folded = (ix.symmetry() == 1).then(|| Indexer::new(material, geometry, true));
+    // A table built without symmetry that the pieces allow holds every placement: a class is
+    // counted at its canonical placement, as the folded index has it.
+    let folded = (ix.symmetry() == 1)
+        .then(|| Indexer::new(material, geometry, true))
+        .filter(|f| f.symmetry() > 1);
     let group = folded.as_ref().unwrap_or(ix).symmetries();
     let rights = EnPassantRights::new(geometry, material, group);
     let canonical = |sq: &Squares| {
@@ -311,14 +313,15 @@ fn count_with<S: SquareSet>(
             image.is_some_and(|image| image[..ix.men()] == sq[..ix.men()])
         })
     };
+    // A table built without its symmetry, and en-passant rights, are counted slot by slot.
+    let by_blocks =
+        by_blocks && ix.has_blocks() && men.blockwise() && folded.is_none() && !rights.any();
     let tallies = (0..ix.chunk_count())
         .into_par_iter()
         .fold(
             || [Tally::new(), Tally::new()],
             |mut acc, p| {
-                // En-passant rights are counted slot by slot.
-                let blocks = folded.is_none() && !rights.any();
-                if by_blocks && ix.has_blocks() && men.blockwise() && blocks {
+                if by_blocks {
                     let slots = ix.chunk_slots(p);
                     let plain = ix.chunk_is_plain(p);
                     count_pair_by_blocks(table, &men, slots, plain, &mut acc, &stuck);

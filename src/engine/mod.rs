@@ -40,7 +40,7 @@ use think::Judge;
 /// The engine's tables for these settings: with the draw rule on (`rule_moves`, 50 by
 /// default), DTZ tables are built beside the metric's, to play within the rule
 /// ([`TableSet::with_rule_play`]).
-fn engine_tables(settings: &Settings) -> TableSet {
+pub fn engine_tables(settings: &Settings) -> TableSet {
     new_tables(settings).with_rule_play(Rule::moves(settings.options.rule_moves))
 }
 

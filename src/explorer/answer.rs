@@ -83,12 +83,7 @@ const LINE_LIMIT: usize = 600;
 
 /// The answer for `pos`, whose tables (and those its moves lead into) are built in `tables`.
 pub fn answer(tables: &TableSet, pos: &Position) -> Result<Answer, ProbeError> {
-    let rule = tables
-        .rule_tables()
-        .map_or(Rule::NONE, |t| match t.metric() {
-            Metric::Dtz(rule) => rule,
-            Metric::Dtm | Metric::Dtc => Rule::NONE,
-        });
+    let rule = rule_play(tables).map_or(Rule::NONE, |(_, rule)| rule);
     let judge = Judge { tables, rule };
     let moves = (judge.ranked(pos, 0)?.into_iter())
         .map(|scored| move_answer(tables, pos, scored.mv))
@@ -120,13 +115,13 @@ fn summary(tables: &TableSet, pos: &Position) -> Result<Summary, ProbeError> {
     let stuck = pos.legal_moves(geometry).is_empty();
     let in_check = pos.in_check(geometry);
     let value = tables.probe(pos)?;
-    let dtz = match tables.rule_tables() {
-        Some(dtz) => Some((dtz.probe(pos)?, dtz.metric())),
+    let dtz = match rule_play(tables) {
+        Some((dtz, rule)) => Some((dtz.probe(pos)?, rule)),
         None => None,
     };
     let class = match dtz {
-        Some((v, Metric::Dtz(rule))) => rule.class(v),
-        _ => Rule::NONE.class(value),
+        Some((v, rule)) => rule.class(v),
+        None => Rule::NONE.class(value),
     };
     let (dtm, dtc) = match tables.metric() {
         Metric::Dtm => (plies(value), None),
@@ -150,6 +145,15 @@ fn summary(tables: &TableSet, pos: &Position) -> Result<Summary, ProbeError> {
         variant_loss: false,
         insufficient_material: false,
     })
+}
+
+/// The 50-move rule's DTZ tables and their rule, where they are built.
+fn rule_play(tables: &TableSet) -> Option<(&TableSet, Rule)> {
+    let dtz = tables.rule_tables()?;
+    match dtz.metric() {
+        Metric::Dtz(rule) => Some((dtz, rule)),
+        Metric::Dtm | Metric::Dtc => None,
+    }
 }
 
 /// A value in moves (DTM, DTC) as signed plies: a win in n moves is 2n − 1 plies away, a loss

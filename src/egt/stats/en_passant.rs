@@ -4,8 +4,9 @@
 //! made the right (the square it passed over empty, the pawn's start free: the check of a
 //! FEN's e.p. square) and an en-passant capture is legal in it.
 
+use crate::board::en_passant::PawnRules;
 use crate::board::geometry::Geometry;
-use crate::board::{BoardSize, Color, Position, Setup, Square, Sym};
+use crate::board::{Color, Position, Setup, Square, Sym};
 use crate::egt::material::{Material, Squares};
 use crate::piece::PAWN;
 
@@ -17,8 +18,9 @@ pub(super) struct EnPassantRights<'a> {
     men: Vec<(Color, char)>,
     /// The symmetries the classes are taken under.
     group: Vec<Sym>,
-    /// Whether both sides have pawns (else there is no right to count).
-    both_pawns: bool,
+    /// The pawns' double steps and e.p. captures, where both sides have pawns (else there
+    /// is no right to count).
+    rules: Option<PawnRules>,
 }
 
 impl<'a> EnPassantRights<'a> {
@@ -31,19 +33,22 @@ impl<'a> EnPassantRights<'a> {
         let men: Vec<(Color, char)> = (material.men().iter())
             .map(|m| (m.color, m.letter))
             .collect();
-        let pawns = |c: Color| men.contains(&(c, PAWN));
+        let both_pawns = Color::BOTH.iter().all(|&c| men.contains(&(c, PAWN)));
+        let rules = both_pawns
+            .then(|| PawnRules::new(geometry.pieces(), geometry.board()))
+            .flatten();
         EnPassantRights {
             geometry,
             royals: material.royals(),
-            both_pawns: pawns(Color::White) && pawns(Color::Black),
             men,
             group: group.to_vec(),
+            rules,
         }
     }
 
     /// Whether any placement may have an en-passant right: both sides have pawns.
     pub(super) fn any(&self) -> bool {
-        self.both_pawns
+        self.rules.is_some()
     }
 
     /// The classes of positions with an en-passant right of the legal placement `sq` (the
@@ -51,9 +56,23 @@ impl<'a> EnPassantRights<'a> {
     /// capture is legal, rights that a symmetry fixing the placement maps onto each other
     /// counted once.
     pub(super) fn count(&self, sq: &Squares, c: Color) -> u64 {
-        if !self.possible(sq, c) {
+        let Some(rules) = &self.rules else { return 0 };
+        let pawns = |side: Color| {
+            (self.men.iter().zip(sq))
+                .filter(move |&(&m, _)| m == (side, PAWN))
+                .map(|(_, &s)| s)
+        };
+        // The squares the other side's pawns may just have passed over, where a pawn of `c`
+        // has an e.p. capture (pseudo-legal: the position decides).
+        let mut passed: Vec<Square> = pawns(c.flip())
+            .flat_map(|v| rules.passed_to(c.flip(), v))
+            .filter(|&e| pawns(c).any(|p| rules.ep_capture(c, p, e)))
+            .collect();
+        if passed.is_empty() {
             return 0;
         }
+        passed.sort_unstable();
+        passed.dedup();
         let board = self.geometry.board();
         let mut setup = Setup::empty(board, c);
         for (&(color, letter), &s) in self.men.iter().zip(sq) {
@@ -63,10 +82,7 @@ impl<'a> EnPassantRights<'a> {
             .filter(|&g| self.image(sq, g) == self.image(sq, Sym::IDENTITY))
             .collect();
         let mut count = 0;
-        for e in board.all_squares() {
-            if setup.board[e as usize].is_some() {
-                continue;
-            }
+        for e in passed {
             setup.en_passant = Some(e);
             let Ok(position) = Position::new(&setup, self.geometry, self.royals) else {
                 continue;
@@ -82,23 +98,6 @@ impl<'a> EnPassantRights<'a> {
         count
     }
 
-    /// Whether a pawn of side `c` and one of the other side stand on one rank, the rank where
-    /// a double step from the other side's second rank ends: only then may `c` take en
-    /// passant. The squares of men that are no pawns do not matter here.
-    fn possible(&self, sq: &Squares, c: Color) -> bool {
-        if !self.both_pawns {
-            return false;
-        }
-        let board = self.geometry.board();
-        let rank = end_rank(board, c.flip());
-        let on = |side: Color| {
-            (self.men.iter().zip(sq)).any(|(&(color, letter), &s)| {
-                color == side && letter == PAWN && board.rank_of(s) == rank
-            })
-        };
-        on(c) && on(c.flip())
-    }
-
     /// The men of placement `sq` moved by `g`, as a sorted list.
     fn image(&self, sq: &Squares, g: Sym) -> Vec<(Color, char, Square)> {
         let board = self.geometry.board();
@@ -107,13 +106,5 @@ impl<'a> EnPassantRights<'a> {
             .collect();
         men.sort();
         men
-    }
-}
-
-/// The rank where a double step of `side`'s pawn from its second rank ends (its fourth).
-fn end_rank(board: BoardSize, side: Color) -> i8 {
-    match side {
-        Color::White => 3,
-        Color::Black => board.ranks() as i8 - 4,
     }
 }
