@@ -87,9 +87,7 @@ impl Explorer {
         let fen = fen.replace('_', " ");
         let pos = self.position(&fen)?;
         let material = material_of(&pos).0;
-        if !self.read().playable(&material) {
-            self.build(&material)?;
-        }
+        self.build(&material)?;
         answer(&self.read(), &pos).map_err(bad_request)
     }
 
@@ -104,9 +102,7 @@ impl Explorer {
         {
             return Ok(p.clone());
         }
-        if !self.read().playable(&material) {
-            self.build(&material)?;
-        }
+        self.build(&material)?;
         let tables = self.read();
         let table = tables
             .get(&material)
@@ -130,8 +126,12 @@ impl Explorer {
         check(&setup, geometry, self.spec.royals()).map_err(bad_request)
     }
 
-    /// Builds `material`'s tables, unless a build that held the lock before did.
+    /// Builds `material`'s tables unless they are built (by an earlier request, or by a
+    /// build that held the lock before this one).
     fn build(&self, material: &Material) -> Result<(), Refusal> {
+        if self.read().playable(material) {
+            return Ok(());
+        }
         let _one = self.building.lock().unwrap_or_else(|e| e.into_inner());
         if self.read().playable(material) {
             return Ok(());
