@@ -7,7 +7,11 @@
 //! working memory: the process's own few megabytes come on top), and the wall seconds until
 //! the full-board statistics are counted too; for KBN.KN, how that compares with EGTgen and
 //! with the aim of 30 times its speed; for the pawn endgame KRP.KR, its time as a multiple
-//! of KBN.KN's and its peak memory beside the tables it keeps. Linux only (/proc).
+//! of KBN.KN's and its peak memory beside the tables it keeps; the nanoseconds per placement
+//! of each endgame (its wall time over the full-board placements of its men, one side to
+//! move), and for those on other boards, that figure beside the same endgame's on 8×8 (the
+//! aim: within 1.5×), and KC.KRN's time as a multiple of KBN.KN's (the aim: at most 7×).
+//! Linux only (/proc).
 //!
 //! With `FAIRY_EGT_EGTGEN` naming an EGTgen 1.2 5-man binary (H.G. Muller's public source,
 //! built with `gcc -O2 -DMEN=5 EGTgen.c`; not part of this repository), KBN.KN is also timed
@@ -100,8 +104,9 @@ fn child(spec: &str, threads: usize) {
     table_stats(table, set.geometry());
     let with_stats = start.elapsed().as_secs_f64();
     println!(
-        "{wall} {cpu} {peak} {estimate} {with_stats} {}",
-        set.bytes()
+        "{wall} {cpu} {peak} {estimate} {with_stats} {} {}",
+        set.bytes(),
+        table.indexer().full_board_placements()
     );
 }
 
@@ -236,7 +241,8 @@ fn saved_tables(spec: &str) {
 }
 
 /// Builds `spec` in a child process: wall s, CPU s, peak bytes, estimated bytes, wall s with
-/// the statistics, bytes of the tables kept (the endgame's and every smaller one's).
+/// the statistics, bytes of the tables kept (the endgame's and every smaller one's), the
+/// endgame's full-board placements (one side to move).
 fn run_child(spec: &str, threads: usize) -> Vec<f64> {
     let out = Command::new(std::env::current_exe().expect("own path"))
         .env(CHILD, spec)
@@ -252,6 +258,11 @@ fn run_child(spec: &str, threads: usize) -> Vec<f64> {
         .split_whitespace()
         .map(|x| x.parse().expect("numbers"))
         .collect()
+}
+
+/// Nanoseconds of a build (`run_child`'s figures) per full-board placement of its men.
+fn per_placement(v: &[f64]) -> f64 {
+    v[0] * 1e9 / v[6]
 }
 
 /// Wall seconds of EGTgen (`egtgen`, a 5-man binary) building KBN.KN under DTM, run in a
@@ -334,25 +345,42 @@ fn main() {
         .filter(|a| a.contains('.'))
         .collect();
     if specs.is_empty() {
-        specs = vec!["KQ.KR", "KC.KR@10x8", PAWNS, "KBN.KN"];
+        specs = vec![
+            "KQ.KR",
+            "KC.KR",
+            "KQ.KR@10x8",
+            "KC.KR@10x8",
+            "KQ.KR@12x12",
+            "KC.KRN@10x8",
+            PAWNS,
+            "KBN.KN",
+        ];
     }
     println!(
-        "{:<12} {:>8} {:>10} {:>9} {:>12} {:>12} {:>14}",
-        "endgame", "threads", "wall s", "CPU s", "peak MB", "estimate MB", "+ statistics s"
+        "{:<12} {:>8} {:>10} {:>9} {:>12} {:>12} {:>14} {:>14}",
+        "endgame",
+        "threads",
+        "wall s",
+        "CPU s",
+        "peak MB",
+        "estimate MB",
+        "+ statistics s",
+        "ns/placement"
     );
     let mut times = Vec::new();
     for &spec in &specs {
         let v = run_child(spec, threads);
         times.push((spec, v.clone()));
         println!(
-            "{:<12} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1} {:>14.3}",
+            "{:<12} {:>8} {:>10.3} {:>9.2} {:>12.1} {:>12.1} {:>14.3} {:>14.2}",
             spec,
             threads,
             v[0],
             v[1],
             v[2] / 1e6,
             v[3] / 1e6,
-            v[4]
+            v[4],
+            per_placement(&v)
         );
         if spec == "KBN.KN" {
             match std::env::var_os(EGTGEN) {
@@ -374,6 +402,25 @@ fn main() {
             p[2] / 1e6,
             100.0 * (p[2] / p[5] - 1.0),
             p[5] / 1e6
+        );
+    }
+    for (spec, v) in &times {
+        let (endgame, board) = endgame_and_board(spec);
+        let on_8x8 = times.iter().find(|(s, _)| *s == endgame);
+        if let (false, Some((_, w))) = (board == BoardSize::STANDARD, on_8x8) {
+            println!(
+                "{spec}: {:.2} ns per placement, {:.2}× {endgame}'s {:.2} on 8×8 in this run (the aim is at most 1.5×)",
+                per_placement(v),
+                per_placement(v) / per_placement(w),
+                per_placement(w)
+            );
+        }
+    }
+    let kcrkn = times.iter().find(|(s, _)| *s == "KC.KRN@10x8");
+    if let (Some((_, c)), Some((_, k))) = (kcrkn, kbnkn) {
+        println!(
+            "KC.KRN@10x8: {:.1}× KBN.KN's time in this run (the aim is at most 7×)",
+            c[0] / k[0]
         );
     }
     let last = specs.last().expect("an endgame");

@@ -46,11 +46,18 @@ pub trait SquareSet:
     /// Number of squares.
     fn count(self) -> u32;
 
-    /// The squares 0…63, as a block word of the builder holds them (8×8 boards only).
-    fn low64(self) -> u64;
+    /// 64-bit words of the set (its *lanes*): square `sq` is bit `sq % 64` of lane `sq / 64`.
+    /// The builder keeps a block's sets of slots in memory as lanes.
+    const LANES: usize;
 
-    /// The set of the squares of a block word (bit `sq` of `bits`, 0…63).
-    fn from_low64(bits: u64) -> Self;
+    /// Lane `k` (squares 64·k … 64·k + 63).
+    fn lane(self, k: usize) -> u64;
+
+    /// The set whose lane k is `lane(k)`.
+    fn from_lanes(lane: impl Fn(usize) -> u64) -> Self;
+
+    /// The squares numbered below `n` (all of them from `CAPACITY` on).
+    fn below(n: usize) -> Self;
 
     /// Whether `sq` is in the set.
     #[inline]
@@ -120,14 +127,25 @@ macro_rules! native_set {
                 self.count_ones()
             }
 
+            const LANES: usize = Self::CAPACITY / 64;
+
             #[inline]
-            fn low64(self) -> u64 {
-                self as u64
+            fn lane(self, k: usize) -> u64 {
+                (self >> (64 * k)) as u64
             }
 
             #[inline]
-            fn from_low64(bits: u64) -> Self {
-                bits as $t
+            fn from_lanes(lane: impl Fn(usize) -> u64) -> Self {
+                (0..Self::LANES).fold(0, |s, k| s | (lane(k) as $t) << (64 * k))
+            }
+
+            #[inline]
+            fn below(n: usize) -> Self {
+                if n >= Self::CAPACITY {
+                    <$t>::MAX
+                } else {
+                    (1 << n) - 1
+                }
             }
         }
     };
@@ -171,22 +189,6 @@ impl Not for Bits256 {
     }
 }
 
-impl Bits256 {
-    /// The squares numbered below `sq`.
-    fn below(sq: usize) -> Bits256 {
-        Bits256(std::array::from_fn(|i| {
-            let start = i * 64;
-            if sq >= start + 64 {
-                !0
-            } else if sq <= start {
-                0
-            } else {
-                (1u64 << (sq - start)) - 1
-            }
-        }))
-    }
-}
-
 impl SquareSet for Bits256 {
     const CAPACITY: usize = 256;
 
@@ -225,14 +227,30 @@ impl SquareSet for Bits256 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
+    const LANES: usize = 4;
+
     #[inline]
-    fn low64(self) -> u64 {
-        self.0[0]
+    fn lane(self, k: usize) -> u64 {
+        self.0[k]
     }
 
     #[inline]
-    fn from_low64(bits: u64) -> Self {
-        Bits256([bits, 0, 0, 0])
+    fn from_lanes(lane: impl Fn(usize) -> u64) -> Self {
+        Bits256(std::array::from_fn(lane))
+    }
+
+    #[inline]
+    fn below(sq: usize) -> Self {
+        Bits256(std::array::from_fn(|i| {
+            let start = i * 64;
+            if sq >= start + 64 {
+                !0
+            } else if sq <= start {
+                0
+            } else {
+                (1u64 << (sq - start)) - 1
+            }
+        }))
     }
 }
 
@@ -283,7 +301,11 @@ mod tests {
         for squares in [&[128u8][..], &[0, 255], &[63, 64, 191, 192], &[255]] {
             check::<Bits256>(squares);
         }
-        assert_eq!(Bits256::from_low64(5).low64(), 5);
+        assert_eq!(Bits256::from_lanes(|k| k as u64 + 5).lane(2), 7);
+        assert_eq!(u128::from_lanes(|k| k as u64 + 5).lane(1), 6);
+        assert_eq!(members(u128::below(70)).len(), 70);
+        assert_eq!(members(Bits256::below(200)).len(), 200);
+        assert_eq!(u64::below(64), !0);
         assert!(!Bits256::bit(200).contains(72));
     }
 }

@@ -1,5 +1,6 @@
-//! Tests on the 64 bytes of one bitmap word of a table at once, each giving a 64-bit set
-//! (bit k for byte k): with SSE2 on x86_64, sixteen bytes per compare; plain loops elsewhere.
+//! Tests on the bytes of one block of a table at once (a block: as many slots as the board
+//! has squares, see `Indexer::block_len`), each giving a set with bit k for byte k: with SSE2
+//! on x86_64, sixteen bytes per compare; plain loops elsewhere.
 
 #[cfg(target_arch = "x86_64")]
 use sse2 as chunks;
@@ -7,80 +8,128 @@ use sse2 as chunks;
 #[cfg(not(target_arch = "x86_64"))]
 use portable as chunks;
 
-/// 64 consecutive table bytes, loaded for testing.
-pub(super) struct Bytes64<'a>(&'a [u8; 64]);
+use crate::board::SquareSet;
 
-impl<'a> Bytes64<'a> {
-    /// These 64 bytes.
+/// The bytes of one block of a table, loaded for testing.
+pub(super) struct BlockBytes<'a>(&'a [u8]);
+
+impl<'a> BlockBytes<'a> {
+    /// These bytes (at most 256).
     #[inline]
-    pub(super) fn new(bytes: &'a [u8; 64]) -> Bytes64<'a> {
-        Bytes64(bytes)
+    pub(super) fn new(bytes: &'a [u8]) -> BlockBytes<'a> {
+        debug_assert!(bytes.len() <= 256);
+        BlockBytes(bytes)
     }
 
-    /// The bytes of word `w` of a table's bytes (whose length is a multiple of 64).
+    /// The bytes of block `w`, of `len` slots, of a table's bytes (whose length is a
+    /// multiple of `len`).
     #[inline]
-    pub(super) fn of_word(table: &'a [u8], w: u64) -> Bytes64<'a> {
-        Bytes64(
-            table[(w * 64) as usize..][..64]
-                .try_into()
-                .expect("64 bytes"),
-        )
+    pub(super) fn of_block(table: &'a [u8], w: u64, len: usize) -> BlockBytes<'a> {
+        BlockBytes::new(&table[w as usize * len..][..len])
     }
 
     /// Bytes equal to `b`.
-    #[inline]
-    pub(super) fn equal(&self, b: u8) -> u64 {
+    #[inline(always)]
+    pub(super) fn equal<S: SquareSet>(&self, b: u8) -> S {
         self.mask(|v| chunks::equal(v, b))
     }
 
     /// Bytes at most `b` (unsigned).
-    #[inline]
-    pub(super) fn at_most(&self, b: u8) -> u64 {
+    #[inline(always)]
+    pub(super) fn at_most<S: SquareSet>(&self, b: u8) -> S {
         self.mask(|v| chunks::at_most(v, b))
     }
 
     /// Even bytes.
-    #[inline]
-    pub(super) fn even(&self) -> u64 {
+    #[inline(always)]
+    pub(super) fn even<S: SquareSet>(&self) -> S {
         self.mask(chunks::even)
     }
 
     /// Even bytes from 1 to `b`: in a table, the wins up to distance b / 2.
-    #[inline]
-    pub(super) fn even_up_to(&self, b: u8) -> u64 {
+    #[inline(always)]
+    pub(super) fn even_up_to<S: SquareSet>(&self, b: u8) -> S {
         self.mask(|v| chunks::even_up_to(v, b))
     }
 
     /// The smallest byte above `floor` other than `except`; 255 if there is none.
     #[inline]
     pub(super) fn min_above(&self, floor: u8, except: u8) -> u8 {
-        (0..4)
-            .map(|k| {
-                let chunk: &[u8; 16] = self.0[16 * k..][..16].try_into().expect("16 bytes");
-                chunks::min_above(chunk, floor, except)
-            })
-            .min()
-            .expect("four chunks")
+        if let Ok(block) = <&[u8; 64]>::try_from(self.0) {
+            // The 8×8 board's block: four chunks, unrolled.
+            return (0..4)
+                .map(|k| {
+                    let chunk: &[u8; 16] = block[16 * k..][..16].try_into().expect("16 bytes");
+                    chunks::min_above(chunk, floor, except)
+                })
+                .min()
+                .expect("four chunks");
+        }
+        let mut min = 255;
+        self.each_chunk(|_, chunk| min = min.min(chunks::min_above(chunk, floor, except)));
+        min
     }
 
-    /// The 64-bit set made of a 16-bit set for each 16 bytes.
+    /// The set made of a 16-bit set for each 16 bytes (bytes past the last are left out).
+    #[inline(always)]
+    fn mask<S: SquareSet>(&self, test: impl Fn(&[u8; 16]) -> u16) -> S {
+        if let (1, Ok(block)) = (S::LANES, <&[u8; 64]>::try_from(self.0)) {
+            // The 8×8 board's block, in one word: four chunks, unrolled.
+            let m = (0..4).fold(0u64, |m, k| {
+                let chunk: &[u8; 16] = block[16 * k..][..16].try_into().expect("16 bytes");
+                m | (test(chunk) as u64) << (16 * k)
+            });
+            return S::from_lanes(|_| m);
+        }
+        self.mask_of_any_length(test)
+    }
+
+    /// `mask` for blocks of any length.
+    #[inline(never)]
+    fn mask_of_any_length<S: SquareSet>(&self, test: impl Fn(&[u8; 16]) -> u16) -> S {
+        let mut lanes = [0u64; 4];
+        let len = self.0.len();
+        self.each_chunk(|k, chunk| {
+            let mut bits = test(chunk) as u64;
+            if 16 * k + 16 > len {
+                bits &= (1 << (len - 16 * k)) - 1;
+            }
+            lanes[k / 4] |= bits << (16 * (k % 4));
+        });
+        S::from_lanes(|k| lanes[k])
+    }
+
+    /// Calls `f(k, chunk)` for the k-th 16 bytes; a last, shorter chunk is filled up with 255.
     #[inline]
-    fn mask(&self, test: impl Fn(&[u8; 16]) -> u16) -> u64 {
-        (0..4).fold(0u64, |m, k| {
-            let chunk: &[u8; 16] = self.0[16 * k..][..16].try_into().expect("16 bytes");
-            m | (test(chunk) as u64) << (16 * k)
-        })
+    fn each_chunk(&self, mut f: impl FnMut(usize, &[u8; 16])) {
+        let mut chunks = self.0.chunks_exact(16);
+        let mut k = 0;
+        for chunk in chunks.by_ref() {
+            f(k, chunk.try_into().expect("16 bytes"));
+            k += 1;
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [255u8; 16];
+            last[..rest.len()].copy_from_slice(rest);
+            f(k, &last);
+        }
     }
 }
 
-/// Asks the processor to start loading the 64 bytes of word `w` of a table's bytes (`u8`,
-/// or `AtomicU8` that other threads may be writing) into its caches, for a read that comes
-/// soon after: a hint, which does nothing off x86_64.
+/// Asks the processor to start loading the bytes of block `w` (of `len` slots) of a table's
+/// bytes (`u8`, or `AtomicU8` that other threads may be writing) into its caches, for a read
+/// that comes soon after: a hint, which does nothing off x86_64.
 #[inline]
-pub(super) fn prefetch<B>(table: &[B], w: u64) {
+pub(super) fn prefetch<B>(table: &[B], w: u64, len: usize) {
     debug_assert_eq!(std::mem::size_of::<B>(), 1, "table bytes");
-    if let Some(byte) = table.get((w * 64) as usize) {
+    let start = w as usize * len;
+    if let Some(byte) = table.get(start) {
         prefetch_line(byte);
+        // A block longer than 64 bytes spans more cache lines than its first.
+        for line in (start / 64 + 1..=(start + len - 1) / 64).map(|l| l * 64) {
+            prefetch_line(&table[line]);
+        }
     }
 }
 
@@ -214,38 +263,55 @@ mod sse2 {
 mod tests {
     use super::*;
 
+    /// Every block length (the boards' squares, 9 to 256) and set width: each test's set has
+    /// exactly the bytes that pass it, none past the block.
     #[test]
     fn masks_agree_with_byte_tests() {
-        let bytes: Vec<u8> = (0..64u32)
-            .map(|k| (k * 37 % 256) as u8)
-            .chain([255, 0])
-            .collect();
-        let mut table = bytes.clone();
-        table.resize(128, 7);
-        for w in 0..2 {
-            let b = Bytes64::of_word(&table, w);
-            let each = |test: &dyn Fn(u8) -> bool| {
-                (0..64).fold(0u64, |m, k| {
-                    m | (test(table[w as usize * 64 + k]) as u64) << k
-                })
-            };
-            for x in [0u8, 7, 74, 200, 255] {
-                assert_eq!(b.equal(x), each(&|v| v == x));
-                assert_eq!(b.at_most(x), each(&|v| v <= x));
+        fn check<S: SquareSet>(len: usize) {
+            let table: Vec<u8> = (0..2 * len as u32)
+                .map(|k| (k * 37 % 256) as u8)
+                .chain([255, 0])
+                .collect();
+            for w in 0..2 {
+                let b = BlockBytes::of_block(&table, w, len);
+                let block = &table[w as usize * len..][..len];
+                let each = |test: &dyn Fn(u8) -> bool| {
+                    (0..len).fold(S::default(), |m, k| {
+                        if test(block[k]) {
+                            m | S::bit(k as u8)
+                        } else {
+                            m
+                        }
+                    })
+                };
+                for x in [0u8, 7, 74, 200, 255] {
+                    assert_eq!(b.equal::<S>(x), each(&|v| v == x), "{len}");
+                    assert_eq!(b.at_most::<S>(x), each(&|v| v <= x), "{len}");
+                }
+                assert_eq!(b.even::<S>(), each(&|v| v % 2 == 0));
+                for x in [0u8, 2, 74, 254] {
+                    assert_eq!(
+                        b.even_up_to::<S>(x),
+                        each(&|v| v % 2 == 0 && v != 0 && v <= x)
+                    );
+                }
+                for (floor, except) in [(0u8, 253u8), (74, 111), (200, 0), (254, 1)] {
+                    let want = (block.iter().copied())
+                        .filter(|&v| v > floor && v != except)
+                        .min()
+                        .unwrap_or(255);
+                    assert_eq!(b.min_above(floor, except), want, "{floor} {except}");
+                }
             }
-            assert_eq!(b.even(), each(&|v| v % 2 == 0));
-            for x in [0u8, 2, 74, 254] {
-                assert_eq!(b.even_up_to(x), each(&|v| v % 2 == 0 && v != 0 && v <= x));
-            }
-            for (floor, except) in [(0u8, 253u8), (74, 111), (200, 0), (254, 1)] {
-                let want = table[w as usize * 64..][..64]
-                    .iter()
-                    .copied()
-                    .filter(|&v| v > floor && v != except)
-                    .min()
-                    .unwrap_or(255);
-                assert_eq!(b.min_above(floor, except), want, "{floor} {except}");
-            }
+        }
+        for len in [9, 25, 49, 56, 64] {
+            check::<u64>(len);
+        }
+        for len in [80, 81, 100, 121, 128] {
+            check::<u128>(len);
+        }
+        for len in [144, 169, 256] {
+            check::<crate::board::Bits256>(len);
         }
     }
 

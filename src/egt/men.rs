@@ -51,8 +51,8 @@ pub enum Exit {
 
 /// The men of a material with their move tables, for work on placements (`Squares`), with
 /// square sets `S` (see `board::square_set`). The block-wise methods (`*_of_block`,
-/// `*_in_block`) are for the 8×8 board, where blocks exist: they give sets of the block man's
-/// squares as the `u64` words of the builder's bitmaps.
+/// `*_in_block`) are for tables with blocks: they give sets of the block man's squares, the
+/// slots of a block as the builder's sets hold them.
 pub struct Men<'a, S> {
     men: Vec<ManInfo<'a, S>>,
     own: [Vec<usize>; 2],
@@ -393,14 +393,14 @@ impl<'a, S: SquareSet> Men<'a, S> {
         sq: &Squares,
         occupied: S,
         c: Color,
-        mut f: impl FnMut(usize, Square, u64) -> bool,
+        mut f: impl FnMut(usize, Square, S) -> bool,
     ) -> bool {
         debug_assert!(self.plain, "block-wise work needs plain men");
         let block = self.block_man;
         self.quiet_men(c)
             .rev()
             .filter(|&&i| i != block)
-            .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, path.low64())))
+            .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, path)))
     }
 
     /// Calls `f(i, origin, path)` for every un-move of side `c`'s men other than the block
@@ -413,12 +413,12 @@ impl<'a, S: SquareSet> Men<'a, S> {
         sq: &Squares,
         occupied: S,
         c: Color,
-        mut f: impl FnMut(usize, Square, u64) -> bool,
+        mut f: impl FnMut(usize, Square, S) -> bool,
     ) {
         debug_assert!(self.plain, "block-wise work needs plain men");
         let block = self.block_man;
         for &i in self.quiet_men(c).filter(|&&i| i != block) {
-            self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, path.low64()));
+            self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, path));
         }
     }
 
@@ -432,18 +432,18 @@ impl<'a, S: SquareSet> Men<'a, S> {
         sq: &Squares,
         occupied: S,
         c: Color,
-        mut f: impl FnMut(usize, Square, u64),
+        mut f: impl FnMut(usize, Square, S),
     ) {
         debug_assert!(self.plain, "block-wise work needs plain men");
         for &i in self.own[c.index()].iter().filter(|&&i| self.men[i].pawn) {
             self.walk_quiet_rays(i, sq[i], occupied, |t, path| {
-                f(i, t, path.low64());
+                f(i, t, path);
                 true
             });
             for (to, leg) in self.men[i].moves.quiet_lame_leaps(sq[i]) {
                 let path = leg | S::bit(to);
                 if (path & occupied).is_empty() {
-                    f(i, to, path.low64());
+                    f(i, to, path);
                 }
             }
         }
@@ -451,14 +451,14 @@ impl<'a, S: SquareSet> Men<'a, S> {
 
     /// The squares of the block man with which side `c`'s royal is attacked, in a block whose
     /// other men are `sq` (on the squares `others`).
-    pub fn royal_attacked_in_block(&self, sq: &Squares, others: S, c: Color) -> u64 {
+    pub fn royal_attacked_in_block(&self, sq: &Squares, others: S, c: Color) -> S {
         let royal = sq[c.index()];
-        let mut attacked = 0u64;
+        let mut attacked = S::default();
         for &j in &self.own[c.flip().index()] {
             if j == self.block_man {
-                attacked |= (!others & self.men[j].moves.attackers(royal, others)).low64();
+                attacked |= !others & self.men[j].moves.attackers(royal, others);
             } else if let Some(shadow) = self.men[j].moves.attack_shadow(sq[j], royal, others) {
-                attacked |= !shadow.low64();
+                attacked |= !shadow;
             }
         }
         attacked
@@ -466,16 +466,16 @@ impl<'a, S: SquareSet> Men<'a, S> {
 
     /// The squares of the block man with which side `c`'s royal has a legal non-capturing
     /// move, in a block whose other men are `sq` (on the squares `others`).
-    pub fn royal_steps_in_block(&self, sq: &Squares, others: S, c: Color) -> u64 {
+    pub fn royal_steps_in_block(&self, sq: &Squares, others: S, c: Color) -> S {
         let royal = c.index();
         let from = sq[royal];
-        let mut safe = 0u64;
+        let mut safe = S::default();
         debug_assert!(self.plain, "block-wise work needs plain men");
         self.walk_quiet_rays(royal, from, others, |t, path| {
             let mut s = *sq;
             s[royal] = t;
             let occupied = others ^ S::bit(from) ^ S::bit(t);
-            safe |= !self.royal_attacked_in_block(&s, occupied, c) & !path.low64();
+            safe |= !self.royal_attacked_in_block(&s, occupied, c) & !path;
             true
         });
         safe
@@ -487,7 +487,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
     /// A step that no other enemy man attacks even with the block man off the board is safe
     /// wherever the block man stands, unless he stands on its path or, an enemy, attacks its
     /// square; so the royal can be boxed in only where the block man spoils every such step.
-    pub fn royal_boxed_in_block(&self, sq: &Squares, others: S, c: Color) -> u64 {
+    pub fn royal_boxed_in_block(&self, sq: &Squares, others: S, c: Color) -> S {
         let royal = c.index();
         let from = sq[royal];
         let block = self.block_man;
@@ -495,19 +495,19 @@ impl<'a, S: SquareSet> Men<'a, S> {
         // The royal has left `from`; his target square blocks no ray towards itself.
         let vacated = others ^ S::bit(from);
         let enemy_block_man = self.men[block].color != c;
-        let mut boxed = !0u64;
+        let mut boxed = !S::default();
         self.walk_quiet_rays(royal, from, others, |t, path| {
             let attacked = self.own[c.flip().index()]
                 .iter()
                 .any(|&j| j != block && self.men[j].moves.attack_set(sq[j], vacated).contains(t));
             if !attacked {
-                let mut spoilt = path.low64();
+                let mut spoilt = path;
                 if enemy_block_man {
-                    spoilt |= self.men[block].moves.attackers(t, vacated).low64();
+                    spoilt |= self.men[block].moves.attackers(t, vacated);
                 }
                 boxed &= spoilt;
             }
-            boxed != 0
+            !boxed.is_empty()
         });
         boxed
     }

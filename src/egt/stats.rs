@@ -11,7 +11,7 @@ mod en_passant;
 use crate::board::for_each_bit;
 use crate::board::geometry::{Geometry, MoveTables};
 use crate::board::{Color, SquareSet};
-use crate::egt::bytes::Bytes64;
+use crate::egt::bytes::BlockBytes;
 use crate::egt::dtz::{Class, Rule};
 use crate::egt::index::{BlockShape, Indexer};
 use crate::egt::material::Squares;
@@ -203,42 +203,46 @@ fn count_pair_by_blocks<S: SquareSet>(
     let stuck_bytes = values.map(|v| v.is_some_and(may_be_stuck));
     // By weight (full, half), side to move and byte.
     let mut histogram = [[[0u64; 256]; 2]; 2];
-    let mut block = [0u8; 64];
-    for w in slots.start / 64..slots.end / 64 {
+    let len = ix.block_len();
+    let all = S::below(len);
+    let mut block = vec![0u8; len];
+    for w in slots.start / len as u64..slots.end / len as u64 {
         let Some(sq) = ix.block_men(w) else { continue };
         // The slots of half weight.
         let half = match ix.block_shape(w, &sq) {
-            BlockShape::Whole => 0,
-            BlockShape::Half(fold) => fold.fixed(),
+            BlockShape::Whole => S::default(),
+            BlockShape::Half(fold) => fold.fixed::<S>(),
             BlockShape::Hole => continue,
         };
         let others = men.others_of_block(&sq);
         for c in Color::BOTH {
             for (x, b) in block.iter_mut().enumerate() {
-                *b = table.byte(w * 64 + x as u64, c);
+                *b = table.byte(w * len as u64 + x as u64, c);
             }
-            let bytes = Bytes64::new(&block);
-            let (illegal, undecided) = (bytes.equal(ILLEGAL), bytes.equal(UNKNOWN));
-            for (k, part) in [!half, half].into_iter().enumerate() {
-                histogram[k][c.index()][UNKNOWN as usize] += (undecided & part).count_ones() as u64;
+            let bytes = BlockBytes::new(&block);
+            let (illegal, undecided) = (bytes.equal::<S>(ILLEGAL), bytes.equal::<S>(UNKNOWN));
+            for (k, part) in [all & !half, half].into_iter().enumerate() {
+                histogram[k][c.index()][UNKNOWN as usize] += (undecided & part).count() as u64;
             }
             let mut maybe_stuck = undecided;
-            for_each_bit(!(illegal | undecided), |x| {
+            for_each_bit(all & !(illegal | undecided), |x| {
                 let b = block[x as usize];
-                histogram[(half >> x & 1) as usize][c.index()][b as usize] += 1;
-                maybe_stuck |= (stuck_bytes[b as usize] as u64) << x;
+                histogram[half.contains(x) as usize][c.index()][b as usize] += 1;
+                if stuck_bytes[b as usize] {
+                    maybe_stuck |= S::bit(x);
+                }
             });
             // Where the royal is not boxed in, or has a safe step, there is no mate or
             // stalemate: the cheap test first, for the whole block.
             maybe_stuck &= men.royal_boxed_in_block(&sq, others, c);
-            if maybe_stuck == 0 {
+            if maybe_stuck.is_empty() {
                 continue;
             }
             let steps = men.royal_steps_in_block(&sq, others, c);
             for_each_bit(maybe_stuck & !steps, |x| {
                 let mut s = sq;
                 s[bm] = x;
-                let weight = weights[(half >> x & 1) as usize];
+                let weight = weights[half.contains(x) as usize];
                 acc[c.index()].add_stuck(stuck(&s, c), weight);
             });
         }

@@ -53,7 +53,7 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// The version of the file layout and of the table bytes' meaning: raise it whenever either
 /// changes, and every saved table is rebuilt (its key no longer matches).
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The first bytes of every table file.
 const MAGIC: &[u8; 8] = b"FAIRYEGT";
@@ -480,7 +480,7 @@ pub fn read(
     if sections != SECTIONS {
         return Err(r.corrupted(&format!("{sections} sections, expected {SECTIONS}")));
     }
-    let slots = indexer.size().next_multiple_of(64);
+    let slots = indexer.padded_size();
     let data = [
         r.bytes_section(slots, "White's bytes")?,
         r.bytes_section(slots, "Black's bytes")?,

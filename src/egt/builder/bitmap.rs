@@ -1,6 +1,7 @@
-//! Sets of slots, one bit each, that threads update concurrently. Word w holds slots
-//! 64·w .. 64·w + 63, which in a table with blocks is exactly block w. A set covers a range
-//! of slots (a layer of a pawn table, or the whole table), and holds words for it alone.
+//! Sets of numbers, one bit each, that threads update concurrently: the blocks of a table
+//! (the frontiers, the candidates' blocks) or its slots (the seeded ones). Word w holds
+//! numbers 64·w .. 64·w + 63. A set covers a range of them (of a layer of a pawn table, or
+//! of the whole table), and holds words for it alone.
 //!
 //! A frontier is a small part of a big table, so each set also keeps a summary, one bit per
 //! group of 64 words, set when a word of the group may be non-empty: passes over the set and
@@ -43,6 +44,12 @@ impl Bitmap {
         if self.word(i / 64) & 1 << (i % 64) == 0 {
             self.or_word(i / 64, 1 << (i % 64));
         }
+    }
+
+    /// Whether slot `i` is in the set.
+    #[inline]
+    pub(super) fn contains(&self, i: u64) -> bool {
+        self.word(i / 64) & 1 << (i % 64) != 0
     }
 
     /// The bits of word `w`.

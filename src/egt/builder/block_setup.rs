@@ -1,7 +1,7 @@
 //! Phase 1 (captures and mates) block by block. In a block only the block man moves, so every
-//! attack between the other men is worked out once for all 64 of its squares (with the set
-//! of squares where the block man would block it), and a capture between the other men finds
-//! its 64 values in one block of the smaller table.
+//! attack between the other men is worked out once for all of its squares (with the set of
+//! squares where the block man would block it), and a capture between the other men finds
+//! its values in one block of the smaller table.
 
 use super::bitmap::for_each_bit;
 use super::done::Finished;
@@ -15,18 +15,21 @@ use crate::egt::men::Occupancy;
 use crate::egt::value::{Value, ILLEGAL, UNKNOWN};
 
 impl<S: SquareSet> Build<'_, S> {
-    /// Phase 1 for block `w`: sets both sides' bytes of its 64 slots in `tables`, counting
-    /// them in `bytes`; returns the number of legal positions.
+    /// Phase 1 for block `w`: sets both sides' bytes of its slots in `tables`, counting
+    /// them in `bytes`; returns the number of legal positions. `exits` is room for a value
+    /// per slot of a block.
     pub(super) fn setup_block(
         &self,
         w: u64,
         tables: &[Writer; 2],
         bytes: &mut [[u64; 256]; 2],
+        exits: &mut [Exits],
     ) -> u64 {
+        let len = self.ix.block_len() as u64;
         let Some((sq, fold)) = self.block(w) else {
             for c in Color::BOTH {
-                for x in 0..64 {
-                    tables[c.index()].store(w * 64 + x, ILLEGAL);
+                for x in 0..len {
+                    tables[c.index()].store(w * len + x, ILLEGAL);
                 }
             }
             return 0;
@@ -45,34 +48,35 @@ impl<S: SquareSet> Build<'_, S> {
         // fresh table already says.
         let rules_decide_quiet = self.rules.stalemate_wins || self.rules.bare_royal_loses;
         let mut legal = 0;
-        let canonical = fold.map_or(!0, |f| f.keep());
+        let block = S::below(len as usize);
+        let canonical = fold.map_or(block, |f| f.keep::<S>());
         for c in Color::BOTH {
-            let positions = canonical & !others.low64() & !attacked[c.flip().index()];
-            let (exits, exiting) = self.exits_in_block(&sq, others, positions, c);
-            for_each_bit(!positions, |x| {
-                tables[c.index()].store(w * 64 + x as u64, ILLEGAL)
+            let positions = canonical & !others & !attacked[c.flip().index()];
+            let exiting = self.exits_in_block(&sq, others, positions, c, exits);
+            for_each_bit(block & !positions, |x| {
+                tables[c.index()].store(w * len + x as u64, ILLEGAL)
             });
-            legal += positions.count_ones() as u64;
+            legal += positions.count() as u64;
             let quiet = if rules_decide_quiet {
-                0
+                S::default()
             } else {
                 positions & !exiting & !attacked[c.index()]
             };
-            bytes[c.index()][UNKNOWN as usize] += quiet.count_ones() as u64;
+            bytes[c.index()][UNKNOWN as usize] += quiet.count() as u64;
             // Where the royal can step, there is a quiet move, whatever the other men can do:
             // found for the whole block the first time a position asks.
             let mut steps = None;
             for_each_bit(positions & !quiet, |x| {
                 let mut s = sq;
                 s[bm] = x;
-                let in_check = attacked[c.index()] & 1 << x != 0;
+                let in_check = attacked[c.index()].contains(x);
                 let mut occ = fixed;
                 occ.by_color[self.men.color(bm).index()] |= S::bit(x);
-                let slot = w * 64 + x as u64;
+                let slot = w * len + x as u64;
                 let byte = self.byte_given_exits(slot, c, in_check, exits[x as usize], || {
                     let steps =
                         *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
-                    steps & 1 << x != 0 || self.men.has_quiet_move(&s, occ, c)
+                    steps.contains(x) || self.men.has_quiet_move(&s, occ, c)
                 });
                 bytes[c.index()][byte as usize] += 1;
                 tables[c.index()].store(slot, byte);
@@ -82,33 +86,34 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// For each square of the block man among `positions`, what side `c`'s exits give it
-    /// (its captures; with pawns, their moves and promotions too); and the squares where it
-    /// has a legal exit. Every exit counts: a position whose only legal moves are exits, and
-    /// whose exits were left out, would stay undecided.
+    /// (its captures; with pawns, their moves and promotions too), in `out[x]`; returns the
+    /// squares where it has a legal exit. Every exit counts: a position whose only legal
+    /// moves are exits, and whose exits were left out, would stay undecided.
     fn exits_in_block(
         &self,
         sq: &Squares,
         others: S,
-        positions: u64,
+        positions: S,
         c: Color,
-    ) -> ([Exits; 64], u64) {
-        let mut out = [Exits::default(); 64];
-        let mut exiting = 0u64;
+        out: &mut [Exits],
+    ) -> S {
+        out.fill(Exits::default());
+        let mut exiting = S::default();
         let mut add = |x: u8, v: Option<Value>| {
             if v.is_some() {
-                exiting |= 1 << x;
+                exiting |= S::bit(x);
                 out[x as usize].add(v);
             }
         };
         let bm = self.men.block_man();
-        let last_rank = self.men.last_rank(c).low64();
+        let last_rank = self.men.last_rank(c);
         for &i in self.men.of(c) {
             let pawn = self.men.is_pawn(i);
             for &j in &self.men.of(c.flip())[1..] {
                 if i == bm {
                     // The same position follows from every square the block man takes from.
-                    let reach = positions & self.men.moves(bm).attackers(sq[j], others).low64();
-                    if reach != 0 {
+                    let reach = positions & self.men.moves(bm).attackers(sq[j], others);
+                    if !reach.is_empty() {
                         let v = self.capture_value(sq, i, j, c);
                         for_each_bit(reach, |x| add(x, v));
                     }
@@ -118,20 +123,20 @@ impl<S: SquareSet> Build<'_, S> {
                 // that square (his number among the men left): man i landing on the block
                 // man's square, or the block man himself.
                 let (reach, m) = if j == bm {
-                    let reach = self.men.moves(i).attack_set(sq[i], others).low64() & positions;
+                    let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
                     (reach, i - usize::from(j < i))
                 } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
-                    (positions & !shadow.low64(), bm - usize::from(j < bm))
+                    (positions & !shadow, bm - usize::from(j < bm))
                 } else {
                     continue;
                 };
                 // A pawn taking on its last rank promotes (when it takes the block man, on
                 // the squares of that rank alone).
                 let promoting = match (pawn, j == bm) {
-                    (false, _) => 0,
+                    (false, _) => S::default(),
                     (true, true) => reach & last_rank,
                     (true, false) if self.men.promotes_on(sq[j], c) => reach,
-                    (true, false) => 0,
+                    (true, false) => S::default(),
                 };
                 let after = self.men.after_capture(sq, i, j);
                 self.sub_values(
@@ -142,7 +147,7 @@ impl<S: SquareSet> Build<'_, S> {
                     c.flip(),
                     |x, v| add(x, v.map(|v| self.after_capture(v))),
                 );
-                if promoting != 0 {
+                if !promoting.is_empty() {
                     for (table, perm) in &self.capture_promos[i * MAX_MEN + j] {
                         let after = self.men.after_promotion(sq, i, sq[j], Some(j), perm);
                         self.sub_values(*table, after, perm[m], promoting, c.flip(), |x, v| {
@@ -157,7 +162,7 @@ impl<S: SquareSet> Build<'_, S> {
         self.men
             .for_each_pawn_move_of_block(sq, others, c, |i, to, path| {
                 let squares = positions & !path;
-                if squares == 0 {
+                if squares.is_empty() {
                     return;
                 }
                 if self.men.promotes_on(to, c) {
@@ -191,7 +196,7 @@ impl<S: SquareSet> Build<'_, S> {
                     add(x, v.map(|v| self.after_push(v)))
                 });
             });
-        (out, exiting)
+        exiting
     }
 
     /// Calls `f(x, value)` for every square x in `squares` of man `m` in the placements
@@ -202,22 +207,29 @@ impl<S: SquareSet> Build<'_, S> {
         sub: &T,
         mut after: Squares,
         m: usize,
-        squares: u64,
+        squares: S,
         stm: Color,
         mut f: impl FnMut(u8, Option<Value>),
     ) {
-        if squares == 0 {
+        if squares.is_empty() {
             return;
         }
         let ix = sub.indexer();
         if ix.block_man() == Some(m) {
-            let slot = |b: u64, x: Square| sub.value_at(b * 64 + x as u64, stm);
+            let len = ix.block_len() as u64;
+            let slot = |b: u64, x: Square| sub.value_at(b * len + x as u64, stm);
             match ix.block_of(&after) {
                 BlockMove::Off => for_each_bit(squares, |x| f(x, None)),
                 BlockMove::Block(b) => for_each_bit(squares, |x| f(x, slot(b, x))),
-                BlockMove::Mapped(b, g) => for_each_bit(squares, |x| f(x, slot(b, g.square(x)))),
+                BlockMove::Mapped(b, g) => {
+                    let image = ix.images_of(g);
+                    for_each_bit(squares, |x| f(x, slot(b, image[x as usize])))
+                }
                 BlockMove::Folded(b, g, fold) => {
-                    for_each_bit(squares, |x| f(x, slot(b, fold.square(g.square(x)))))
+                    let image = ix.images_of(g);
+                    for_each_bit(squares, |x| {
+                        f(x, slot(b, ix.fold_square(&fold, image[x as usize])))
+                    })
                 }
             }
             return;

@@ -1,8 +1,8 @@
 //! Block-wise work of the iterations. In a table with blocks (see `Indexer::has_blocks`) the
-//! 64 slots of a block differ only in the square of the block man, so a move of any other man
-//! takes the whole block to one other block: one cache line of the table read, or one bitmap
-//! word written, for all 64 placements at once, where slot-by-slot work would touch it once
-//! per placement. The block man's own moves stay inside the block.
+//! slots of a block differ only in the square of the block man, so a move of any other man
+//! takes the whole block to one other block: a cache line or two of the table read, or one
+//! set of squares written, for all its placements at once, where slot-by-slot work would
+//! touch it once per placement. The block man's own moves stay inside the block.
 //!
 //! A block whose men a symmetry fixes (the block man aside) is *folded*: only half its slots
 //! are canonical, the others standing for the same positions (`Fold`). Its own slots are read
@@ -35,9 +35,10 @@ impl<S: SquareSet> Build<'_, S> {
 
     /// Whether the build works block by block: the table has blocks, and every man moves by
     /// plain leaps and rides (a lame leap or a hop of one man may depend on the block man in
-    /// ways the block-wise work does not model; such tables are worked slot by slot).
+    /// ways the block-wise work does not model; such tables are worked slot by slot), unless
+    /// the recipe asks for slot-by-slot work.
     pub(super) fn blockwise(&self) -> bool {
-        self.ix.has_blocks() && self.men.blockwise()
+        self.blocks && self.ix.has_blocks() && self.men.blockwise()
     }
 
     /// Sets in `into` (positions with `mover` to move) every predecessor, by a move of
@@ -45,10 +46,10 @@ impl<S: SquareSet> Build<'_, S> {
     pub(super) fn gather_block(
         &self,
         w: u64,
-        frontier: u64,
+        frontier: S,
         (sq, fold): &(Squares, Option<Fold>),
         mover: Color,
-        into: &Parked,
+        into: &Parked<S>,
     ) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
@@ -56,7 +57,7 @@ impl<S: SquareSet> Build<'_, S> {
         self.men
             .for_each_unmove_of_block(sq, others, mover, |i, origin, path| {
                 let slots = frontier & !path;
-                if slots == 0 {
+                if slots.is_empty() {
                     return false;
                 }
                 let mut moved = *sq;
@@ -64,18 +65,20 @@ impl<S: SquareSet> Build<'_, S> {
                 match self.ix.block_after_move(w, sq, i, &moved) {
                     BlockMove::Off => {}
                     BlockMove::Block(b) => batch.add(b, slots),
-                    BlockMove::Mapped(b, g) => batch.add(b, g.bitboard(slots)),
-                    BlockMove::Folded(b, g, f) => batch.add(b, f.fold(g.bitboard(slots))),
+                    BlockMove::Mapped(b, g) => batch.add(b, self.ix.image(g, slots)),
+                    BlockMove::Folded(b, g, f) => {
+                        batch.add(b, self.ix.fold(&f, self.ix.image(g, slots)))
+                    }
                 }
                 true
             });
         if self.men.color(bm) == mover {
-            let mut origins = 0u64;
+            let mut origins = S::default();
             for_each_bit(frontier, |x| {
-                origins |= self.men.unmove_origins(bm, x, others).low64();
+                origins |= self.men.unmove_origins(bm, x, others);
             });
             // In a folded block, an origin may stand for the slot of its mirror image.
-            batch.add(w, fold.map_or(origins, |f| f.fold(origins)));
+            batch.add(w, fold.map_or(origins, |f| self.ix.fold(&f, origins)));
         }
     }
 
@@ -85,11 +88,11 @@ impl<S: SquareSet> Build<'_, S> {
     pub(super) fn quiet_losers_of_block(
         &self,
         w: u64,
-        mut alive: u64,
+        mut alive: S,
         (sq, fold): &(Squares, Option<Fold>),
         c: Color,
-        no_escape: &NoEscape,
-    ) -> u64 {
+        no_escape: &NoEscape<S>,
+    ) -> S {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
         // The block man's own moves first: they stay in the block, one read for all of them.
@@ -97,44 +100,47 @@ impl<S: SquareSet> Build<'_, S> {
             let mut closed = no_escape.word(w);
             if let Some(f) = fold {
                 // The block man's moves may land on slots that stand for others.
-                closed = f.unfold(closed);
+                closed = self.ix.unfold(f, closed);
             }
             // Walk the fewer: the candidates' moves, or the moves into the open squares
             // (a move from x reaches y exactly when x is an origin of an un-move from y).
-            let open = !closed & !others.low64();
-            if open.count_ones() < alive.count_ones() {
-                let mut escaping = 0;
+            let board = S::below(self.ix.block_len());
+            let open = board & !closed & !others;
+            if open.count() < alive.count() {
+                let mut escaping = S::default();
                 for_each_bit(open, |y| {
-                    escaping |= self.men.unmove_origins(bm, y, others).low64();
+                    escaping |= self.men.unmove_origins(bm, y, others);
                 });
                 alive &= !escaping;
             } else {
                 for_each_bit(alive, |x| {
-                    if self.men.quiet_targets(bm, x, others).low64() & !closed != 0 {
-                        alive &= !(1 << x);
+                    if !(self.men.quiet_targets(bm, x, others) & !closed).is_empty() {
+                        alive &= !S::bit(x);
                     }
                 });
             }
-            if alive == 0 {
-                return 0;
+            if alive.is_empty() {
+                return alive;
             }
         }
         self.men
             .for_each_quiet_of_block(sq, others, c, |i, to, path| {
                 let slots = alive & !path;
-                if slots == 0 {
+                if slots.is_empty() {
                     return true;
                 }
                 let mut moved = *sq;
                 moved[i] = to;
                 let closed = match self.ix.block_after_move(w, sq, i, &moved) {
-                    BlockMove::Off => !0,
+                    BlockMove::Off => !S::default(),
                     BlockMove::Block(b) => no_escape.word(b),
-                    BlockMove::Mapped(b, g) => g.inverse().bitboard(no_escape.word(b)),
-                    BlockMove::Folded(b, g, f) => g.inverse().bitboard(f.unfold(no_escape.word(b))),
+                    BlockMove::Mapped(b, g) => self.ix.image(g.inverse(), no_escape.word(b)),
+                    BlockMove::Folded(b, g, f) => self
+                        .ix
+                        .image(g.inverse(), self.ix.unfold(&f, no_escape.word(b))),
                 };
                 alive &= !(slots & !closed);
-                alive != 0
+                !alive.is_empty()
             });
         alive
     }

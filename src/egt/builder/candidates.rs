@@ -22,9 +22,9 @@ pub(super) struct Candidates(Bitmap);
 
 /// Where a gather puts the candidates of one side to move: their slots parked in that side's
 /// no-escape set, their blocks in the candidates.
-pub(super) struct Parked<'a> {
+pub(super) struct Parked<'a, S> {
     blocks: &'a Bitmap,
-    slots: &'a NoEscape,
+    slots: &'a NoEscape<S>,
 }
 
 impl Candidates {
@@ -34,7 +34,7 @@ impl Candidates {
     }
 
     /// The candidates of the side whose no-escape set is `slots`.
-    pub(super) fn parked_in<'a>(&'a self, slots: &'a NoEscape) -> Parked<'a> {
+    pub(super) fn parked_in<'a, S>(&'a self, slots: &'a NoEscape<S>) -> Parked<'a, S> {
         Parked {
             blocks: &self.0,
             slots,
@@ -50,14 +50,14 @@ impl Candidates {
     /// `ahead(w)` for the next block it will check, which may start the reads that check
     /// needs. The candidates are taken: each block's bits in `parked` are put back to the set's
     /// own as they are read, and none are left for the next step.
-    pub(super) fn check_blocks(
+    pub(super) fn check_blocks<S: SquareSet>(
         &self,
-        parked: &NoEscape,
+        parked: &NoEscape<S>,
         table: &Writer,
         won: u8,
         kept: &Frontier,
         ahead: impl Fn(u64) + Sync,
-        check: impl Fn(u64, u64) -> u64 + Sync,
+        check: impl Fn(u64, S) -> S + Sync,
     ) -> u64 {
         let kept_slots = self
             .0
@@ -79,13 +79,13 @@ impl Candidates {
                         // SAFETY: this task is the only one that works on block w.
                         let own = NoEscape::held(&unsafe { table.word(w) }.bytes(), won);
                         let bits = parked.unpark(w, own);
-                        if bits == 0 {
+                        if bits.is_empty() {
                             return;
                         }
                         let slots = check(w, bits) & bits;
-                        if slots != 0 {
+                        if !slots.is_empty() {
                             blocks |= 1 << b;
-                            count += slots.count_ones() as u64;
+                            count += slots.count() as u64;
                         }
                     });
                     // One atomic OR for the word's 64 blocks, not one per block (each a barrier
@@ -110,7 +110,7 @@ impl<S: SquareSet> Build<'_, S> {
         c: Color,
         won: u8,
         kept: &Frontier,
-        check: impl Fn(u64, u64, &mut Word) -> u64 + Sync,
+        check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
         let table = self.sides.writer(c);
         self.candidates.check_blocks(
@@ -121,7 +121,7 @@ impl<S: SquareSet> Build<'_, S> {
             |w| table.prefetch(w),
             |w, bits| {
                 if self.cancelled() {
-                    return 0;
+                    return S::default();
                 }
                 // SAFETY: check_blocks gives block w to this task only.
                 let mut word = unsafe { table.word(w) };
@@ -131,11 +131,11 @@ impl<S: SquareSet> Build<'_, S> {
     }
 }
 
-impl Parked<'_> {
+impl<S: SquareSet> Parked<'_, S> {
     /// Adds the slots `bits` of block `w`.
     #[inline]
-    pub(super) fn or_word(&self, w: u64, bits: u64) {
-        if bits != 0 {
+    pub(super) fn or_word(&self, w: u64, bits: S) {
+        if !bits.is_empty() {
             self.slots.or(w, bits);
             self.blocks.set(w);
         }
@@ -149,25 +149,25 @@ const BATCH: usize = 48;
 /// started together before the words are ORed, so that in a table too big for the caches
 /// (6 men) their misses overlap instead of each OR waiting for its own. Whatever it holds is
 /// added when it is full and when it is dropped.
-pub(super) struct Batch<'p, 'a> {
-    into: &'p Parked<'a>,
-    words: [(u64, u64); BATCH],
+pub(super) struct Batch<'p, 'a, S: SquareSet> {
+    into: &'p Parked<'a, S>,
+    words: [(u64, S); BATCH],
     len: usize,
 }
 
-impl<'p, 'a> Batch<'p, 'a> {
+impl<'p, 'a, S: SquareSet> Batch<'p, 'a, S> {
     /// An empty batch for `into`.
-    pub(super) fn new(into: &'p Parked<'a>) -> Batch<'p, 'a> {
+    pub(super) fn new(into: &'p Parked<'a, S>) -> Batch<'p, 'a, S> {
         Batch {
             into,
-            words: [(0, 0); BATCH],
+            words: [(0, S::default()); BATCH],
             len: 0,
         }
     }
 
     /// Adds the slots `bits` of block `w`.
     #[inline]
-    pub(super) fn add(&mut self, w: u64, bits: u64) {
+    pub(super) fn add(&mut self, w: u64, bits: S) {
         if self.len == BATCH {
             self.flush();
         }
@@ -178,7 +178,8 @@ impl<'p, 'a> Batch<'p, 'a> {
     /// Adds slot `i`.
     #[inline]
     pub(super) fn set(&mut self, i: u64) {
-        self.add(i / 64, 1 << (i % 64));
+        let len = self.into.slots.block_len() as u64;
+        self.add(i / len, S::bit((i % len) as u8));
     }
 
     fn flush(&mut self) {
@@ -193,7 +194,7 @@ impl<'p, 'a> Batch<'p, 'a> {
     }
 }
 
-impl Drop for Batch<'_, '_> {
+impl<S: SquareSet> Drop for Batch<'_, '_, S> {
     fn drop(&mut self) {
         self.flush();
     }
@@ -211,16 +212,23 @@ mod tests {
     /// Whatever the number of threads, a step sees every slot parked (in batches) by any
     /// thread that is not the set's own, once; counts the slots kept and marks their blocks;
     /// announces each block it checks but the first of its word; leaves the set as it was;
-    /// and takes the candidates, so that the next step sees only its own.
+    /// and takes the candidates, so that the next step sees only its own. For blocks of one
+    /// word (8×8), and of 80 and 144 slots, whose sets share words with their neighbours.
     #[test]
     fn steps_see_the_parked_slots_and_put_the_set_back() {
-        let size: u64 = 64 * 64 * 300 + 5;
-        let blocks = size.div_ceil(64);
+        steps_see_parked::<u64>(64);
+        steps_see_parked::<u128>(80);
+        steps_see_parked::<crate::board::Bits256>(144);
+    }
+
+    fn steps_see_parked<S: SquareSet>(len: u64) {
+        let size: u64 = len * 64 * 300 + 5;
+        let blocks = size.div_ceil(len);
         // The set's own slots: every seventh.
         let own = |w: u64| {
-            (0..64)
-                .filter(|b| (w * 64 + b).is_multiple_of(7))
-                .fold(0, |m, b| m | 1 << b)
+            (0..len)
+                .filter(|b| (w * len + b).is_multiple_of(7))
+                .fold(S::default(), |m, b| m | S::bit(b as u8))
         };
         let slots: Vec<u64> = (0..20_000u64).map(|k| k * 7919 % size).collect();
         let mut want: Vec<u64> = slots.iter().copied().filter(|i| i % 7 != 0).collect();
@@ -234,13 +242,13 @@ mod tests {
             pool.install(|| {
                 // The table's bytes say which slots are the set's own: its illegal ones.
                 let bytes = [0, 1].map(|_| {
-                    (0..blocks * 64)
+                    (0..blocks * len)
                         .map(|i| AtomicU8::new(if i % 7 == 0 { ILLEGAL } else { UNKNOWN }))
                         .collect::<Vec<_>>()
                 });
-                let sides = Sides::new(&bytes);
+                let sides = Sides::new(&bytes, len as usize);
                 let table = sides.writer(Color::White);
-                let set = NoEscape::new(0..blocks);
+                let set = NoEscape::<S>::new(0..blocks, len as usize);
                 (0..blocks).for_each(|w| set.add_alone(w, own(w)));
                 let candidates = Candidates::new(0..blocks);
                 // In batches of 100 slots: each is flushed when full, and when dropped.
@@ -251,19 +259,18 @@ mod tests {
                 });
                 let found = Mutex::new(Vec::new());
                 let announced = Mutex::new(Vec::new());
-                let kept = Frontier::new(0..blocks);
+                let kept = Frontier::new(0..blocks, len as usize);
                 let count = candidates.check_blocks(
                     &set,
                     &table,
                     0,
                     &kept,
                     |w| announced.lock().unwrap().push(w),
-                    |w, bits| {
+                    |w, bits: S| {
                         let mut found = found.lock().unwrap();
-                        (0..64)
-                            .filter(|b| bits & 1 << b != 0)
-                            .for_each(|b| found.push(w * 64 + b));
-                        bits & 0x5555_5555_5555_5555
+                        for_each_bit(bits, |b| found.push(w * len + b as u64));
+                        // The even slots (the block length is even).
+                        bits & S::from_lanes(|_| 0x5555_5555_5555_5555)
                     },
                 );
                 let mut found = found.into_inner().unwrap();
@@ -273,7 +280,7 @@ mod tests {
                     (0..blocks).all(|w| set.word(w) == own(w)),
                     "{threads} threads"
                 );
-                let mut marked: Vec<u64> = slots.iter().map(|i| i / 64).collect();
+                let mut marked: Vec<u64> = slots.iter().map(|i| i / len).collect();
                 marked.sort_unstable();
                 marked.dedup();
                 let ahead: Vec<u64> = (0..marked.len())
@@ -288,7 +295,7 @@ mod tests {
                 let mut keeping: Vec<u64> = want
                     .iter()
                     .filter(|&&i| i % 2 == 0)
-                    .map(|i| i / 64)
+                    .map(|i| i / len)
                     .collect();
                 keeping.dedup();
                 assert_eq!(kept.blocks(), keeping, "{threads} threads");
@@ -296,7 +303,7 @@ mod tests {
                 let next: Vec<u64> = want.iter().step_by(1000).map(|i| i + 1).collect();
                 next.par_iter()
                     .for_each(|&i| Batch::new(&candidates.parked_in(&set)).set(i));
-                let seen = Frontier::new(0..blocks);
+                let seen = Frontier::new(0..blocks, len as usize);
                 let found = Mutex::new(Vec::new());
                 candidates.check_blocks(
                     &set,
@@ -305,8 +312,8 @@ mod tests {
                     &seen,
                     |_| {},
                     |w, bits| {
-                        for_each_bit(bits, |b| found.lock().unwrap().push(w * 64 + b as u64));
-                        0
+                        for_each_bit(bits, |b| found.lock().unwrap().push(w * len + b as u64));
+                        S::default()
                     },
                 );
                 let mut found = found.into_inner().unwrap();
@@ -314,7 +321,7 @@ mod tests {
                 let mut next: Vec<u64> = next.into_iter().filter(|i| i % 7 != 0).collect();
                 next.dedup();
                 assert_eq!(found, next, "{threads} threads");
-                let none = Frontier::new(0..blocks);
+                let none = Frontier::new(0..blocks, len as usize);
                 assert_eq!(
                     candidates.check_blocks(&set, &table, 0, &none, |_| {}, |_, bits| bits),
                     0

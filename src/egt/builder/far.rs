@@ -223,7 +223,8 @@ impl<S: SquareSet> Build<'_, S> {
         for slot in slots {
             if table.load(slot) == later {
                 table.store(slot, now);
-                self.join(c, kind, into, slot / 64, 1 << (slot % 64));
+                let len = self.ix.block_len() as u64;
+                self.join(c, kind, into, slot / len, S::bit((slot % len) as u8));
                 joined += 1;
             }
         }
@@ -246,8 +247,8 @@ impl<S: SquareSet> Build<'_, S> {
         let count = AtomicU64::new(0);
         let start = {
             let frozen = self.sides.frozen(c);
-            frontier.for_each(&frozen, now, |_, slots| {
-                count.fetch_add(slots.count_ones() as u64, Relaxed);
+            frontier.for_each(&frozen, now, |_, slots: S| {
+                count.fetch_add(slots.count() as u64, Relaxed);
             });
             let count = count.into_inner();
             if !self.far.take_room(SETTLED_BYTES * count) {
@@ -257,9 +258,10 @@ impl<S: SquareSet> Build<'_, S> {
             list.reserve_exact(count as usize);
             let start = list.len();
             drop(list);
-            frontier.for_each(&frozen, now, |w, slots| {
+            let len = self.ix.block_len() as u64;
+            frontier.for_each(&frozen, now, |w, slots: S| {
                 let mut list = settled.lock().expect("no panic holds it");
-                for_each_bit(slots, |b| list.push((w * 64 + b as u64) << 16 | n as u64));
+                for_each_bit(slots, |b| list.push((w * len + b as u64) << 16 | n as u64));
             });
             start
         };

@@ -62,8 +62,10 @@ impl<S: SquareSet> Build<'_, S> {
                 let mut legal = 0;
                 if self.blockwise() {
                     let slots = self.ix.chunk_slots(p);
-                    for w in slots.start / 64..slots.end / 64 {
-                        legal += self.setup_block(w, &tables, &mut bytes);
+                    let len = self.ix.block_len() as u64;
+                    let mut exits = vec![Exits::default(); len as usize];
+                    for w in slots.start / len..slots.end / len {
+                        legal += self.setup_block(w, &tables, &mut bytes, &mut exits);
                     }
                 } else {
                     self.ix.for_each_slot_of_chunk(p, |i, sq| {

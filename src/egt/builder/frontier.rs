@@ -1,53 +1,62 @@
 //! A frontier: the positions of one side decided at the distance just reached, the ones the
 //! next step un-moves from. Their bytes in the table already say which they are (a win or a
-//! loss in exactly that distance), so the frontier keeps only which blocks of 64 slots hold
-//! them, one bit per block, and reads their slots back from the table: a 64th of the memory
-//! of a bit per slot.
+//! loss in exactly that distance), so the frontier keeps only which blocks hold them, one
+//! bit per block, and reads their slots back from the table: a 64th of the memory of a bit
+//! per slot on the 8×8 board.
 
 use super::bitmap::{for_each_bit, Bitmap};
-use crate::egt::bytes::{self, Bytes64};
+use crate::board::SquareSet;
+use crate::egt::bytes::{self, BlockBytes};
 
 /// The blocks of one side's table that hold the frontier.
-pub(super) struct Frontier(Bitmap);
+pub(super) struct Frontier {
+    blocks: Bitmap,
+    /// Slots of a block.
+    len: usize,
+}
 
 impl Frontier {
-    /// An empty frontier of the blocks `blocks` of a table (the layer in work).
-    pub(super) fn new(blocks: std::ops::Range<u64>) -> Frontier {
-        Frontier(Bitmap::new(blocks))
+    /// An empty frontier of the blocks `blocks` of a table (the layer in work), each of
+    /// `len` slots.
+    pub(super) fn new(blocks: std::ops::Range<u64>, len: usize) -> Frontier {
+        Frontier {
+            blocks: Bitmap::new(blocks),
+            len,
+        }
     }
 
     /// Marks block `w` as holding frontier slots (if `slots`, the ones found, is not empty).
     #[inline]
-    pub(super) fn mark(&self, w: u64, slots: u64) {
-        if slots != 0 {
-            self.0.set(w);
+    pub(super) fn mark<S: SquareSet>(&self, w: u64, slots: S) {
+        if !slots.is_empty() {
+            self.blocks.set(w);
         }
     }
 
     /// Marks the blocks 64·k + b for the bits b of `blocks`.
     #[inline]
     pub(super) fn mark_blocks(&self, k: u64, blocks: u64) {
-        self.0.or_word(k, blocks);
+        self.blocks.or_word(k, blocks);
     }
 
     pub(super) fn clear(&self) {
-        self.0.clear();
+        self.blocks.clear();
     }
 
     /// Calls `f(w, slots)` for every marked block w and its slots whose byte in `table` is
     /// `byte`, the frontier's value.
-    pub(super) fn for_each(&self, table: &[u8], byte: u8, f: impl Fn(u64, u64) + Sync) {
-        self.0.for_each_word(|k, marks| {
+    pub(super) fn for_each<S: SquareSet>(&self, table: &[u8], byte: u8, f: impl Fn(u64, S) + Sync) {
+        self.blocks.for_each_word(|k, marks| {
             for_each_bit(marks, |b| {
                 let w = k * 64 + b as u64;
                 // Frontier blocks are far apart, too far for the processor to guess the next
                 // one: its read starts while this one is worked on.
                 let later = marks >> b >> 1;
                 if later != 0 {
-                    bytes::prefetch(table, w + 1 + later.trailing_zeros() as u64);
+                    bytes::prefetch(table, w + 1 + later.trailing_zeros() as u64, self.len);
                 }
-                let slots = Bytes64::of_word(table, w).equal(byte);
-                if slots != 0 {
+                let slots = BlockBytes::of_block(table, w, self.len).equal::<S>(byte);
+                if !slots.is_empty() {
                     f(w, slots);
                 }
             })
@@ -58,7 +67,7 @@ impl Frontier {
     #[cfg(test)]
     pub(super) fn blocks(&self) -> Vec<u64> {
         let blocks = std::sync::Mutex::new(Vec::new());
-        self.0.for_each_word(|k, marks| {
+        self.blocks.for_each_word(|k, marks| {
             for_each_bit(marks, |b| blocks.lock().unwrap().push(k * 64 + b as u64))
         });
         let mut blocks = blocks.into_inner().unwrap();

@@ -18,7 +18,8 @@ impl<S: SquareSet> Build<'_, S> {
         let unpass = self.rules.null_move.allows(mover);
         // A step writes only the mover's table.
         let table = self.sides.frozen(mover.flip());
-        frontier.for_each(&table, byte, |w, bits| {
+        let len = self.ix.block_len() as u64;
+        frontier.for_each(&table, byte, |w, bits: S| {
             if self.cancelled() {
                 return;
             }
@@ -32,7 +33,7 @@ impl<S: SquareSet> Build<'_, S> {
             }
             let mut batch = Batch::new(into);
             for_each_bit(bits, |b| {
-                let z = w * 64 + b as u64;
+                let z = w * len + b as u64;
                 let sq = self.ix.decode(z).expect("frontier slots are positions");
                 let plain = self.ix.is_plain(&sq);
                 self.men

@@ -3,7 +3,7 @@
 //! move reaches a position won for the opponent in at most n (in n, or later when a capture
 //! reaches a longer win). The positions of this table that moves reach are read from the
 //! opponent's no-escape bits (`no_escape.rs`), not from its table. Tables with blocks look at
-//! a block's quiet moves 64 slots at a time (`blocks.rs`).
+//! a block's quiet moves for all its slots at a time (`blocks.rs`).
 //!
 //! The quiet moves and the pass of a candidate that all reach such positions reach wins in at
 //! most n, and one of them a win in exactly n: the candidate was found from it, and were they
@@ -39,13 +39,14 @@ impl<S: SquareSet> Build<'_, S> {
             let win = self.far.code(Kind::Win, n);
             self.gather(c, &self.won[c.flip().index()], win);
             let no_escape = &self.no_escape[c.flip().index()];
+            let len = self.ix.block_len() as u64;
             self.check_candidates(c, win, lost, |w, bits, word| {
                 let bytes = word.bytes();
-                let undecided = bits & bytes.equal(UNKNOWN) & !self.fixed_word(c, w);
-                if undecided == 0 {
-                    return 0;
+                let undecided = bits & bytes.equal::<S>(UNKNOWN) & !self.fixed_word(c, w);
+                if undecided.is_empty() {
+                    return undecided;
                 }
-                let mut kept = 0;
+                let mut kept = S::default();
                 if let Some(block) = self.block(w) {
                     let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
                     let sq = block.0;
@@ -53,20 +54,20 @@ impl<S: SquareSet> Build<'_, S> {
                     for_each_bit(losers, |x| {
                         let mut s = sq;
                         s[bm] = x;
-                        let p = w * 64 + x as u64;
+                        let p = w * len + x as u64;
                         let occ = self.men.occupancy(&s);
                         let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
                         if self.settle_loss(c, word, p, d, target) {
-                            kept |= 1 << x;
+                            kept |= S::bit(x);
                         }
                     });
                 } else {
                     for_each_bit(undecided, |b| {
-                        let p = w * 64 + b as u64;
+                        let p = w * len + b as u64;
                         let sq = self.ix.decode(p).expect("candidates are positions");
                         let d = self.all_moves_lose(p, &sq, c, no_escape, n);
                         if self.settle_loss(c, word, p, d, target) {
-                            kept |= 1 << b;
+                            kept |= S::bit(b);
                         }
                     });
                 }
@@ -76,24 +77,25 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// Stores the outcome `d` of `all_moves_lose` for slot `p` of side `c`, in `word`, the
-    /// word that holds it, where the step finds the losses of distance `target`: a loss at
+    /// block that holds it, where the step finds the losses of distance `target`: a loss at
     /// `target` (returns true: `p` joins the frontier), a loss waiting for a later distance,
     /// or nothing.
     fn settle_loss(&self, c: Color, word: &mut Word, p: u64, d: Option<u16>, target: u16) -> bool {
         let Some(d) = d else {
             return false;
         };
+        let len = self.ix.block_len() as u64;
         if d > MAX_DISTANCE {
             self.too_long.store(true, Relaxed);
             false
         } else if d == target {
-            word.store((p % 64) as u8, self.far.code(Kind::Loss, target));
+            word.store((p % len) as u8, self.far.code(Kind::Loss, target));
             true
         } else {
             let byte = self.far.provisional(c, p, Value::Loss(d));
-            word.store((p % 64) as u8, byte);
+            word.store((p % len) as u8, byte);
             if self.far.is_direct(d) {
-                self.pending.add(c, p / 64, byte);
+                self.pending.add(c, p / len, byte);
             }
             false
         }
@@ -108,7 +110,7 @@ impl<S: SquareSet> Build<'_, S> {
         index: u64,
         sq: &Squares,
         c: Color,
-        no_escape: &NoEscape,
+        no_escape: &NoEscape<S>,
         n: u16,
     ) -> Option<u16> {
         let occ = self.men.occupancy(sq);
@@ -134,7 +136,7 @@ impl<S: SquareSet> Build<'_, S> {
         sq: &Squares,
         occ: Occupancy<S>,
         c: Color,
-        no_escape: &NoEscape,
+        no_escape: &NoEscape<S>,
         n: u16,
     ) -> Option<u16> {
         // Where passing is not allowed, every candidate was found by a legal quiet move.

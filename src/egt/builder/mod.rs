@@ -137,7 +137,7 @@ struct Build<'a, S> {
     /// Per side: the positions a move into saves nothing (illegal, or won in at most the
     /// distance reached), for the loss checks; during the side's own steps they hold its
     /// candidates too.
-    no_escape: [NoEscape; 2],
+    no_escape: [NoEscape<S>; 2],
     pending: Pending,
     /// Distances beyond the byte's.
     far: Far,
@@ -146,6 +146,8 @@ struct Build<'a, S> {
     fixed: Option<[Bitmap; 2]>,
     /// Raised to stop: the passes then skip their remaining work (see [`Build::cancelled`]).
     cancel: &'a AtomicBool,
+    /// Whether to work block by block where the table allows it (`Recipe::blocks`).
+    blocks: bool,
 }
 
 /// How tables are built: the same for an endgame and all its smaller ones (seeds aside).
@@ -169,6 +171,9 @@ pub struct Recipe<'r> {
     /// Raised to stop the build: it is checked between the first pass's royal pairs and
     /// between distances, and the build then returns [`BuildError::Cancelled`].
     pub cancel: &'r AtomicBool,
+    /// Whether a table with blocks is worked block by block (true, as every build does), or
+    /// slot by slot (false): the second computation the tests compare the blocks' work with.
+    pub blocks: bool,
 }
 
 /// Builds the table of `material` as `recipe` says; `sub_table(m)` must give the built table
@@ -191,6 +196,7 @@ pub fn build_table<'t>(
         direct,
         far_room,
         cancel,
+        blocks: by_blocks,
     } = *recipe;
     report(Phase::Setup, 0.0);
     let setup = Instant::now();
@@ -202,12 +208,11 @@ pub fn build_table<'t>(
         return Err(BuildError::Cancelled);
     }
     let size = indexer.size();
-    // Rounded up to whole bitmap words, the bytes past the index being ILLEGAL, so that
-    // every word of the table has its 64 bytes.
+    // Rounded up to whole blocks, the bytes past the index being ILLEGAL, so that every
+    // block of the table has its bytes.
+    let block_len = indexer.block_len() as u64;
     let data = [0, 1].map(|_| {
-        let bytes = memory::filled(size.next_multiple_of(64) as usize, || {
-            AtomicU8::new(UNKNOWN)
-        });
+        let bytes = memory::filled(indexer.padded_size() as usize, || AtomicU8::new(UNKNOWN));
         bytes[size as usize..]
             .iter()
             .for_each(|b| b.store(ILLEGAL, Relaxed));
@@ -220,7 +225,7 @@ pub fn build_table<'t>(
         .collect::<Vec<_>>();
     let (promos, capture_promos) = promotion_tables(material, geometry, sub_table);
     if let Some(slices) = indexer.slice_count() {
-        // The slots past each slice's positions, up to its next 64, are no positions.
+        // The slots past each slice's positions, up to its next block, are no positions.
         let used = indexer.chunk_slots(indexer.pair_count() as u64 - 1).end;
         for s in 0..slices {
             let holes = s * indexer.slice_size() + used..(s + 1) * indexer.slice_size();
@@ -260,14 +265,15 @@ pub fn build_table<'t>(
             };
             let far_bytes = (far[0].len() + far[1].len()) as u64 * 8;
             // The builder's sets hold the layer's blocks alone.
-            let blocks = layer.start / 64..layer.end.div_ceil(64);
+            let blocks = layer.start / block_len..layer.end.div_ceil(block_len);
+            let len = block_len as usize;
             let build = Build {
                 name: material.name(),
                 metric,
                 rules,
                 ix: &indexer,
                 men: &men,
-                sides: Sides::new(&data),
+                sides: Sides::new(&data, len),
                 subs: &subs,
                 promos: &promos,
                 capture_promos: &capture_promos,
@@ -280,14 +286,15 @@ pub fn build_table<'t>(
                 },
                 pawn_rules: pawn_rules.as_ref(),
                 candidates: Candidates::new(blocks.clone()),
-                won: [0, 1].map(|_| Frontier::new(blocks.clone())),
-                lost: [0, 1].map(|_| [0, 1].map(|_| Frontier::new(blocks.clone()))),
-                no_escape: [0, 1].map(|_| NoEscape::new(blocks.clone())),
-                pending: Pending::new(blocks.clone()),
+                won: [0, 1].map(|_| Frontier::new(blocks.clone(), len)),
+                lost: [0, 1].map(|_| [0, 1].map(|_| Frontier::new(blocks.clone(), len))),
+                no_escape: [0, 1].map(|_| NoEscape::new(blocks.clone(), len)),
+                pending: Pending::new(blocks.clone(), len),
                 far: Far::new(direct, far_room.saturating_sub(far_bytes)),
                 too_long: AtomicBool::new(false),
                 fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
                 cancel,
+                blocks: by_blocks,
             };
             rayon::scope(|_| build.run(seeds, &report))?;
             let exceptions = build.far.into_exceptions();
@@ -653,18 +660,80 @@ impl<'a, S: SquareSet> Build<'a, S> {
     /// Adds the collected slots `slots` of block `w` of side `c`, of `kind` at the distance
     /// reached, to the frontier `into`; wins join the side's no-escape set too.
     #[inline]
-    fn join(&self, c: Color, kind: Kind, into: &Frontier, w: u64, slots: u64) {
+    fn join(&self, c: Color, kind: Kind, into: &Frontier, w: u64, slots: S) {
         into.mark(w, slots);
         if kind == Kind::Win {
             self.no_escape[c.index()].add_alone(w, slots);
         }
     }
 
-    /// The seeded slots of word `w` of side `c`.
+    /// The seeded slots of block `w` of side `c`.
     #[inline]
-    fn fixed_word(&self, c: Color, w: u64) -> u64 {
-        self.fixed
-            .as_ref()
-            .map_or(0, |bits| bits[c.index()].word(w))
+    fn fixed_word(&self, c: Color, w: u64) -> S {
+        let Some(fixed) = &self.fixed else {
+            return S::default();
+        };
+        let len = self.ix.block_len();
+        (0..len)
+            .filter(|&x| fixed[c.index()].contains((w as usize * len + x) as u64))
+            .fold(S::default(), |set, x| set | S::bit(x as Square))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::BoardSize;
+    use crate::egt::progress::Silent;
+    use crate::egt::tables::TableSet;
+    use crate::egt::value::MAX_DIRECT;
+    use crate::piece::PieceSet;
+
+    /// On boards of every set width (one word up to 64 squares, `u128` up to 128, four words
+    /// beyond), with and without folded blocks, with pawns: a table built block by block is
+    /// byte for byte the one built slot by slot, from the same smaller tables; DTM and DTC.
+    #[test]
+    fn blocks_build_the_tables_slots_do_on_every_board() {
+        let cases = [
+            ("8x8", "KQ.KR", Metric::Dtm),
+            ("8x8", "KRP.K", Metric::Dtm),
+            ("10x8", "KR.KN", Metric::Dtm),
+            ("10x8", "KR.KN", Metric::Dtc),
+            ("10x8", "KP.KN", Metric::Dtm),
+            ("7x7", "KQ.KR", Metric::Dtm),
+            ("5x5", "KRN.KR", Metric::Dtm),
+            ("4x4", "KR.KN", Metric::Dtm),
+            ("12x12", "KR.K", Metric::Dtm),
+            ("16x16", "KQ.K", Metric::Dtm),
+        ];
+        for (board, spec, metric) in cases {
+            let board: BoardSize = board.parse().unwrap();
+            let mut set = TableSet::new(PieceSet::standard(), metric).on_board(board);
+            let material = Material::parse(spec, set.pieces()).unwrap();
+            set.build(&material, &Silent).unwrap();
+            let by_blocks = set.get(&material).unwrap();
+            assert!(by_blocks.indexer().has_blocks(), "{spec} on {board}");
+            let cancel = AtomicBool::new(false);
+            let recipe = Recipe {
+                geometry: set.geometry(),
+                metric,
+                rules: Rules::default(),
+                seeds: &[],
+                fold: true,
+                direct: MAX_DIRECT,
+                far_room: u64::MAX,
+                cancel: &cancel,
+                blocks: false,
+            };
+            let by_slots = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+            for c in Color::BOTH {
+                let (a, b) = (&by_blocks.data[c.index()], &by_slots.data[c.index()]);
+                assert_eq!(a.len(), b.len());
+                let differ =
+                    (a.iter().zip(b)).position(|(x, y)| x.load(Relaxed) != y.load(Relaxed));
+                assert_eq!(differ, None, "{spec} on {board}, {c:?} to move");
+                assert_eq!(by_blocks.far[c.index()], by_slots.far[c.index()]);
+            }
+        }
     }
 }

@@ -4,79 +4,154 @@
 //! win step at n finds or collects them). One bit per slot, so that the loss checks, which
 //! read them at random for every move of every candidate, read an eighth of the memory of
 //! the table's bytes: for a 5-man table, little enough to stay in the processor's last-level
-//! cache, with each block's 64 slots in one word.
+//! cache.
 //!
 //! The set of the side whose step runs is not read meanwhile: that step parks its candidates
 //! in it (`candidates.rs`).
 
-use crate::egt::bytes::{self, Bytes64};
+use crate::board::SquareSet;
+use crate::egt::bytes::{self, BlockBytes};
 use crate::egt::memory;
 use crate::egt::value::ILLEGAL;
 use rayon::prelude::*;
+use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The slots of one side's table that are illegal or won in at most the distance reached,
-/// and, while a step of that side runs, its candidates.
-pub(super) struct NoEscape {
-    /// The first block held (the layer's).
+/// and, while a step of that side runs, its candidates. One bit per slot, packed: slot i of
+/// the layer is bit i − (first slot) of the words, so a block's slots (a set of squares `S`)
+/// start anywhere in a word unless a block is a whole number of words (on the 8×8 board,
+/// one word), and neighbouring blocks may share a word: writes to a shared word are atomic
+/// ORs and ANDs.
+pub(super) struct NoEscape<S> {
+    /// The first block held (the layer's), and how many.
     first: u64,
+    blocks: u64,
+    /// Slots of a block.
+    len: usize,
+    /// Whether each block is a whole number of words (its sets' lanes, one for one).
+    aligned: bool,
     words: Vec<AtomicU64>,
+    set: PhantomData<S>,
 }
 
-impl NoEscape {
+impl<S: SquareSet> NoEscape<S> {
     /// No slots, of the blocks `blocks` of a table (the layer in work: no move of the
-    /// layer's own reaches another).
-    pub(super) fn new(blocks: Range<u64>) -> NoEscape {
+    /// layer's own reaches another), each of `len` slots.
+    pub(super) fn new(blocks: Range<u64>, len: usize) -> NoEscape<S> {
+        let bits = (blocks.end - blocks.start) * len as u64;
+        // A block's last lane may read one word past its own.
+        let words = bits.div_ceil(64) as usize + 1;
         NoEscape {
             first: blocks.start,
-            words: memory::filled((blocks.end - blocks.start) as usize, || AtomicU64::new(0)),
+            blocks: blocks.end - blocks.start,
+            len,
+            aligned: len == 64 * S::LANES,
+            words: memory::filled(words, || AtomicU64::new(0)),
+            set: PhantomData,
         }
     }
 
-    /// The word of block `w`.
+    /// Slots of a block.
     #[inline]
-    fn at(&self, w: u64) -> &AtomicU64 {
-        &self.words[(w - self.first) as usize]
+    pub(super) fn block_len(&self) -> usize {
+        self.len
     }
 
-    /// Sets the slots to the illegal ones of `table` (its bytes, a whole number of 64-byte
-    /// words), before any distance: then no position is won yet.
+    /// The first bit of block `w`.
+    #[inline]
+    fn offset(&self, w: u64) -> usize {
+        (w - self.first) as usize * self.len
+    }
+
+    /// The first word of block `w`, in a set whose blocks are whole words.
+    #[inline]
+    fn first_word(&self, w: u64) -> usize {
+        (w - self.first) as usize * S::LANES
+    }
+
+    /// Calls `f(word, bits)` for the parts of `bits`, a set of block `w`'s slots, that lie in
+    /// each word (empty parts left out).
+    #[inline]
+    fn for_each_part(&self, w: u64, bits: S, mut f: impl FnMut(&AtomicU64, u64)) {
+        let o = self.offset(w);
+        let (i, shift) = (o / 64, o % 64);
+        let bits = bits & S::below(self.len);
+        for k in 0..self.len.div_ceil(64) {
+            let lane = bits.lane(k);
+            if lane == 0 {
+                continue;
+            }
+            f(&self.words[i + k], lane << shift);
+            if shift > 0 && lane >> (64 - shift) != 0 {
+                f(&self.words[i + k + 1], lane >> (64 - shift));
+            }
+        }
+    }
+
+    /// Sets the slots to the illegal ones of `table` (its bytes, a whole number of blocks),
+    /// before any distance: then no position is won yet.
     pub(super) fn start_from(&self, table: &[u8]) {
-        let start = self.first;
-        self.words.par_iter().enumerate().for_each(|(k, word)| {
-            let w = start + k as u64;
-            word.store(NoEscape::held(&Bytes64::of_word(table, w), 0), Relaxed)
+        (0..self.blocks).into_par_iter().for_each(|k| {
+            let w = self.first + k;
+            let held = NoEscape::<S>::held(&BlockBytes::of_block(table, w, self.len), 0);
+            if self.aligned {
+                let i = self.first_word(w);
+                (0..S::LANES).for_each(|k| self.words[i + k].store(held.lane(k), Relaxed));
+            } else {
+                self.for_each_part(w, held, |word, bits| {
+                    word.fetch_or(bits, Relaxed);
+                });
+            }
         });
     }
 
     /// The slots of a block that the set holds, from the block's bytes in the table: the
     /// illegal ones, and the wins up to byte `won`, the byte of the wins of the distance
     /// reached (`Far::code`).
-    #[inline]
-    pub(super) fn held(bytes: &Bytes64, won: u8) -> u64 {
-        bytes.equal(ILLEGAL) | bytes.even_up_to(won)
+    #[inline(always)]
+    pub(super) fn held(bytes: &BlockBytes, won: u8) -> S {
+        bytes.equal::<S>(ILLEGAL) | bytes.even_up_to::<S>(won)
     }
 
-    /// The slots of block (word) `w`.
+    /// The slots of block `w`.
     #[inline]
-    pub(super) fn word(&self, w: u64) -> u64 {
-        self.at(w).load(Relaxed)
+    pub(super) fn word(&self, w: u64) -> S {
+        if self.aligned {
+            let i = self.first_word(w);
+            return S::from_lanes(|k| self.words[i + k].load(Relaxed));
+        }
+        let o = self.offset(w);
+        let (i, shift) = (o / 64, o % 64);
+        let used = self.len.div_ceil(64);
+        let lanes = S::from_lanes(|k| {
+            if k >= used {
+                return 0;
+            }
+            let low = self.words[i + k].load(Relaxed) >> shift;
+            match shift {
+                0 => low,
+                _ => low | self.words[i + k + 1].load(Relaxed) << (64 - shift),
+            }
+        });
+        lanes & S::below(self.len)
     }
 
     /// Whether the set holds slot `i`.
     #[inline]
     pub(super) fn contains(&self, i: u64) -> bool {
-        self.word(i / 64) & 1 << (i % 64) != 0
+        let bit = (i - self.first * self.len as u64) as usize;
+        self.words[bit / 64].load(Relaxed) & 1 << (bit % 64) != 0
     }
 
-    /// Starts loading the word of block `w` into the caches, for a read or an `or` soon
+    /// Starts loading the words of block `w` into the caches, for a read or an `or` soon
     /// after.
     #[inline]
     pub(super) fn prefetch(&self, w: u64) {
         if let Some(word) = w
             .checked_sub(self.first)
-            .and_then(|k| self.words.get(k as usize))
+            .and_then(|_| self.words.get(self.offset(w) / 64))
         {
             bytes::prefetch_line(word);
         }
@@ -84,32 +159,61 @@ impl NoEscape {
 
     /// Adds the slots `bits` of block `w` (candidates parked here, see `candidates.rs`).
     #[inline]
-    pub(super) fn or(&self, w: u64, bits: u64) {
-        let word = self.at(w);
+    pub(super) fn or(&self, w: u64, bits: S) {
         // Read first: a word that holds them already costs no locked write.
-        if word.load(Relaxed) & bits != bits {
-            word.fetch_or(bits, Relaxed);
+        let or = |word: &AtomicU64, bits: u64| {
+            if word.load(Relaxed) & bits != bits {
+                word.fetch_or(bits, Relaxed);
+            }
+        };
+        if self.aligned {
+            let i = self.first_word(w);
+            (0..S::LANES).for_each(|k| or(&self.words[i + k], bits.lane(k)));
+        } else {
+            self.for_each_part(w, bits, or);
         }
     }
 
     /// The slots of block `w` beyond `own`, the block's slots of the set itself (which it
     /// must hold), leaving it `own`: the candidates parked there. No other thread may write
-    /// the block meanwhile.
+    /// the block meanwhile (its neighbours, which may share its words, they may).
     #[inline]
-    pub(super) fn unpark(&self, w: u64, own: u64) -> u64 {
-        let word = self.at(w);
-        let bits = word.load(Relaxed);
-        debug_assert_eq!(bits & own, own, "block {w}: the set lost some of its slots");
-        if bits != own {
-            word.store(own, Relaxed);
+    pub(super) fn unpark(&self, w: u64, own: S) -> S {
+        let bits = self.word(w);
+        debug_assert!(
+            bits & own == own,
+            "block {w}: the set lost some of its slots"
+        );
+        let parked = bits & !own;
+        if !parked.is_empty() {
+            if self.aligned {
+                let i = self.first_word(w);
+                for k in 0..S::LANES {
+                    self.words[i + k].store(own.lane(k), Relaxed);
+                }
+            } else {
+                self.for_each_part(w, parked, |word, bits| {
+                    word.fetch_and(!bits, Relaxed);
+                });
+            }
         }
-        bits & !own
+        parked
     }
 
-    /// Adds the slots `won` of block `w`, which no other thread writes meanwhile.
+    /// Adds the slots `won` of block `w`, which no other thread writes meanwhile (its
+    /// neighbours, which may share its words, they may).
     #[inline]
-    pub(super) fn add_alone(&self, w: u64, won: u64) {
-        let word = self.at(w);
-        word.store(word.load(Relaxed) | won, Relaxed);
+    pub(super) fn add_alone(&self, w: u64, won: S) {
+        if self.aligned {
+            let i = self.first_word(w);
+            for k in 0..S::LANES {
+                let word = &self.words[i + k];
+                word.store(word.load(Relaxed) | won.lane(k), Relaxed);
+            }
+        } else {
+            self.for_each_part(w, won, |word, bits| {
+                word.fetch_or(bits, Relaxed);
+            });
+        }
     }
 }

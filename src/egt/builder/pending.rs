@@ -6,8 +6,8 @@
 //! stop; and each block keeps the smallest provisional byte it may hold, so that collecting a
 //! distance reads only the blocks that hold one, not the whole table.
 
-use crate::board::Color;
-use crate::egt::bytes::{self, Bytes64};
+use crate::board::{Color, SquareSet};
+use crate::egt::bytes::{self, BlockBytes};
 use crate::egt::value::{loss_of, win_of, ILLEGAL, NOT_LOST};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -32,15 +32,19 @@ pub(super) struct Pending {
     first: [Vec<AtomicU8>; 2],
     /// The first block held (the layer's).
     start: u64,
+    /// Slots of a block.
+    len: usize,
 }
 
 impl Pending {
-    /// No provisional values yet, in the blocks `blocks` of the tables (the layer in work).
-    pub(super) fn new(blocks: Range<u64>) -> Pending {
+    /// No provisional values yet, in the blocks `blocks` of the tables (the layer in work),
+    /// each of `len` slots.
+    pub(super) fn new(blocks: Range<u64>, len: usize) -> Pending {
         Pending {
             counts: [0, 1].map(|_| (0..256).map(|_| AtomicU64::new(0)).collect()),
             first: [0, 1].map(|_| blocks.clone().map(|_| AtomicU8::new(0)).collect()),
             start: blocks.start,
+            len,
         }
     }
 
@@ -86,7 +90,7 @@ impl Pending {
             .enumerate()
             .with_min_len(1024)
             .for_each(|(k, first)| {
-                first.store(smallest_above(table, start + k as u64, 0), Relaxed)
+                first.store(self.smallest_above(table, start + k as u64, 0), Relaxed)
             });
     }
 
@@ -95,12 +99,12 @@ impl Pending {
     /// (bytes below it are no longer provisional), and moves each such block on to its next
     /// provisional byte. Returns how many slots were found. Bytes must be taken in rising
     /// order: a block moved on past a byte is not visited for it again.
-    pub(super) fn take(
+    pub(super) fn take<S: SquareSet>(
         &self,
         c: Color,
         byte: u8,
         table: &[u8],
-        f: impl Fn(u64, u64) + Sync,
+        f: impl Fn(u64, S) + Sync,
     ) -> u64 {
         let due = |first: &AtomicU8| {
             let b = first.load(Relaxed);
@@ -118,14 +122,14 @@ impl Pending {
                     // The blocks due are scattered: the next one's read starts now.
                     next = after(i + 1);
                     if let Some(j) = next {
-                        bytes::prefetch(table, self.start + (k * CHUNK + j) as u64);
+                        bytes::prefetch(table, self.start + (k * CHUNK + j) as u64, self.len);
                     }
-                    let slots = Bytes64::of_word(table, w).equal(byte);
-                    if slots != 0 {
+                    let slots = BlockBytes::of_block(table, w, self.len).equal::<S>(byte);
+                    if !slots.is_empty() {
                         f(w, slots);
                     }
-                    chunk[i].store(smallest_above(table, w, byte), Relaxed);
-                    found += slots.count_ones() as u64;
+                    chunk[i].store(self.smallest_above(table, w, byte), Relaxed);
+                    found += slots.count() as u64;
                 }
                 found
             })
@@ -133,13 +137,15 @@ impl Pending {
     }
 }
 
-/// The smallest provisional byte above `floor` in block `w` of `table` (0: none).
-#[inline]
-fn smallest_above(table: &[u8], w: u64, floor: u8) -> u8 {
-    // ILLEGAL is 255, which `min_above` gives when there is none.
-    match Bytes64::of_word(table, w).min_above(floor, NOT_LOST) {
-        ILLEGAL => 0,
-        b => b,
+impl Pending {
+    /// The smallest provisional byte above `floor` in block `w` of `table` (0: none).
+    #[inline]
+    fn smallest_above(&self, table: &[u8], w: u64, floor: u8) -> u8 {
+        // ILLEGAL is 255, which `min_above` gives when there is none.
+        match BlockBytes::of_block(table, w, self.len).min_above(floor, NOT_LOST) {
+            ILLEGAL => 0,
+            b => b,
+        }
     }
 }
 
@@ -178,7 +184,7 @@ mod tests {
         for (slot, byte) in written {
             table[slot] = byte;
         }
-        let pending = Pending::new(0..blocks);
+        let pending = Pending::new(0..blocks, 64);
         pending.index_blocks(Color::White, &table);
         let late = (260, loss_byte(6));
         let mut order = vec![loss_byte(0)];
@@ -189,7 +195,7 @@ mod tests {
                 table[late.0] = late.1;
                 pending.add(Color::White, late.0 as u64 / 64, late.1);
             }
-            pending.take(Color::White, byte, &table, |w, slots| {
+            pending.take(Color::White, byte, &table, |w, slots: u64| {
                 for_each_bit(slots, |k| {
                     found.lock().unwrap().push((w * 64 + k as u64, byte))
                 })

@@ -19,13 +19,13 @@
 //! relaxed atomic stores, plain byte moves on the machine, which need no unsafe code. The end
 //! of a pass (rayon's join) orders its writes before the next pass's reads.
 //!
-//! Within a step the mover's own bytes are also read, a word (64 slots) at a time, through
+//! Within a step the mover's own bytes are also read, a block at a time, through
 //! [`Writer::word`]: `Candidates::check_blocks` hands each block to one task, which reads the
 //! word's bytes before it writes them; [`Word::store`] takes the word mutably, so the borrow
 //! checker ends the plain view of its bytes before the first store.
 
 use crate::board::Color;
-use crate::egt::bytes::{self, Bytes64};
+use crate::egt::bytes::{self, BlockBytes};
 use std::ops::Deref;
 use std::sync::atomic::{
     AtomicIsize, AtomicU8,
@@ -35,15 +35,19 @@ use std::sync::atomic::{
 /// The tables of both sides, with the views and writers of each that are out.
 pub(super) struct Sides<'t> {
     tables: &'t [Vec<AtomicU8>; 2],
+    /// Slots of a block (`Indexer::block_len`).
+    block: usize,
     /// Per side: the number of frozen views out (positive) or of writers out (negative).
     out: [AtomicIsize; 2],
 }
 
 impl<'t> Sides<'t> {
-    /// The tables `tables`, indexed by side to move, with nothing out.
-    pub(super) fn new(tables: &'t [Vec<AtomicU8>; 2]) -> Sides<'t> {
+    /// The tables `tables`, indexed by side to move, of blocks of `block` slots, with nothing
+    /// out.
+    pub(super) fn new(tables: &'t [Vec<AtomicU8>; 2], block: usize) -> Sides<'t> {
         Sides {
             tables,
+            block,
             out: [AtomicIsize::new(0), AtomicIsize::new(0)],
         }
     }
@@ -69,6 +73,7 @@ impl<'t> Sides<'t> {
     pub(super) fn writer(&self, c: Color) -> Writer<'_> {
         Writer {
             bytes: &self.tables[c.index()],
+            block: self.block,
             _out: self.enter(c, WRITER),
         }
     }
@@ -127,6 +132,7 @@ impl Deref for Frozen<'_> {
 /// The right to write one side's table, shared by the threads of a step.
 pub(super) struct Writer<'t> {
     bytes: &'t [AtomicU8],
+    block: usize,
     _out: Out<'t>,
 }
 
@@ -143,13 +149,13 @@ impl Writer<'_> {
         self.bytes[index as usize].store(byte, Relaxed);
     }
 
-    /// Starts loading word `w` of the table into the caches (see `bytes::prefetch`).
+    /// Starts loading block `w` of the table into the caches (see `bytes::prefetch`).
     #[inline]
     pub(super) fn prefetch(&self, w: u64) {
-        bytes::prefetch(self.bytes, w);
+        bytes::prefetch(self.bytes, w, self.block);
     }
 
-    /// Word `w` of the table (slots 64·w to 64·w + 63), to be read and then written.
+    /// Block `w` of the table (slots B·w to B·w + B − 1), to be read and then written.
     ///
     /// # Safety
     /// No other thread may write word `w` while the result lives: the task that holds it is
@@ -157,30 +163,30 @@ impl Writer<'_> {
     #[inline]
     pub(super) unsafe fn word(&self, w: u64) -> Word<'_> {
         Word {
-            bytes: self.bytes[(w * 64) as usize..][..64]
-                .try_into()
-                .expect("64 bytes"),
+            bytes: &self.bytes[w as usize * self.block..][..self.block],
         }
     }
 }
 
-/// One word of 64 slots of the table of a step's mover, owned by one task of the step.
+/// One block of the table of a step's mover, owned by one task of the step.
 pub(super) struct Word<'t> {
-    bytes: &'t [AtomicU8; 64],
+    bytes: &'t [AtomicU8],
 }
 
 impl Word<'_> {
     /// The word's bytes, as plain bytes (read before any of them is written).
     #[inline]
-    pub(super) fn bytes(&self) -> Bytes64<'_> {
+    pub(super) fn bytes(&self) -> BlockBytes<'_> {
         // SAFETY: AtomicU8 has the size, alignment and bit validity of u8. Only the task that
         // holds this word writes its bytes (`Writer::word`), through `store`, which borrows
         // the word mutably and so cannot be called while this view lives.
-        let plain = unsafe { std::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), 64) };
-        Bytes64::of_word(plain, 0)
+        let plain = unsafe {
+            std::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.bytes.len())
+        };
+        BlockBytes::new(plain)
     }
 
-    /// Sets slot `x` of the word (slot 64·w + x of the table) to `byte`.
+    /// Sets slot `x` of the block (slot B·w + x of the table) to `byte`.
     #[inline]
     pub(super) fn store(&mut self, x: u8, byte: u8) {
         self.bytes[x as usize].store(byte, Relaxed);
@@ -201,14 +207,14 @@ mod tests {
     #[test]
     fn a_step_writes_its_side_and_reads_the_other() {
         let tables = tables();
-        let sides = Sides::new(&tables);
+        let sides = Sides::new(&tables, 64);
         {
             let writer = sides.writer(Color::White);
             let (a, b) = (sides.frozen(Color::Black), sides.frozen(Color::Black));
             writer.store(70, 4);
             // SAFETY: one thread, one word.
             let mut word = unsafe { writer.word(1) };
-            assert_eq!(word.bytes().equal(4), 1 << 6);
+            assert_eq!(word.bytes().equal::<u64>(4), 1 << 6);
             word.store(7, 6);
             assert_eq!((a[70], b[70]), (UNKNOWN, UNKNOWN));
         }
@@ -221,7 +227,7 @@ mod tests {
     #[should_panic(expected = "phase rule broken: a writer of White's table")]
     fn writing_a_frozen_side_panics() {
         let tables = tables();
-        let sides = Sides::new(&tables);
+        let sides = Sides::new(&tables, 64);
         let _view = sides.frozen(Color::White);
         let _writer = sides.writer(Color::White);
     }
@@ -230,7 +236,7 @@ mod tests {
     #[should_panic(expected = "phase rule broken: a frozen view of Black's table")]
     fn reading_a_side_being_written_panics() {
         let tables = tables();
-        let sides = Sides::new(&tables);
+        let sides = Sides::new(&tables, 64);
         let _writer = sides.writer(Color::Black);
         let _view = sides.frozen(Color::Black);
     }

@@ -28,23 +28,24 @@ impl<S: SquareSet> Build<'_, S> {
                 self.far.code(Kind::Loss, n - 1),
             );
             let passes = self.rules.null_move.allows(c);
+            let len = self.ix.block_len() as u64;
             found
                 + self.check_candidates(c, win, won, |w, bits, word| {
                     let bytes = word.bytes();
                     // Undecided, or won in more than n: a provisional win (ILLEGAL and
                     // NOT_LOST are odd; no loss moves into a loss, LOSS_NEW_ODD included).
-                    let longer = bytes.even() & !bytes.at_most(win);
-                    let undecided = bytes.equal(UNKNOWN) | bytes.equal(NOT_LOST);
+                    let longer = bytes.even::<S>() & !bytes.at_most::<S>(win);
+                    let undecided = bytes.equal::<S>(UNKNOWN) | bytes.equal::<S>(NOT_LOST);
                     let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
                     if passes {
                         // Reached by un-passing: a stalemated side may not pass.
                         for_each_bit(improves, |b| {
                             let sq = self
                                 .ix
-                                .decode(w * 64 + b as u64)
+                                .decode(w * len + b as u64)
                                 .expect("candidates are positions");
                             if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
-                                improves &= !(1 << b);
+                                improves &= !S::bit(b);
                             }
                         });
                     }

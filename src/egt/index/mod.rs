@@ -14,7 +14,7 @@
 //!
 //! With pawns, an index is `slice · S + pair · rest + r` (see `slices`): the pawn placement
 //! is the outermost digit, numbered in build order, and S is `pairs · rest` rounded up to a
-//! multiple of 64 (the padding slots are holes). G folds only slices (a placement and its
+//! multiple of the board's squares, a block (the padding slots are holes). G folds only slices (a placement and its
 //! left-right mirror image are one slice); within a slice the pairs are every ordered pair
 //! of the identity, a pawn's square is a hole for the other men, and pawns are in no group
 //! and never the block man. Only in a slice that is its own mirror image are the pairs
@@ -34,7 +34,7 @@ mod slices;
 pub use blocks::{BlockMove, BlockShape, Fold};
 
 use crate::board::symmetry_group;
-use crate::board::{geometry::Geometry, BoardSize, Color, Square, Sym};
+use crate::board::{geometry::Geometry, Color, Square, Sym};
 use crate::egt::material::{ManKind, Material, Squares, MAX_MEN};
 use crate::with_tables;
 use divisor::Divisor;
@@ -67,6 +67,10 @@ pub struct Indexer {
     block_man: Option<usize>,
     /// Per element of G: the fold of a block fixed by it.
     folds: Vec<Fold>,
+    /// Division by `n`, the slots of a block (`blocks_in`): a shift where n is a power of
+    /// two, else the divisor.
+    block_shift: Option<u32>,
+    block_divisor: Divisor,
     /// The pawn slices, for a material with pawns (see `slices`): then `pairs` and
     /// `pair_slot` are those of the identity alone, G folds slices.
     slices: Option<Slices>,
@@ -141,9 +145,11 @@ impl Indexer {
             let single = groups.remove(k);
             groups.push(single);
         }
+        // With pawns, blocks only where the mirror fixes no square (an even number of files).
         let block_man = groups
             .last()
-            .filter(|g| g.len == 1 && men.len() > 2 && board == BoardSize::STANDARD)
+            .filter(|g| g.len == 1 && men.len() > 2)
+            .filter(|_| !has_pawns || board.files().is_multiple_of(2))
             .map(|g| g.start);
         let rest: u64 = groups.iter().map(|g| g.size).product();
         let mut strides = [0; MAX_MEN];
@@ -156,7 +162,9 @@ impl Indexer {
         }
         let rest_shift = (rest.is_power_of_two() && !has_pawns).then(|| rest.trailing_zeros());
         let folds = match block_man {
-            Some(_) => syms.iter().map(|&g| Fold::new(g)).collect(),
+            Some(_) => (syms.iter().zip(&images))
+                .map(|(&g, image)| Fold::new(g, image))
+                .collect(),
             None => Vec::new(),
         };
         let slices = has_pawns.then(|| {
@@ -188,6 +196,8 @@ impl Indexer {
             strides,
             block_man,
             folds,
+            block_shift: n.is_power_of_two().then(|| n.trailing_zeros()),
+            block_divisor: Divisor::new(n as u64),
             slices,
         }
     }
@@ -229,15 +239,16 @@ impl Indexer {
         }
     }
 
-    /// Slots per pawn slice: a multiple of 64 (the table's size without pawns). The slots of
-    /// slice s are `s · slice_size() ..`, the pair-and-rest index of its placements and then
-    /// holes up to the next multiple of 64.
+    /// Slots per pawn slice: a multiple of `block_len` (the table's size without pawns). The
+    /// slots of slice s are `s · slice_size() ..`, the pair-and-rest index of its placements
+    /// and then holes up to the next multiple of `block_len`.
     pub fn slice_size(&self) -> u64 {
         self.slices.as_ref().map_or(self.size(), |s| s.size)
     }
 
     /// The layers: runs of slices of equal pawn progress, in build order, as ranges of slots.
-    /// Every pawn move leads from a layer to an earlier one; each starts on a multiple of 64.
+    /// Every pawn move leads from a layer to an earlier one; each starts on a multiple of
+    /// `block_len`.
     /// A table without pawns is one layer.
     pub fn layers(&self) -> Vec<Range<u64>> {
         match &self.slices {
@@ -246,6 +257,21 @@ impl Indexer {
                 .collect(),
             None => std::iter::once(0..self.size()).collect(),
         }
+    }
+
+    /// Slots the tables of this index hold: `size` rounded up to a whole number of blocks
+    /// (`block_len`), the slots past it holes.
+    pub fn padded_size(&self) -> u64 {
+        self.size().next_multiple_of(self.n as u64)
+    }
+
+    /// Slots of a block: the board's squares. The builder works on a table a block at a time,
+    /// whether it has a block man (see `has_blocks`) or not: its sets hold a block's slots in
+    /// a set of squares (slot B·w + x as square x), and its tables are a whole number of
+    /// blocks long.
+    #[inline]
+    pub fn block_len(&self) -> usize {
+        self.n
     }
 
     /// Number of royal pairs (per slice, with pawns: every pair of the identity).
@@ -271,7 +297,7 @@ impl Indexer {
         self.slices.as_ref().map(Slices::count)
     }
 
-    /// The slots of chunk `chunk` (a multiple of 64 apart when the table has blocks).
+    /// The slots of chunk `chunk` (a multiple of `block_len` apart when the table has blocks).
     pub fn chunk_slots(&self, chunk: u64) -> Range<u64> {
         let pairs = self.pairs.len() as u64;
         let (slice, pair) = (chunk / pairs, chunk % pairs);

@@ -38,7 +38,8 @@ pub(super) struct Slices {
     symmetric: Vec<bool>,
     /// The layers, as ranges of slices.
     layers: Vec<Range<u32>>,
-    /// Slots per slice, a multiple of 64, and division by it.
+    /// Slots per slice, a multiple of the board's squares (a block's slots), and division by
+    /// it.
     pub(super) size: u64,
     pub(super) divisor: Divisor,
     /// For a symmetric slice, the royal pairs folded by the mirror: each ordered pair's
@@ -65,7 +66,7 @@ impl Slices {
         let ranks = |g: &Option<Group>| g.as_ref().map_or(1, |g| g.size);
         let black_ranks = ranks(&sides[1]);
         let keys = ranks(&sides[0]) * black_ranks;
-        let size = slots.div_ceil(64) * 64;
+        let size = slots.next_multiple_of(board.squares() as u64);
         let mut slices = Slices {
             sides,
             low: width as Square,
@@ -378,11 +379,11 @@ mod tests {
         }
     }
 
-    /// Slices and layers are aligned on blocks of 64 and the layers cover the table in
-    /// order.
+    /// Slices and layers are aligned on blocks (of the board's squares) and the layers cover
+    /// the table in order.
     fn check_layout(c: &Case) {
         let ix = &c.ix;
-        assert_eq!(ix.slice_size() % 64, 0);
+        assert_eq!(ix.slice_size() % ix.block_len() as u64, 0);
         let layers = ix.layers();
         assert!(layers.len() > 1);
         assert_eq!(layers[0].start, 0);

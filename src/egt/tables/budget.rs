@@ -19,9 +19,9 @@ fn bitmap_bytes(bits: u64) -> u64 {
 }
 
 /// Bytes a table of this index takes: a byte per slot and side to move, rounded up to whole
-/// blocks of 64 slots as the builder allocates them, and the index's own lookup tables.
+/// blocks as the builder allocates them, and the index's own lookup tables.
 fn table_bytes(index: &Indexer) -> u64 {
-    2 * index.size().next_multiple_of(64) + index.heap_bytes()
+    2 * index.padded_size() + index.heap_bytes()
 }
 
 /// Bytes a built table takes: its bytes and index, and its list of distances beyond a byte.
@@ -31,15 +31,15 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 
 /// Bytes the builder allocates for a layer of `slots` slots, besides the table itself, while
 /// it builds it (they are freed before the next table): the positions no move escapes into, a
-/// bit per slot and side to move (a step's candidates are parked there); the blocks holding
-/// candidates, a bit per block; the frontiers, won and lost (two distances of those) for each
-/// side, a bit per block of 64 slots; the smallest pending byte of each block, for each side;
-/// the list of candidate groups a step checks (64 × 64 blocks each); with seeds, a bitmap of
-/// the fixed positions per side; and the bookkeeping.
-fn builder_bytes(slots: u64, seeded: bool) -> u64 {
-    let blocks = slots.div_ceil(64);
+/// bit per slot and side to move (a step's candidates are parked there); the blocks (of
+/// `block_len` slots) holding candidates, a bit per block; the frontiers, won and lost (two
+/// distances of those) for each side, a bit per block; the smallest pending byte of each
+/// block, for each side; the list of candidate groups a step checks (64 × 64 blocks each);
+/// with seeds, a bitmap of the fixed positions per side; and the bookkeeping.
+fn builder_bytes(slots: u64, block_len: usize, seeded: bool) -> u64 {
+    let blocks = slots.div_ceil(block_len as u64);
     let candidates = bitmap_bytes(blocks);
-    let no_escape = 2 * 8 * blocks;
+    let no_escape = 2 * 8 * ((blocks * block_len as u64).div_ceil(64) + 1);
     let frontiers = 6 * bitmap_bytes(blocks);
     let pending = 2 * blocks + 2 * 256 * 8;
     let groups = 8 * blocks.div_ceil(64).div_ceil(64);
@@ -110,7 +110,7 @@ impl TableSet {
         (materials.iter())
             .map(|m| {
                 let index = Indexer::new(m, &self.geometry, self.fold);
-                let builder = builder_bytes(largest_layer(&index), seeded(m));
+                let builder = builder_bytes(largest_layer(&index), index.block_len(), seeded(m));
                 (table_bytes(&index), builder)
             })
             .collect()
@@ -291,10 +291,10 @@ mod tests {
         set.set_budget(need);
         set.build(&kckr, &Silent).unwrap();
         let ix = set.get(&kckr).unwrap().indexer();
-        assert!(!ix.has_blocks());
+        assert!(ix.has_blocks());
         assert_eq!((ix.symmetry(), ix.pair_count()), (4, 1446));
         assert_eq!(ix.size(), 1446 * 80 * 80);
-        assert_eq!(need, set.bytes() + builder_bytes(ix.size(), false));
+        assert_eq!(need, set.bytes() + builder_bytes(ix.size(), 80, false));
     }
 
     /// A pawn chain too big to hold whole is built by dropping each table once no later

@@ -208,6 +208,7 @@ impl TableSet {
                     direct: self.direct,
                     far_room,
                     cancel,
+                    blocks: true,
                 };
                 let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
                 let table = built.map_err(|e| match e {
