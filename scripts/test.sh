@@ -4,7 +4,7 @@
 # Xvfb from Debian for the GUI test, PolyGlot for the UCI-wrapping test, Chromium and
 # chromedriver for the explorer's page, when apt-get is available and they are missing), then
 # `cargo test --release`, then the move generator against Fairy-Stockfish's
-# (tests/python/movegen_pyffish.py, a few minutes), the explorer's page in headless Chromium
+# (tests/python/movegen_pyffish.py, 200 positions a piece, about a minute and a half), the explorer's page in headless Chromium
 # (tests/python/explorer_browser.py), then a short soak
 # through real clients (scripts/soak.sh --quick, which installs Fairy-Stockfish itself), then
 # Fairy-Stockfish's search on the table's short mates (scripts/fsf_mates.py). <target> is where
@@ -48,7 +48,7 @@ export PATH="$PATH:/usr/games"
 cargo test --release "$@"
 # Legal moves of every piece against Fairy-Stockfish's generator (pyffish), with the counts.
 cargo build --release --quiet
-"$venv/bin/python" tests/python/movegen_pyffish.py "$target/release/fairy-egt"
+"$venv/bin/python" tests/python/movegen_pyffish.py "$target/release/fairy-egt" --positions 200
 # The explorer's page in headless Chromium: set up, best move clicked, taken back (10 s).
 "$venv/bin/python" tests/python/explorer_browser.py "$target/release/fairy-egt" "$target/explorer-shots"
 # Games through real clients: python-chess (XBoard and UCI) and Fairy-Stockfish, short run.

@@ -66,16 +66,19 @@ fn every_square(set: &TableSet) -> Vec<u8> {
     set.geometry().board().all_squares().collect()
 }
 
+/// Every position of KN.KM on the whole board; every symmetry class of KQ.K and KA.K (the
+/// white king on the triangle: their tables fold eightfold, and `builder_symmetry.rs` checks
+/// the folding against unfolded builds).
 #[test]
 fn three_man_tables_agree_with_forward_search_on_the_whole_board() {
     let all: Vec<u8> = (0..64).collect();
-    for (metric, spec) in [
-        (Metric::Dtm, "KQ.K"),
-        (Metric::Dtm, "KA.K"),
-        (Metric::Dtm, "KN.KM"),
+    for (metric, spec, first) in [
+        (Metric::Dtm, "KQ.K", &TRIANGLE[..]),
+        (Metric::Dtm, "KA.K", &TRIANGLE[..]),
+        (Metric::Dtm, "KN.KM", &all[..]),
     ] {
         let set = built(metric, spec);
-        assert!(check(&set, spec, &all) > 100_000, "{spec}");
+        assert!(check(&set, spec, first) > 30_000, "{spec}");
     }
 }
 
