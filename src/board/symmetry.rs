@@ -1,6 +1,7 @@
 //! The 8 symmetries of the square board (the dihedral group D4, `crate::symmetry`) acting on
-//! the squares and the sets of squares of the 8×8 board, as the builder's block-wise work
-//! (8×8 only) needs them; `BoardSize::image` maps squares of any board.
+//! the squares and the sets of squares of the 8×8 board, by bit twiddling, as the builder's
+//! block-wise work there uses them; `BoardSize::image` maps squares of any board (and
+//! `Indexer::image` a block's set of squares on any board, through a table of images).
 
 use super::size::BoardSize;
 use super::square::Square;
