@@ -55,16 +55,6 @@ impl<'a> BlockBytes<'a> {
     /// The smallest byte above `floor` other than `except`; 255 if there is none.
     #[inline]
     pub(super) fn min_above(&self, floor: u8, except: u8) -> u8 {
-        if let Ok(block) = <&[u8; 64]>::try_from(self.0) {
-            // The 8×8 board's block: four chunks, unrolled.
-            return (0..4)
-                .map(|k| {
-                    let chunk: &[u8; 16] = block[16 * k..][..16].try_into().expect("16 bytes");
-                    chunks::min_above(chunk, floor, except)
-                })
-                .min()
-                .expect("four chunks");
-        }
         let mut min = 255;
         self.each_chunk(|_, chunk| min = min.min(chunks::min_above(chunk, floor, except)));
         min
@@ -102,6 +92,13 @@ impl<'a> BlockBytes<'a> {
     /// Calls `f(k, chunk)` for the k-th 16 bytes; a last, shorter chunk is filled up with 255.
     #[inline]
     fn each_chunk(&self, mut f: impl FnMut(usize, &[u8; 16])) {
+        if let Ok(block) = <&[u8; 64]>::try_from(self.0) {
+            // The 8×8 board's block: four chunks, unrolled.
+            for k in 0..4 {
+                f(k, block[16 * k..][..16].try_into().expect("16 bytes"));
+            }
+            return;
+        }
         let mut chunks = self.0.chunks_exact(16);
         let mut k = 0;
         for chunk in chunks.by_ref() {

@@ -175,13 +175,6 @@ impl<'p, 'a, S: SquareSet> Batch<'p, 'a, S> {
         self.len += 1;
     }
 
-    /// Adds slot `i`.
-    #[inline]
-    pub(super) fn set(&mut self, i: u64) {
-        let len = self.into.slots.block_len() as u64;
-        self.add(i / len, S::bit((i % len) as u8));
-    }
-
     fn flush(&mut self) {
         let words = &self.words[..self.len];
         for &(w, _) in words {
@@ -255,7 +248,9 @@ mod tests {
                 slots.par_chunks(100).for_each(|chunk| {
                     let parked = candidates.parked_in(&set);
                     let mut batch = Batch::new(&parked);
-                    chunk.iter().for_each(|&i| batch.set(i));
+                    chunk
+                        .iter()
+                        .for_each(|&i| batch.add(i / len, S::bit((i % len) as u8)));
                 });
                 let found = Mutex::new(Vec::new());
                 let announced = Mutex::new(Vec::new());
@@ -301,8 +296,9 @@ mod tests {
                 assert_eq!(kept.blocks(), keeping, "{threads} threads");
                 // The check took the candidates: the next step sees only its own.
                 let next: Vec<u64> = want.iter().step_by(1000).map(|i| i + 1).collect();
-                next.par_iter()
-                    .for_each(|&i| Batch::new(&candidates.parked_in(&set)).set(i));
+                next.par_iter().for_each(|&i| {
+                    Batch::new(&candidates.parked_in(&set)).add(i / len, S::bit((i % len) as u8))
+                });
                 let seen = Frontier::new(0..blocks, len as usize);
                 let found = Mutex::new(Vec::new());
                 candidates.check_blocks(

@@ -223,8 +223,8 @@ impl<S: SquareSet> Build<'_, S> {
         for slot in slots {
             if table.load(slot) == later {
                 table.store(slot, now);
-                let len = self.ix.block_len() as u64;
-                self.join(c, kind, into, slot / len, S::bit((slot % len) as u8));
+                let (w, x) = self.ix.block_and_square(slot);
+                self.join(c, kind, into, w, S::bit(x));
                 joined += 1;
             }
         }

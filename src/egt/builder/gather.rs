@@ -39,7 +39,8 @@ impl<S: SquareSet> Build<'_, S> {
                 self.men
                     .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
                         if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
-                            batch.set(p);
+                            let (w, x) = self.ix.block_and_square(p);
+                            batch.add(w, S::bit(x));
                         }
                     });
             });

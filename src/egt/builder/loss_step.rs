@@ -84,18 +84,18 @@ impl<S: SquareSet> Build<'_, S> {
         let Some(d) = d else {
             return false;
         };
-        let len = self.ix.block_len() as u64;
+        let (w, x) = self.ix.block_and_square(p);
         if d > MAX_DISTANCE {
             self.too_long.store(true, Relaxed);
             false
         } else if d == target {
-            word.store((p % len) as u8, self.far.code(Kind::Loss, target));
+            word.store(x, self.far.code(Kind::Loss, target));
             true
         } else {
             let byte = self.far.provisional(c, p, Value::Loss(d));
-            word.store((p % len) as u8, byte);
+            word.store(x, byte);
             if self.far.is_direct(d) {
-                self.pending.add(c, p / len, byte);
+                self.pending.add(c, w, byte);
             }
             false
         }

@@ -53,12 +53,6 @@ impl<S: SquareSet> NoEscape<S> {
         }
     }
 
-    /// Slots of a block.
-    #[inline]
-    pub(super) fn block_len(&self) -> usize {
-        self.len
-    }
-
     /// The first bit of block `w`.
     #[inline]
     fn offset(&self, w: u64) -> usize {

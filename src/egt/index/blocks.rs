@@ -304,6 +304,14 @@ impl Indexer {
         self.images_of(g)[x as usize]
     }
 
+    /// The block of slot `slot` and the slot's square in it (`slot / block_len()` and the
+    /// rest), by a shift where the board's squares are a power of two, as on 8×8.
+    #[inline]
+    pub fn block_and_square(&self, slot: u64) -> (u64, Square) {
+        let w = self.blocks_in(slot);
+        (w, (slot - w * self.n as u64) as Square)
+    }
+
     /// `slots / block_len()`: by a shift where the board's squares are a power of two.
     #[inline]
     fn blocks_in(&self, slots: u64) -> u64 {
