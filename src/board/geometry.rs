@@ -6,8 +6,9 @@
 
 use super::promotion::{default_promotions, promotions, Promotion, PromotionError};
 use super::size::BoardSize;
+use super::special::{Special, Specials};
 use super::square::{Color, Square};
-use super::square_set::{Bits256, SquareSet};
+use super::square_set::{for_each_bit, Bits256, SquareSet};
 use crate::piece::{PieceId, PieceSet, PieceType, Step, StepKind, StepMode};
 
 /// Squares reached by repeating one step from a square, nearest first; a leaper's ray has one
@@ -50,7 +51,7 @@ impl<S: SquareSet> Ray<S> {
         }
     }
 
-    fn walk(
+    pub(super) fn walk(
         board: BoardSize,
         from: Square,
         (dx, dy): (i8, i8),
@@ -88,160 +89,6 @@ impl<S: SquareSet> Ray<S> {
             .windows(2)
             .all(|w| (w[1] > w[0]) == ray.ascending));
         (ray.len > 0).then_some(ray)
-    }
-}
-
-/// A move walked other than plainly, from one square (see [`StepKind`]).
-#[derive(Clone, Copy, Debug)]
-enum Special<S> {
-    /// A leap to `to`, possible when the squares `leg` are empty.
-    Lame { to: Square, leg: S, mode: StepMode },
-    /// Along the ray: over empty squares to a screen, then over empty squares beyond it (each
-    /// a quiet target); the first man after them may be captured. Walked backwards from a
-    /// man's square, the quiet targets are the origins of its quiet hops.
-    Hop(Ray<S>),
-    /// Along the ray: over empty squares to a screen, landing on the square just beyond.
-    Grasshop(Ray<S>),
-    /// A grasshop's quiet move undone, walking the ray backwards from the man's square: the
-    /// first square is the screen (occupied), the empty squares behind it are origins.
-    GrasshopBack(Ray<S>),
-}
-
-impl<S: SquareSet> Special<S> {
-    /// The squares the move goes to without capturing, and those it captures on (any man
-    /// there: the caller keeps the enemies), given the occupied squares.
-    #[inline]
-    fn targets(&self, occupied: S) -> (S, S) {
-        let none = S::default();
-        let split = |to: Square, mode: StepMode| {
-            let bit = S::bit(to);
-            if !occupied.contains(to) {
-                (if mode.moves() { bit } else { none }, none)
-            } else {
-                (none, if mode.captures() { bit } else { none })
-            }
-        };
-        match *self {
-            Special::Lame { to, leg, mode } => {
-                if (leg & occupied).is_empty() {
-                    split(to, mode)
-                } else {
-                    (none, none)
-                }
-            }
-            Special::Hop(ray) => {
-                let beyond = ray
-                    .squares()
-                    .iter()
-                    .skip_while(|&&t| !occupied.contains(t))
-                    .skip(1);
-                let mut quiet = none;
-                for &t in beyond {
-                    let (q, c) = split(t, ray.mode);
-                    if occupied.contains(t) {
-                        return (quiet, c);
-                    }
-                    quiet |= q;
-                }
-                (quiet, none)
-            }
-            Special::Grasshop(ray) => ray
-                .squares()
-                .iter()
-                .position(|&t| occupied.contains(t))
-                .and_then(|k| ray.squares().get(k + 1))
-                .map_or((none, none), |&to| split(to, ray.mode)),
-            Special::GrasshopBack(ray) => {
-                let squares = ray.squares();
-                if !occupied.contains(squares[0]) {
-                    return (none, none);
-                }
-                let origins = squares[1..]
-                    .iter()
-                    .take_while(|&&t| !occupied.contains(t))
-                    .fold(none, |set, &t| set | S::bit(t));
-                (origins, none)
-            }
-        }
-    }
-}
-
-/// Makes a special move of a ray (`Special::Hop`, `Special::Grasshop`, …).
-type MakeSpecial<S> = fn(Ray<S>) -> Special<S>;
-
-/// The special moves of one square, forward and backward.
-#[derive(Clone, Debug)]
-struct Specials<S> {
-    forward: Vec<Special<S>>,
-    retro: Vec<Special<S>>,
-}
-
-impl<S: SquareSet> Specials<S> {
-    /// The special moves of `steps` (White's orientation or Black's, as given) from `sq`;
-    /// `initial` steps (XBetza `i`) only from and back to `initial_rank`.
-    fn new(board: BoardSize, sq: Square, steps: &[Step], initial_rank: i8) -> Specials<S> {
-        let mut out = Specials {
-            forward: Vec::new(),
-            retro: Vec::new(),
-        };
-        let offset = |from: Square, (dx, dy): (i8, i8)| {
-            board.square_at(board.file_of(from) + dx, board.rank_of(from) + dy)
-        };
-        for s in steps {
-            let reverse = (-s.dx, -s.dy);
-            match s.kind {
-                StepKind::Plain => {}
-                StepKind::Lame => {
-                    let leg_from = |from: Square| {
-                        let leg = s
-                            .lame_leg()
-                            .expect("lame steps have a leg (checked when read)");
-                        leg.iter()
-                            .try_fold(S::default(), |m, &d| Some(m | S::bit(offset(from, d)?)))
-                    };
-                    let from_here = !s.initial || board.rank_of(sq) == initial_rank;
-                    let targets = (offset(sq, (s.dx, s.dy)), leg_from(sq));
-                    if let (Some(to), Some(leg), true) = (targets.0, targets.1, from_here) {
-                        out.forward.push(Special::Lame {
-                            to,
-                            leg,
-                            mode: s.mode,
-                        });
-                    }
-                    let origin = offset(sq, reverse).filter(|&from| {
-                        s.mode.moves() && (!s.initial || board.rank_of(from) == initial_rank)
-                    });
-                    if let Some(from) = origin {
-                        if let Some(leg) = leg_from(from) {
-                            let mode = StepMode::MoveOnly;
-                            out.retro.push(Special::Lame {
-                                to: from,
-                                leg,
-                                mode,
-                            });
-                        }
-                    }
-                }
-                StepKind::Hop | StepKind::Grasshop => {
-                    // A hop walked backwards is a hop; a grasshop is not.
-                    let (forward, back): (MakeSpecial<S>, MakeSpecial<S>) =
-                        if s.kind == StepKind::Hop {
-                            (Special::Hop, Special::Hop)
-                        } else {
-                            (Special::Grasshop, Special::GrasshopBack)
-                        };
-                    if let Some(ray) = Ray::walk(board, sq, (s.dx, s.dy), 0, s.mode) {
-                        out.forward.push(forward(ray));
-                    }
-                    let undone = Ray::walk(board, sq, reverse, 0, StepMode::MoveOnly)
-                        .filter(|_| s.mode.moves());
-                    if let Some(ray) = undone {
-                        out.retro.push(back(ray));
-                    }
-                }
-            }
-        }
-        out
     }
 }
 
@@ -302,6 +149,9 @@ pub struct PieceMoves<S> {
     ray_to: Vec<u8>,
     /// Per square: the lame leaps and hops (empty for a plain piece).
     specials: Vec<Specials<S>>,
+    /// Per square: the squares from which a lame leap or hop may capture on it, whatever
+    /// stands where (empty for a plain piece).
+    special_attackers: Vec<S>,
     /// Whether every step is plain (no specials anywhere).
     plain: bool,
 }
@@ -345,6 +195,7 @@ impl<S: SquareSet> PieceMoves<S> {
             multi: vec![none; n],
             ray_to: vec![0; n * n],
             specials: Vec::with_capacity(n),
+            special_attackers: Vec::new(),
             plain: steps.iter().all(|s| s.kind == StepKind::Plain),
         };
         for sq in board.all_squares() {
@@ -378,35 +229,34 @@ impl<S: SquareSet> PieceMoves<S> {
                 .specials
                 .push(Specials::new(board, sq, steps, initial_rank));
         }
+        if !moves.plain {
+            moves.special_attackers = vec![none; n];
+            for from in board.all_squares() {
+                for m in &moves.specials[from as usize].forward {
+                    for_each_bit(m.capture_reach(), |t| {
+                        moves.special_attackers[t as usize] |= S::bit(from)
+                    });
+                }
+            }
+        }
         moves
     }
 
-    /// Whether every move is a plain leap or ride: only then do the set queries
-    /// (`quiet_targets`, `unmove_origins`, `attack_set`, `attackers`, `attack_shadow`) and
-    /// the rays tell all of the man's moves; lame leaps and hops are in `special_targets`
-    /// and `special_origins`.
+    /// Whether every move is a plain leap or ride: only then do the rays and the queries
+    /// `quiet_targets` and `unmove_origins` tell all of the man's moves; lame leaps and hops
+    /// are in `special_targets` and `special_origins` (square by square) and in
+    /// `special_moves_in_block` and `special_origins_in_block` (for the block-wise work).
+    /// The attack queries (`attack_set`, `attackers`, `attacks`, `attacks_with_extra`) tell
+    /// every capture.
     #[inline]
     pub fn is_plain(&self) -> bool {
         self.plain
     }
 
     /// Whether every capture is a plain leap or ride, and every other special move a
-    /// non-capturing lame leap (a pawn's double step): then the set queries tell all of the
-    /// man's captures, and the rays with `quiet_lame_leaps` all of its other moves.
+    /// non-capturing lame leap (a pawn's double step).
     pub fn captures_plainly(&self) -> bool {
-        self.specials.iter().all(|s| {
-            (s.forward.iter()).all(|m| matches!(m, Special::Lame { mode, .. } if !mode.captures()))
-        })
-    }
-
-    /// The non-capturing lame leaps from `from`: each target, with the squares of its leg
-    /// (which must be empty).
-    #[inline]
-    pub fn quiet_lame_leaps(&self, from: Square) -> impl Iterator<Item = (Square, S)> + '_ {
-        (self.specials[from as usize].forward.iter()).filter_map(|m| match *m {
-            Special::Lame { to, leg, mode } if mode.moves() => Some((to, leg)),
-            _ => None,
-        })
+        (self.specials.iter()).all(|s| s.forward.iter().all(Special::is_quiet_lame))
     }
 
     /// The squares a man on `from` goes to by its lame leaps and hops without capturing, and
@@ -463,23 +313,102 @@ impl<S: SquareSet> PieceMoves<S> {
         self.retro_sets[to as usize].free(occupied)
     }
 
-    /// Squares a man on `from` attacks (could capture on), given the occupied squares; an
-    /// occupied square ends a ray and is left out.
+    /// The empty squares where a man on `from` would capture one more man placed there,
+    /// given the occupied squares (an occupied square ends a ray and is left out).
     #[inline]
     pub fn attack_set(&self, from: Square, occupied: S) -> S {
-        self.capture_sets[from as usize].free(occupied)
+        let plain = self.capture_sets[from as usize].free(occupied);
+        if self.plain {
+            return plain;
+        }
+        (self.specials[from as usize].forward.iter())
+            .fold(plain, |set, m| set | m.captures_block_man(occupied))
     }
 
     /// The empty squares from which a man attacks `target`, given the occupied squares.
     #[inline]
     pub fn attackers(&self, target: Square, occupied: S) -> S {
-        self.attacker_sets[target as usize].free(occupied)
+        let plain = self.attacker_sets[target as usize].free(occupied);
+        if self.plain {
+            return plain;
+        }
+        let with_target = occupied | S::bit(target);
+        let mut set = plain;
+        for_each_bit(
+            self.special_attackers[target as usize] & !occupied,
+            |from| {
+                if self.special_targets(from, with_target).1.contains(target) {
+                    set |= S::bit(from);
+                }
+            },
+        );
+        set
+    }
+
+    /// The squares of one more man with which a man on `from` captures `target`, the men
+    /// `occupied` on the board (where the block man may stand for the move to exist): off
+    /// the squares between for a ride, everywhere for a plain leap, on the screen's square
+    /// for a hop that has none; empty when it never does.
+    #[inline]
+    pub fn attacks_with_extra(&self, from: Square, target: Square, occupied: S) -> S {
+        let plain = self
+            .attack_shadow(from, target, occupied)
+            .map_or(S::default(), |shadow| !shadow);
+        if self.plain {
+            return plain;
+        }
+        let mut set = plain;
+        let with_target = occupied | S::bit(target);
+        for m in &self.specials[from as usize].forward {
+            m.in_block(with_target, &mut |to, allowed, capture| {
+                if capture && to == target {
+                    set |= allowed;
+                }
+            });
+        }
+        set
+    }
+
+    /// Calls `f(to, allowed)` for every non-capturing lame leap and hop of a man on `from`
+    /// when every man but one (the block man) stands on `others`, the man himself included:
+    /// it exists for exactly the squares `allowed` of the block man. Stops, returning false,
+    /// when `f` does.
+    #[inline]
+    pub fn special_moves_in_block(
+        &self,
+        from: Square,
+        others: S,
+        mut f: impl FnMut(Square, S) -> bool,
+    ) -> bool {
+        let mut go_on = true;
+        for m in &self.specials[from as usize].forward {
+            m.in_block(others, &mut |to, allowed, capture| {
+                if go_on && !capture {
+                    go_on = f(to, allowed);
+                }
+            });
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Calls `f(origin, allowed)` for every square a man now on `to` may have come from by a
+    /// quiet lame leap or hop, when every man but one (the block man) stands on `others`, the
+    /// man himself included: the un-move exists for exactly the squares `allowed` of the
+    /// block man.
+    #[inline]
+    pub fn special_origins_in_block(&self, to: Square, others: S, mut f: impl FnMut(Square, S)) {
+        for m in &self.specials[to as usize].retro {
+            m.in_block(others, &mut |origin, allowed, _| f(origin, allowed));
+        }
     }
 
     /// Whether a man on `from` attacks `target` when one more man may stand on any free
     /// square: `None` if it does not even without that man; else the squares where that
     /// man would block every attacking ray (empty for a leap).
-    pub fn attack_shadow(&self, from: Square, target: Square, occupied: S) -> Option<S> {
+    fn attack_shadow(&self, from: Square, target: Square, occupied: S) -> Option<S> {
         if !self.reach[from as usize].contains(target) {
             return None;
         }

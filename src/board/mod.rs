@@ -10,6 +10,7 @@ pub mod position;
 pub mod promotion;
 pub mod setup;
 pub mod size;
+mod special;
 pub mod square;
 pub mod square_set;
 pub mod symmetry;

@@ -57,9 +57,9 @@ pub struct Men<'a, S> {
     men: Vec<ManInfo<'a, S>>,
     own: [Vec<usize>; 2],
     block_man: usize,
-    /// Whether every man but the pawns moves only by plain leaps and rides, and the pawns
-    /// capture plainly (see `blockwise`).
-    plain: bool,
+    /// Whether the pawns capture plainly and make no other special move than a quiet lame
+    /// leap (see `blockwise`).
+    blockwise: bool,
     /// Per side, the squares of its last rank, where its pawns promote.
     last_rank: [S; 2],
 }
@@ -97,10 +97,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
                 .collect::<Vec<_>>()
         });
         let block_man = men.len() - 1;
-        let plain = (men.iter()).all(|m| match m.pawn {
-            true => m.moves.captures_plainly(),
-            false => m.moves.is_plain(),
-        });
+        let blockwise = (men.iter()).all(|m| !m.pawn || m.moves.captures_plainly());
         let board = tables.board();
         let last_rank = [Color::White, Color::Black].map(|c| {
             (board.all_squares())
@@ -111,7 +108,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
             men,
             own,
             block_man,
-            plain,
+            blockwise,
             last_rank,
         }
     }
@@ -312,13 +309,50 @@ impl<'a, S: SquareSet> Men<'a, S> {
         }
     }
 
-    /// Whether every man moves only by plain leaps and rides, so that the block-wise work
-    /// (squares of the block man outside a move's path, set queries) tells all moves. A pawn
-    /// may also step by lame leaps (its double step), which the block-wise work walks
-    /// (`for_each_pawn_move_of_block`), but must capture plainly.
+    /// Calls `f(to, allowed)` for every non-capturing move of man `i` from `from` when every
+    /// man but the block man stands on `others` (man `i` among them): the move exists for
+    /// exactly the squares `allowed` of the block man (off the path of a ride or a lame leap;
+    /// a hop may need him as its screen). Stops, returning false, when `f` does.
+    #[inline(always)]
+    fn walk_quiet_in_block(
+        &self,
+        i: usize,
+        from: Square,
+        others: S,
+        mut f: impl FnMut(Square, S) -> bool,
+    ) -> bool {
+        let moves = self.men[i].moves;
+        self.walk_quiet_rays(i, from, others, |t, path| f(t, !path))
+            && (moves.is_plain() || moves.special_moves_in_block(from, others, f))
+    }
+
+    /// Calls `f(origin, allowed)` for every square man `i`, now on `to`, may have come from
+    /// by a non-capturing move when every man but the block man stands on `others` (man `i`
+    /// among them): the un-move exists for exactly the squares `allowed` of the block man. A
+    /// ray is left when `f` returns false (its further origins allow fewer squares).
+    #[inline(always)]
+    fn walk_unmoves_in_block(
+        &self,
+        i: usize,
+        to: Square,
+        others: S,
+        mut f: impl FnMut(Square, S) -> bool,
+    ) {
+        self.walk_unmoves_rays(i, to, others, |o, path| f(o, !path));
+        let moves = self.men[i].moves;
+        if !moves.is_plain() {
+            moves.special_origins_in_block(to, others, |o, allowed| {
+                f(o, allowed);
+            });
+        }
+    }
+
+    /// Whether the block-wise work (the `*_of_block` and `*_in_block` methods) tells every
+    /// move: the pawns capture plainly, and their other special moves are quiet lame leaps
+    /// (the double step). Other men may move in any way, hops included.
     #[inline]
     pub fn blockwise(&self) -> bool {
-        self.plain
+        self.blockwise
     }
 
     /// Whether side `c` has a legal non-capturing move but a pawn's (one that stays in the
@@ -383,10 +417,10 @@ impl<'a, S: SquareSet> Men<'a, S> {
         self.men[i].color
     }
 
-    /// Calls `f(i, to, path)` for every non-capturing move of side `c`'s men other than the
-    /// block man, on the board of `occupied` (every man but him): the move exists for exactly
-    /// the squares of the block man outside `path`, the squares it crosses and lands on. The
-    /// royal moves last, as in `for_each_quiet`. Stops, returning false, when `f` does.
+    /// Calls `f(i, to, allowed)` for every non-capturing move of side `c`'s men other than
+    /// the block man, on the board of `occupied` (every man but him): the move exists for
+    /// exactly the squares `allowed` of the block man (see `walk_quiet_in_block`). The royal
+    /// moves last, as in `for_each_quiet`. Stops, returning false, when `f` does.
     #[inline(always)]
     pub fn for_each_quiet_of_block(
         &self,
@@ -395,18 +429,21 @@ impl<'a, S: SquareSet> Men<'a, S> {
         c: Color,
         mut f: impl FnMut(usize, Square, S) -> bool,
     ) -> bool {
-        debug_assert!(self.plain, "block-wise work needs plain men");
+        debug_assert!(
+            self.blockwise,
+            "block-wise work needs pawns that capture plainly"
+        );
         let block = self.block_man;
         self.quiet_men(c)
             .rev()
             .filter(|&&i| i != block)
-            .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, path)))
+            .all(|&i| self.walk_quiet_in_block(i, sq[i], occupied, |t, allowed| f(i, t, allowed)))
     }
 
-    /// Calls `f(i, origin, path)` for every un-move of side `c`'s men other than the block
+    /// Calls `f(i, origin, allowed)` for every un-move of side `c`'s men other than the block
     /// man, on the board of `occupied` (every man but him): it exists for exactly the squares
-    /// of the block man outside `path`, the origin and the squares between. A ray is left when
-    /// `f` returns false (its further origins have longer paths).
+    /// `allowed` of the block man (see `walk_unmoves_in_block`). A ray is left when `f`
+    /// returns false (its further origins allow fewer squares).
     #[inline(always)]
     pub fn for_each_unmove_of_block(
         &self,
@@ -415,17 +452,20 @@ impl<'a, S: SquareSet> Men<'a, S> {
         c: Color,
         mut f: impl FnMut(usize, Square, S) -> bool,
     ) {
-        debug_assert!(self.plain, "block-wise work needs plain men");
+        debug_assert!(
+            self.blockwise,
+            "block-wise work needs pawns that capture plainly"
+        );
         let block = self.block_man;
         for &i in self.quiet_men(c).filter(|&&i| i != block) {
-            self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, path));
+            self.walk_unmoves_in_block(i, sq[i], occupied, |o, allowed| f(i, o, allowed));
         }
     }
 
-    /// Calls `f(i, to, path)` for every non-capturing move of side `c`'s pawns (pushes,
+    /// Calls `f(i, to, allowed)` for every non-capturing move of side `c`'s pawns (pushes,
     /// double steps and promotions), on the board of `occupied` (every man but the block
-    /// man, who is no pawn): the move exists for exactly the squares of the block man outside
-    /// `path`, the squares it crosses and lands on.
+    /// man, who is no pawn): the move exists for exactly the squares `allowed` of the block
+    /// man, those off the squares it crosses and lands on.
     #[inline]
     pub fn for_each_pawn_move_of_block(
         &self,
@@ -434,18 +474,15 @@ impl<'a, S: SquareSet> Men<'a, S> {
         c: Color,
         mut f: impl FnMut(usize, Square, S),
     ) {
-        debug_assert!(self.plain, "block-wise work needs plain men");
+        debug_assert!(
+            self.blockwise,
+            "block-wise work needs pawns that capture plainly"
+        );
         for &i in self.own[c.index()].iter().filter(|&&i| self.men[i].pawn) {
-            self.walk_quiet_rays(i, sq[i], occupied, |t, path| {
-                f(i, t, path);
+            self.walk_quiet_in_block(i, sq[i], occupied, |t, allowed| {
+                f(i, t, allowed);
                 true
             });
-            for (to, leg) in self.men[i].moves.quiet_lame_leaps(sq[i]) {
-                let path = leg | S::bit(to);
-                if (path & occupied).is_empty() {
-                    f(i, to, path);
-                }
-            }
         }
     }
 
@@ -457,8 +494,8 @@ impl<'a, S: SquareSet> Men<'a, S> {
         for &j in &self.own[c.flip().index()] {
             if j == self.block_man {
                 attacked |= !others & self.men[j].moves.attackers(royal, others);
-            } else if let Some(shadow) = self.men[j].moves.attack_shadow(sq[j], royal, others) {
-                attacked |= !shadow;
+            } else {
+                attacked |= self.men[j].moves.attacks_with_extra(sq[j], royal, others);
             }
         }
         attacked
@@ -470,12 +507,11 @@ impl<'a, S: SquareSet> Men<'a, S> {
         let royal = c.index();
         let from = sq[royal];
         let mut safe = S::default();
-        debug_assert!(self.plain, "block-wise work needs plain men");
-        self.walk_quiet_rays(royal, from, others, |t, path| {
+        self.walk_quiet_in_block(royal, from, others, |t, allowed| {
             let mut s = *sq;
             s[royal] = t;
             let occupied = others ^ S::bit(from) ^ S::bit(t);
-            safe |= !self.royal_attacked_in_block(&s, occupied, c) & !path;
+            safe |= !self.royal_attacked_in_block(&s, occupied, c) & allowed;
             true
         });
         safe
@@ -485,25 +521,31 @@ impl<'a, S: SquareSet> Men<'a, S> {
     /// non-capturing move, in a block whose other men are `sq` (on the squares `others`): the
     /// complement of [`Men::royal_steps_in_block`], within a few squares, for much less work.
     /// A step that no other enemy man attacks even with the block man off the board is safe
-    /// wherever the block man stands, unless he stands on its path or, an enemy, attacks its
-    /// square; so the royal can be boxed in only where the block man spoils every such step.
+    /// wherever the block man stands, unless he stands on its path, or, an enemy, attacks its
+    /// square, or is the screen of an enemy hop onto it; so the royal can be boxed in only
+    /// where the block man spoils every such step.
     pub fn royal_boxed_in_block(&self, sq: &Squares, others: S, c: Color) -> S {
         let royal = c.index();
         let from = sq[royal];
         let block = self.block_man;
-        debug_assert!(self.plain, "block-wise work needs plain men");
         // The royal has left `from`; his target square blocks no ray towards itself.
         let vacated = others ^ S::bit(from);
         let enemy_block_man = self.men[block].color != c;
         let mut boxed = !S::default();
-        self.walk_quiet_rays(royal, from, others, |t, path| {
-            let attacked = self.own[c.flip().index()]
-                .iter()
+        let enemies = &self.own[c.flip().index()];
+        self.walk_quiet_in_block(royal, from, others, |t, allowed| {
+            let attacked = (enemies.iter())
                 .any(|&j| j != block && self.men[j].moves.attack_set(sq[j], vacated).contains(t));
             if !attacked {
-                let mut spoilt = path;
+                let mut spoilt = !allowed;
                 if enemy_block_man {
                     spoilt |= self.men[block].moves.attackers(t, vacated);
+                }
+                for &j in enemies.iter().filter(|&&j| j != block) {
+                    let moves = self.men[j].moves;
+                    if !moves.is_plain() {
+                        spoilt |= moves.attacks_with_extra(sq[j], t, vacated);
+                    }
                 }
                 boxed &= spoilt;
             }
@@ -515,14 +557,24 @@ impl<'a, S: SquareSet> Men<'a, S> {
     /// Squares man `i` on `from` reaches by a non-capturing move, given the occupied squares.
     #[inline]
     pub fn quiet_targets(&self, i: usize, from: Square, occupied: S) -> S {
-        self.men[i].moves.quiet_targets(from, occupied)
+        let moves = self.men[i].moves;
+        let plain = moves.quiet_targets(from, occupied);
+        match moves.is_plain() {
+            true => plain,
+            false => plain | moves.special_targets(from, occupied).0,
+        }
     }
 
     /// Squares man `i`, now on `to`, may have come from by a non-capturing move, given the
     /// occupied squares.
     #[inline]
     pub fn unmove_origins(&self, i: usize, to: Square, occupied: S) -> S {
-        self.men[i].moves.unmove_origins(to, occupied)
+        let moves = self.men[i].moves;
+        let plain = moves.unmove_origins(to, occupied);
+        match moves.is_plain() {
+            true => plain,
+            false => plain | moves.special_origins(to, occupied),
+        }
     }
 
     /// The placement after man `i` captures man `j`, in the smaller material's order.

@@ -125,10 +125,12 @@ impl<S: SquareSet> Build<'_, S> {
                 let (reach, m) = if j == bm {
                     let reach = self.men.moves(i).attack_set(sq[i], others) & positions;
                     (reach, i - usize::from(j < i))
-                } else if let Some(shadow) = self.men.moves(i).attack_shadow(sq[i], sq[j], others) {
-                    (positions & !shadow, bm - usize::from(j < bm))
                 } else {
-                    continue;
+                    let allowed = self.men.moves(i).attacks_with_extra(sq[i], sq[j], others);
+                    if allowed.is_empty() {
+                        continue;
+                    }
+                    (positions & allowed, bm - usize::from(j < bm))
                 };
                 // A pawn taking on its last rank promotes (when it takes the block man, on
                 // the squares of that rank alone).
@@ -160,8 +162,8 @@ impl<S: SquareSet> Build<'_, S> {
         // The pawns' steps: to a finished layer of this table (the block man stays the block
         // man), or, promoting, to the smaller tables.
         self.men
-            .for_each_pawn_move_of_block(sq, others, c, |i, to, path| {
-                let squares = positions & !path;
+            .for_each_pawn_move_of_block(sq, others, c, |i, to, allowed| {
+                let squares = positions & allowed;
                 if squares.is_empty() {
                     return;
                 }

@@ -18,9 +18,9 @@ use crate::egt::material::Squares;
 
 impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
-    /// the block can be worked on as a whole: the table has blocks, its men move plainly
-    /// (see `blockwise`), and the block holds positions (the other men stand on distinct
-    /// squares, and they are canonical).
+    /// the block can be worked on as a whole: the table has blocks, its pawns capture
+    /// plainly (see `blockwise`), and the block holds positions (the other men stand on
+    /// distinct squares, and they are canonical).
     pub(super) fn block(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
         if !self.blockwise() {
             return None;
@@ -33,10 +33,8 @@ impl<S: SquareSet> Build<'_, S> {
         }
     }
 
-    /// Whether the build works block by block: the table has blocks, and every man moves by
-    /// plain leaps and rides (a lame leap or a hop of one man may depend on the block man in
-    /// ways the block-wise work does not model; such tables are worked slot by slot), unless
-    /// the recipe asks for slot-by-slot work.
+    /// Whether the build works block by block: the table has blocks, and its pawns capture
+    /// plainly (`Men::blockwise`), unless the recipe asks for slot-by-slot work.
     pub(super) fn blockwise(&self) -> bool {
         self.blocks && self.ix.has_blocks() && self.men.blockwise()
     }
@@ -55,8 +53,8 @@ impl<S: SquareSet> Build<'_, S> {
         let others = self.men.others_of_block(sq);
         let mut batch = Batch::new(into);
         self.men
-            .for_each_unmove_of_block(sq, others, mover, |i, origin, path| {
-                let slots = frontier & !path;
+            .for_each_unmove_of_block(sq, others, mover, |i, origin, allowed| {
+                let slots = frontier & allowed;
                 if slots.is_empty() {
                     return false;
                 }
@@ -124,8 +122,8 @@ impl<S: SquareSet> Build<'_, S> {
             }
         }
         self.men
-            .for_each_quiet_of_block(sq, others, c, |i, to, path| {
-                let slots = alive & !path;
+            .for_each_quiet_of_block(sq, others, c, |i, to, allowed| {
+                let slots = alive & allowed;
                 if slots.is_empty() {
                     return true;
                 }

@@ -695,7 +695,9 @@ mod tests {
     /// by slot, from the same smaller tables; DTM and DTC.
     #[test]
     fn blocks_build_the_tables_slots_do_on_every_board() {
-        // 8×8, whose blocks came first, is checked against the oracles' tables.
+        // 8×8, whose blocks came first, is checked against the oracles' tables; the cases
+        // with the lame leapers (U, T), the cannon (O) and the grasshopper (G) have them as
+        // the block man, beside him, hopping over him, with a pawn, and as the royal (U).
         let cases = [
             ("10x8", "KR.KN", Metric::Dtc),
             ("10x8", "KP.KN", Metric::Dtm),
@@ -704,6 +706,16 @@ mod tests {
             ("4x4", "KR.KN", Metric::Dtm),
             ("12x12", "KR.K", Metric::Dtm),
             ("16x16", "KQ.K", Metric::Dtm),
+            ("8x8", "KO.KR", Metric::Dtm),
+            ("8x8", "KR.KO", Metric::Dtm),
+            ("8x8", "KG.KU", Metric::Dtc),
+            ("8x8", "KT.KG", Metric::Dtm),
+            ("6x6", "KOG.KU", Metric::Dtm),
+            ("4x4", "KUO.KGT", Metric::Dtm),
+            ("5x5", "KUO.KG", Metric::Dtm),
+            ("10x8", "KO.KU", Metric::Dtm),
+            ("6x6", "KOP.K", Metric::Dtm),
+            ("6x6", "UR.KO", Metric::Dtm),
         ];
         for (board, spec, metric) in cases {
             let board: BoardSize = board.parse().unwrap();
