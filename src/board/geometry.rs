@@ -272,8 +272,15 @@ impl<S: SquareSet> PieceMoves<S> {
         )
     }
 
+    /// The squares a man on `from` goes to by its lame leaps and hops without capturing:
+    /// `special_targets`' first set, out of the line of the plain moves' work.
+    #[inline(never)]
+    pub fn special_quiet_targets(&self, from: Square, occupied: S) -> S {
+        self.special_targets(from, occupied).0
+    }
+
     /// The squares a man now on `to` may have come from by a quiet lame leap or hop.
-    #[inline]
+    #[inline(never)]
     pub fn special_origins(&self, to: Square, occupied: S) -> S {
         self.specials[to as usize]
             .retro
@@ -318,22 +325,36 @@ impl<S: SquareSet> PieceMoves<S> {
     #[inline]
     pub fn attack_set(&self, from: Square, occupied: S) -> S {
         let plain = self.capture_sets[from as usize].free(occupied);
-        if self.plain {
-            return plain;
+        match self.plain {
+            true => plain,
+            false => plain | self.special_attack_set(from, occupied),
         }
+    }
+
+    /// `attack_set` by lame leaps and hops alone.
+    #[cold]
+    #[inline(never)]
+    fn special_attack_set(&self, from: Square, occupied: S) -> S {
         (self.specials[from as usize].forward.iter())
-            .fold(plain, |set, m| set | m.captures_block_man(occupied))
+            .fold(S::default(), |set, m| set | m.captures_block_man(occupied))
     }
 
     /// The empty squares from which a man attacks `target`, given the occupied squares.
     #[inline]
     pub fn attackers(&self, target: Square, occupied: S) -> S {
         let plain = self.attacker_sets[target as usize].free(occupied);
-        if self.plain {
-            return plain;
+        match self.plain {
+            true => plain,
+            false => plain | self.special_attackers(target, occupied),
         }
+    }
+
+    /// `attackers` by lame leaps and hops alone.
+    #[cold]
+    #[inline(never)]
+    fn special_attackers(&self, target: Square, occupied: S) -> S {
         let with_target = occupied | S::bit(target);
-        let mut set = plain;
+        let mut set = S::default();
         for_each_bit(
             self.special_attackers[target as usize] & !occupied,
             |from| {
@@ -354,10 +375,17 @@ impl<S: SquareSet> PieceMoves<S> {
         let plain = self
             .attack_shadow(from, target, occupied)
             .map_or(S::default(), |shadow| !shadow);
-        if self.plain {
-            return plain;
+        match self.plain {
+            true => plain,
+            false => plain | self.special_attacks_with_extra(from, target, occupied),
         }
-        let mut set = plain;
+    }
+
+    /// `attacks_with_extra` by lame leaps and hops alone.
+    #[cold]
+    #[inline(never)]
+    fn special_attacks_with_extra(&self, from: Square, target: Square, occupied: S) -> S {
+        let mut set = S::default();
         let with_target = occupied | S::bit(target);
         for m in &self.specials[from as usize].forward {
             m.in_block(with_target, &mut |to, allowed, capture| {
@@ -373,12 +401,12 @@ impl<S: SquareSet> PieceMoves<S> {
     /// when every man but one (the block man) stands on `others`, the man himself included:
     /// it exists for exactly the squares `allowed` of the block man. Stops, returning false,
     /// when `f` does.
-    #[inline]
+    #[inline(never)]
     pub fn special_moves_in_block(
         &self,
         from: Square,
         others: S,
-        mut f: impl FnMut(Square, S) -> bool,
+        f: &mut dyn FnMut(Square, S) -> bool,
     ) -> bool {
         let mut go_on = true;
         for m in &self.specials[from as usize].forward {
@@ -398,8 +426,8 @@ impl<S: SquareSet> PieceMoves<S> {
     /// quiet lame leap or hop, when every man but one (the block man) stands on `others`, the
     /// man himself included: the un-move exists for exactly the squares `allowed` of the
     /// block man.
-    #[inline]
-    pub fn special_origins_in_block(&self, to: Square, others: S, mut f: impl FnMut(Square, S)) {
+    #[inline(never)]
+    pub fn special_origins_in_block(&self, to: Square, others: S, f: &mut dyn FnMut(Square, S)) {
         for m in &self.specials[to as usize].retro {
             m.in_block(others, &mut |origin, allowed, _| f(origin, allowed));
         }
@@ -408,6 +436,7 @@ impl<S: SquareSet> PieceMoves<S> {
     /// Whether a man on `from` attacks `target` when one more man may stand on any free
     /// square: `None` if it does not even without that man; else the squares where that
     /// man would block every attacking ray (empty for a leap).
+    #[inline]
     fn attack_shadow(&self, from: Square, target: Square, occupied: S) -> Option<S> {
         if !self.reach[from as usize].contains(target) {
             return None;

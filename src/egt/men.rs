@@ -60,6 +60,8 @@ pub struct Men<'a, S> {
     /// Whether the pawns capture plainly and make no other special move than a quiet lame
     /// leap (see `blockwise`).
     blockwise: bool,
+    /// Whether a man who is no pawn moves by lame leaps or hops (`has_special_moves`).
+    special: bool,
     /// Per side, the squares of its last rank, where its pawns promote.
     last_rank: [S; 2],
 }
@@ -98,6 +100,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
         });
         let block_man = men.len() - 1;
         let blockwise = (men.iter()).all(|m| !m.pawn || m.moves.captures_plainly());
+        let special = (men.iter()).any(|m| !m.pawn && !m.moves.is_plain());
         let board = tables.board();
         let last_rank = [Color::White, Color::Black].map(|c| {
             (board.all_squares())
@@ -109,6 +112,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
             own,
             block_man,
             blockwise,
+            special,
             last_rank,
         }
     }
@@ -323,28 +327,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
     ) -> bool {
         let moves = self.men[i].moves;
         self.walk_quiet_rays(i, from, others, |t, path| f(t, !path))
-            && (moves.is_plain() || moves.special_moves_in_block(from, others, f))
-    }
-
-    /// Calls `f(origin, allowed)` for every square man `i`, now on `to`, may have come from
-    /// by a non-capturing move when every man but the block man stands on `others` (man `i`
-    /// among them): the un-move exists for exactly the squares `allowed` of the block man. A
-    /// ray is left when `f` returns false (its further origins allow fewer squares).
-    #[inline(always)]
-    fn walk_unmoves_in_block(
-        &self,
-        i: usize,
-        to: Square,
-        others: S,
-        mut f: impl FnMut(Square, S) -> bool,
-    ) {
-        self.walk_unmoves_rays(i, to, others, |o, path| f(o, !path));
-        let moves = self.men[i].moves;
-        if !moves.is_plain() {
-            moves.special_origins_in_block(to, others, |o, allowed| {
-                f(o, allowed);
-            });
-        }
+            && (moves.is_plain() || moves.special_moves_in_block(from, others, &mut f))
     }
 
     /// Whether the block-wise work (the `*_of_block` and `*_in_block` methods) tells every
@@ -417,10 +400,12 @@ impl<'a, S: SquareSet> Men<'a, S> {
         self.men[i].color
     }
 
-    /// Calls `f(i, to, allowed)` for every non-capturing move of side `c`'s men other than
-    /// the block man, on the board of `occupied` (every man but him): the move exists for
-    /// exactly the squares `allowed` of the block man (see `walk_quiet_in_block`). The royal
-    /// moves last, as in `for_each_quiet`. Stops, returning false, when `f` does.
+    /// Calls `f(i, to, allowed)` for every non-capturing move along a ray (a plain leap or
+    /// ride) of side `c`'s men other than the block man, on the board of `occupied` (every man
+    /// but him): the move exists for exactly the squares `allowed` of the block man, those
+    /// off its path. The royal moves last, as in `for_each_quiet`. Stops, returning false,
+    /// when `f` does. The lame leaps and hops are [`Men::for_each_special_quiet_of_block`]'s
+    /// (apart, so that the hot walk of the rays keeps `f` inlined).
     #[inline(always)]
     pub fn for_each_quiet_of_block(
         &self,
@@ -437,13 +422,33 @@ impl<'a, S: SquareSet> Men<'a, S> {
         self.quiet_men(c)
             .rev()
             .filter(|&&i| i != block)
-            .all(|&i| self.walk_quiet_in_block(i, sq[i], occupied, |t, allowed| f(i, t, allowed)))
+            .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, !path)))
     }
 
-    /// Calls `f(i, origin, allowed)` for every un-move of side `c`'s men other than the block
-    /// man, on the board of `occupied` (every man but him): it exists for exactly the squares
-    /// `allowed` of the block man (see `walk_unmoves_in_block`). A ray is left when `f`
-    /// returns false (its further origins allow fewer squares).
+    /// `for_each_quiet_of_block` for the lame leaps and hops: `allowed` may then also be the
+    /// squares where the block man is a hop's screen. Nothing to do unless
+    /// [`Men::has_special_moves`].
+    #[inline(never)]
+    pub fn for_each_special_quiet_of_block(
+        &self,
+        sq: &Squares,
+        occupied: S,
+        c: Color,
+        f: &mut dyn FnMut(usize, Square, S) -> bool,
+    ) -> bool {
+        let block = self.block_man;
+        (self.quiet_men(c).filter(|&&i| i != block)).all(|&i| {
+            let moves = self.men[i].moves;
+            moves.is_plain()
+                || moves.special_moves_in_block(sq[i], occupied, &mut |t, allowed| f(i, t, allowed))
+        })
+    }
+
+    /// Calls `f(i, origin, allowed)` for every un-move along a ray of side `c`'s men other
+    /// than the block man, on the board of `occupied` (every man but him): it exists for
+    /// exactly the squares `allowed` of the block man, those off the origin and the squares
+    /// between. A ray is left when `f` returns false (its further origins allow fewer
+    /// squares). The lame leaps and hops are [`Men::for_each_special_unmove_of_block`]'s.
     #[inline(always)]
     pub fn for_each_unmove_of_block(
         &self,
@@ -458,8 +463,35 @@ impl<'a, S: SquareSet> Men<'a, S> {
         );
         let block = self.block_man;
         for &i in self.quiet_men(c).filter(|&&i| i != block) {
-            self.walk_unmoves_in_block(i, sq[i], occupied, |o, allowed| f(i, o, allowed));
+            self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, !path));
         }
+    }
+
+    /// `for_each_unmove_of_block` for the lame leaps and hops undone: `allowed` may then also
+    /// be the squares where the block man is a hop's screen. Nothing to do unless
+    /// [`Men::has_special_moves`].
+    #[inline(never)]
+    pub fn for_each_special_unmove_of_block(
+        &self,
+        sq: &Squares,
+        occupied: S,
+        c: Color,
+        f: &mut dyn FnMut(usize, Square, S),
+    ) {
+        let block = self.block_man;
+        for &i in self.quiet_men(c).filter(|&&i| i != block) {
+            let moves = self.men[i].moves;
+            if !moves.is_plain() {
+                moves.special_origins_in_block(sq[i], occupied, &mut |o, allowed| f(i, o, allowed));
+            }
+        }
+    }
+
+    /// Whether a man who is no pawn moves by lame leaps or hops (see
+    /// `for_each_special_quiet_of_block`).
+    #[inline]
+    pub fn has_special_moves(&self) -> bool {
+        self.special
     }
 
     /// Calls `f(i, to, allowed)` for every non-capturing move of side `c`'s pawns (pushes,
@@ -527,31 +559,50 @@ impl<'a, S: SquareSet> Men<'a, S> {
     pub fn royal_boxed_in_block(&self, sq: &Squares, others: S, c: Color) -> S {
         let royal = c.index();
         let from = sq[royal];
-        let block = self.block_man;
         // The royal has left `from`; his target square blocks no ray towards itself.
         let vacated = others ^ S::bit(from);
-        let enemy_block_man = self.men[block].color != c;
         let mut boxed = !S::default();
-        let enemies = &self.own[c.flip().index()];
-        self.walk_quiet_in_block(royal, from, others, |t, allowed| {
-            let attacked = (enemies.iter())
-                .any(|&j| j != block && self.men[j].moves.attack_set(sq[j], vacated).contains(t));
-            if !attacked {
-                let mut spoilt = !allowed;
-                if enemy_block_man {
-                    spoilt |= self.men[block].moves.attackers(t, vacated);
-                }
-                for &j in enemies.iter().filter(|&&j| j != block) {
-                    let moves = self.men[j].moves;
-                    if !moves.is_plain() {
-                        spoilt |= moves.attacks_with_extra(sq[j], t, vacated);
-                    }
-                }
-                boxed &= spoilt;
-            }
+        let plain = self.walk_quiet_rays(royal, from, others, |t, path| {
+            boxed &= self.spoiling(sq, vacated, c, t, !path);
             !boxed.is_empty()
         });
+        let moves = self.men[royal].moves;
+        if plain && !moves.is_plain() {
+            moves.special_moves_in_block(from, others, &mut |t, allowed| {
+                boxed &= self.spoiling(sq, vacated, c, t, allowed);
+                !boxed.is_empty()
+            });
+        }
         boxed
+    }
+
+    /// For `royal_boxed_in_block`: the squares of the block man with which the step of side
+    /// `c`'s royal to `t` (possible for the block man's squares `allowed`) may be unsafe, the
+    /// other men standing on `vacated` (the royal off the board): all of them when another
+    /// enemy attacks `t`; else those off `allowed`, those where the block man, an enemy,
+    /// attacks `t`, and those where he is the screen of an enemy hop onto it.
+    #[inline(always)]
+    fn spoiling(&self, sq: &Squares, vacated: S, c: Color, t: Square, allowed: S) -> S {
+        let block = self.block_man;
+        let enemies = &self.own[c.flip().index()];
+        let attacked = (enemies.iter())
+            .any(|&j| j != block && self.men[j].moves.attack_set(sq[j], vacated).contains(t));
+        if attacked {
+            return !S::default();
+        }
+        let mut spoilt = !allowed;
+        if self.men[block].color != c {
+            spoilt |= self.men[block].moves.attackers(t, vacated);
+        }
+        if self.special {
+            for &j in enemies.iter().filter(|&&j| j != block) {
+                let moves = self.men[j].moves;
+                if !moves.is_plain() {
+                    spoilt |= moves.attacks_with_extra(sq[j], t, vacated);
+                }
+            }
+        }
+        spoilt
     }
 
     /// Squares man `i` on `from` reaches by a non-capturing move, given the occupied squares.
@@ -561,7 +612,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
         let plain = moves.quiet_targets(from, occupied);
         match moves.is_plain() {
             true => plain,
-            false => plain | moves.special_targets(from, occupied).0,
+            false => plain | moves.special_quiet_targets(from, occupied),
         }
     }
 

@@ -12,7 +12,7 @@ use super::bitmap::for_each_bit;
 use super::candidates::{Batch, Parked};
 use super::no_escape::NoEscape;
 use super::Build;
-use crate::board::{Color, SquareSet};
+use crate::board::{Color, Square, SquareSet};
 use crate::egt::index::{BlockMove, BlockShape, Fold};
 use crate::egt::material::Squares;
 
@@ -58,18 +58,22 @@ impl<S: SquareSet> Build<'_, S> {
                 if slots.is_empty() {
                     return false;
                 }
-                let mut moved = *sq;
-                moved[i] = origin;
-                match self.ix.block_after_move(w, sq, i, &moved) {
-                    BlockMove::Off => {}
-                    BlockMove::Block(b) => batch.add(b, slots),
-                    BlockMove::Mapped(b, g) => batch.add(b, self.ix.image(g, slots)),
-                    BlockMove::Folded(b, g, f) => {
-                        batch.add(b, self.ix.fold(&f, self.ix.image(g, slots)))
-                    }
-                }
+                self.add_predecessors(w, sq, i, origin, slots, &mut batch);
                 true
             });
+        if self.men.has_special_moves() {
+            self.men.for_each_special_unmove_of_block(
+                sq,
+                others,
+                mover,
+                &mut |i, origin, allowed| {
+                    let slots = frontier & allowed;
+                    if !slots.is_empty() {
+                        self.add_predecessors(w, sq, i, origin, slots, &mut batch);
+                    }
+                },
+            );
+        }
         if self.men.color(bm) == mover {
             let mut origins = S::default();
             for_each_bit(frontier, |x| {
@@ -78,6 +82,53 @@ impl<S: SquareSet> Build<'_, S> {
             // In a folded block, an origin may stand for the slot of its mirror image.
             batch.add(w, fold.map_or(origins, |f| self.ix.fold(&f, origins)));
         }
+    }
+
+    /// Adds to `batch` the predecessors of the slots `slots` of block `w` (men `sq`) by man
+    /// `i`'s un-move from `origin`.
+    #[inline(always)]
+    fn add_predecessors(
+        &self,
+        w: u64,
+        sq: &Squares,
+        i: usize,
+        origin: Square,
+        slots: S,
+        batch: &mut Batch<'_, '_, S>,
+    ) {
+        let mut moved = *sq;
+        moved[i] = origin;
+        match self.ix.block_after_move(w, sq, i, &moved) {
+            BlockMove::Off => {}
+            BlockMove::Block(b) => batch.add(b, slots),
+            BlockMove::Mapped(b, g) => batch.add(b, self.ix.image(g, slots)),
+            BlockMove::Folded(b, g, f) => batch.add(b, self.ix.fold(&f, self.ix.image(g, slots))),
+        }
+    }
+
+    /// Of the slots `slots` of block `w` (men `sq`), those from which man `i`'s move to `to`
+    /// reaches a slot off `no_escape`.
+    #[inline(always)]
+    fn escaping(
+        &self,
+        w: u64,
+        sq: &Squares,
+        i: usize,
+        to: Square,
+        slots: S,
+        no_escape: &NoEscape<S>,
+    ) -> S {
+        let mut moved = *sq;
+        moved[i] = to;
+        let closed = match self.ix.block_after_move(w, sq, i, &moved) {
+            BlockMove::Off => !S::default(),
+            BlockMove::Block(b) => no_escape.word(b),
+            BlockMove::Mapped(b, g) => self.ix.image(g.inverse(), no_escape.word(b)),
+            BlockMove::Folded(b, g, f) => self
+                .ix
+                .image(g.inverse(), self.ix.unfold(&f, no_escape.word(b))),
+        };
+        slots & !closed
     }
 
     /// Of the slots `alive` of block `w` (men `sq`, fold `fold`, side `c` to move), those
@@ -124,22 +175,21 @@ impl<S: SquareSet> Build<'_, S> {
         self.men
             .for_each_quiet_of_block(sq, others, c, |i, to, allowed| {
                 let slots = alive & allowed;
-                if slots.is_empty() {
-                    return true;
+                if !slots.is_empty() {
+                    alive &= !self.escaping(w, sq, i, to, slots, no_escape);
                 }
-                let mut moved = *sq;
-                moved[i] = to;
-                let closed = match self.ix.block_after_move(w, sq, i, &moved) {
-                    BlockMove::Off => !S::default(),
-                    BlockMove::Block(b) => no_escape.word(b),
-                    BlockMove::Mapped(b, g) => self.ix.image(g.inverse(), no_escape.word(b)),
-                    BlockMove::Folded(b, g, f) => self
-                        .ix
-                        .image(g.inverse(), self.ix.unfold(&f, no_escape.word(b))),
-                };
-                alive &= !(slots & !closed);
                 !alive.is_empty()
             });
+        if self.men.has_special_moves() && !alive.is_empty() {
+            self.men
+                .for_each_special_quiet_of_block(sq, others, c, &mut |i, to, allowed| {
+                    let slots = alive & allowed;
+                    if !slots.is_empty() {
+                        alive &= !self.escaping(w, sq, i, to, slots, no_escape);
+                    }
+                    !alive.is_empty()
+                });
+        }
         alive
     }
 }
