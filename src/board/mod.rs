@@ -8,6 +8,7 @@ pub mod man;
 pub mod move_text;
 pub mod position;
 pub mod promotion;
+mod ray;
 pub mod setup;
 pub mod size;
 mod special;

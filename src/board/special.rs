@@ -6,7 +6,7 @@
 //! man's squares for which it exists: a lame leap's leg or a hop's path must be free of him,
 //! but a hop may also need him as its screen.
 
-use super::geometry::Ray;
+use super::ray::Ray;
 use super::size::BoardSize;
 use super::square::Square;
 use super::square_set::SquareSet;
@@ -218,20 +218,11 @@ impl<S: SquareSet> Special<S> {
     pub(super) fn capture_reach(&self) -> S {
         match *self {
             Special::Lame { to, mode, .. } if mode.captures() => S::bit(to),
-            Special::Hop(ray) if ray.mode.captures() => ray_set(&ray),
-            Special::Grasshop(ray) if ray.mode.captures() => {
-                ray_set(&ray) & !S::bit(ray.squares()[0])
-            }
+            Special::Hop(ray) if ray.mode.captures() => ray.mask(),
+            Special::Grasshop(ray) if ray.mode.captures() => ray.mask() & !S::bit(ray.squares()[0]),
             _ => S::default(),
         }
     }
-}
-
-/// The squares of a ray as a set.
-fn ray_set<S: SquareSet>(ray: &Ray<S>) -> S {
-    ray.squares()
-        .iter()
-        .fold(S::default(), |set, &t| set | S::bit(t))
 }
 
 /// Makes a special move of a ray (`Special::Hop`, `Special::Grasshop`, …).
