@@ -85,9 +85,7 @@ impl<S: SquareSet> Special<S> {
             }
         }
     }
-}
 
-impl<S: SquareSet> Special<S> {
     /// The move where every man but one, the block man, stands on `others` (the mover
     /// among them): calls `f(to, allowed, capture)` for each square it may go to, `allowed`
     /// the squares of the block man for which it does (never empty), `capture` whether a man
@@ -169,44 +167,21 @@ impl<S: SquareSet> Special<S> {
     }
 
     /// The squares off `others` where the move, made with the men `others` on the board,
-    /// would capture a man standing there (one more man, the block man).
+    /// would capture a man standing there (one more man, the block man): the empty squares
+    /// it would go to, were it allowed to move there, when it captures.
     pub(super) fn captures_block_man(&self, others: S) -> S {
-        let none = S::default();
-        match *self {
-            Special::Lame { to, leg, mode } => {
-                if mode.captures() && (leg & others).is_empty() && !others.contains(to) {
-                    S::bit(to)
-                } else {
-                    none
-                }
+        let mut moving = *self;
+        let mode = match &mut moving {
+            Special::Lame { mode, .. } => mode,
+            Special::Hop(ray) | Special::Grasshop(ray) | Special::GrasshopBack(ray) => {
+                &mut ray.mode
             }
-            Special::Hop(ray) if ray.mode.captures() => {
-                // The squares beyond the first man up to the next one.
-                let mut set = none;
-                let mut screened = false;
-                for &t in ray.squares() {
-                    if others.contains(t) {
-                        if screened {
-                            break;
-                        }
-                        screened = true;
-                    } else if screened {
-                        set |= S::bit(t);
-                    }
-                }
-                set
-            }
-            Special::Grasshop(ray) if ray.mode.captures() => {
-                let squares = ray.squares();
-                squares
-                    .iter()
-                    .position(|&t| others.contains(t))
-                    .and_then(|k| squares.get(k + 1))
-                    .filter(|&&to| !others.contains(to))
-                    .map_or(none, |&to| S::bit(to))
-            }
-            _ => none,
+        };
+        if !mode.captures() {
+            return S::default();
         }
+        *mode = StepMode::Both;
+        moving.targets(others).0
     }
 
     /// Whether the move is a lame leap that never captures (a pawn's double step).

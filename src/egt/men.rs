@@ -562,17 +562,10 @@ impl<'a, S: SquareSet> Men<'a, S> {
         // The royal has left `from`; his target square blocks no ray towards itself.
         let vacated = others ^ S::bit(from);
         let mut boxed = !S::default();
-        let plain = self.walk_quiet_rays(royal, from, others, |t, path| {
-            boxed &= self.spoiling(sq, vacated, c, t, !path);
+        self.walk_quiet_in_block(royal, from, others, |t, allowed| {
+            boxed &= self.spoiling(sq, vacated, c, t, allowed);
             !boxed.is_empty()
         });
-        let moves = self.men[royal].moves;
-        if plain && !moves.is_plain() {
-            moves.special_moves_in_block(from, others, &mut |t, allowed| {
-                boxed &= self.spoiling(sq, vacated, c, t, allowed);
-                !boxed.is_empty()
-            });
-        }
         boxed
     }
 
