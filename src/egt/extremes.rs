@@ -14,12 +14,20 @@ use rayon::prelude::*;
 pub fn longest_win(tables: &TableSet, material: &Material, side: Color) -> Option<(Position, u16)> {
     let table = tables.get(material)?;
     let ix = table.indexer();
-    let (index, distance) = (0..ix.size())
+    // A table stored once holds White's side alone: Black's wins are the colour swap's images
+    // of White's, and the smallest of their indexes is chosen among them.
+    let held = if table.is_stored_once() {
+        Color::White
+    } else {
+        side
+    };
+    let wins = |i: u64| match table.value_at(i, held) {
+        Some(Value::Win(d)) => Some((i, d)),
+        _ => None,
+    };
+    let (mut index, distance) = (0..ix.size())
         .into_par_iter()
-        .filter_map(|i| match table.value_at(i, side) {
-            Some(Value::Win(d)) => Some((i, d)),
-            _ => None,
-        })
+        .filter_map(wins)
         .reduce_with(|a, b| {
             if (b.1, std::cmp::Reverse(b.0)) > (a.1, std::cmp::Reverse(a.0)) {
                 b
@@ -27,6 +35,13 @@ pub fn longest_win(tables: &TableSet, material: &Material, side: Color) -> Optio
                 a
             }
         })?;
+    if let Some(swap) = ix.colour_swap().filter(|_| held != side) {
+        index = (0..ix.size())
+            .into_par_iter()
+            .filter(|&i| wins(i).is_some_and(|(_, d)| d == distance))
+            .filter_map(|i| ix.index(&swap.placement(&ix.decode(i)?, ix.men())))
+            .min()?;
+    }
     let squares = ix.decode(index)?;
     let mut setup = Setup::empty(tables.geometry().board(), side);
     for (man, &sq) in material.men().iter().zip(&squares) {
@@ -53,5 +68,31 @@ mod tests {
         assert_eq!(set.probe(&pos), Ok(Value::Win(10)));
         // The bare king never wins.
         assert!(longest_win(&set, &kq, Color::Black).is_none());
+    }
+
+    /// In a table stored once (KQ.KQ), Black's longest win is found through the colour swap,
+    /// at the smallest index of Black's side as a table holding it would have it.
+    #[test]
+    fn a_table_stored_once_gives_blacks_longest_win_at_its_own_index() {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let kqkq = Material::parse("KQ.KQ", set.pieces()).unwrap();
+        set.build(&kqkq, &Silent).unwrap();
+        let table = set.get(&kqkq).unwrap();
+        assert!(table.is_stored_once());
+        let ix = table.indexer();
+        let wins = (0..ix.size()).filter_map(|i| match table.value_at(i, Color::Black) {
+            Some(Value::Win(d)) => Some((d, std::cmp::Reverse(i))),
+            _ => None,
+        });
+        let (d, std::cmp::Reverse(i)) = wins.max().unwrap();
+        let (pos, distance) = longest_win(&set, &kqkq, Color::Black).unwrap();
+        assert_eq!(distance, d);
+        assert_eq!(pos.side_to_move(), Color::Black);
+        assert_eq!(set.probe(&pos), Ok(Value::Win(d)));
+        // The position of that index, not another of the same distance.
+        let setup = pos.to_setup();
+        for (man, &sq) in kqkq.men().iter().zip(&ix.decode(i).unwrap()) {
+            assert_eq!(setup.board[sq as usize], Some((man.color, man.letter)));
+        }
     }
 }

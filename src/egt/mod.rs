@@ -9,7 +9,7 @@
 //! material, value, rules, progress, memory   leaves: the endgame, value bytes, options
 //! bytes                                      leaf: tests on 64 table bytes at once, prefetches
 //! index                                      material
-//! table, men                                 index, material, value
+//! table, men                                 index, material, value, rules
 //! probe, seed                                material, value, table, men
 //! stats                                      bytes, index, material, value, table, men
 //! table_file                                 index, material, rules, seed, table

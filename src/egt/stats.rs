@@ -215,7 +215,7 @@ fn count_pair_by_blocks<S: SquareSet>(
             BlockShape::Hole => continue,
         };
         let others = men.others_of_block(&sq);
-        for c in Color::BOTH {
+        for &c in table.held_colors() {
             for (x, b) in block.iter_mut().enumerate() {
                 *b = table.byte(w * len as u64 + x as u64, c);
             }
@@ -247,7 +247,7 @@ fn count_pair_by_blocks<S: SquareSet>(
             });
         }
     }
-    for c in Color::BOTH {
+    for &c in table.held_colors() {
         let tally = &mut acc[c.index()];
         // Each slot of a block is one class (its canonical placement), far bytes included.
         tally.unique += histogram.iter().flat_map(|h| h[c.index()]).sum::<u64>();
@@ -335,7 +335,7 @@ fn count_with<S: SquareSet>(
                     let Some(sq) = ix.decode(index) else { continue };
                     let weight = ix.orbit_size(&sq);
                     let canonical = canonical(&sq);
-                    for c in Color::BOTH {
+                    for &c in table.held_colors() {
                         let Some(v) = table.value_at(index, c) else {
                             continue;
                         };
@@ -356,6 +356,13 @@ fn count_with<S: SquareSet>(
     let dtz = match table.metric() {
         Metric::Dtz(rule) => Some(rule),
         Metric::Dtm | Metric::Dtc => None,
+    };
+    // A table stored once holds White's side alone: the colour swap maps each position with
+    // Black to move onto one with White to move of the same value, and their classes and
+    // placements one to one, so Black's counts are White's.
+    let tallies = match table.is_stored_once() {
+        true => [0, 0].map(|_| tallies[0].clone()),
+        false => tallies,
     };
     let [w, b] = tallies.map(|t| side_stats(t, placements, dtz));
     let unique_legal = if material.is_colour_symmetric() {

@@ -4,6 +4,7 @@ use crate::board::Color;
 use crate::egt::dtz::Rule;
 use crate::egt::index::Indexer;
 use crate::egt::material::{Material, Squares};
+use crate::egt::rules::{NullMove, Rules};
 use crate::egt::value::{decode, Value, WIN_FAR};
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -80,15 +81,42 @@ impl std::str::FromStr for Metric {
 }
 
 /// One table: a byte per index slot and side to move (see `value` for the encoding), and
-/// the exact distances the bytes do not hold.
+/// the exact distances the bytes do not hold. A table *stored once* (see [`stored_once`])
+/// holds White's side alone: Black's is read through the colour swap.
 pub struct Table {
     pub(crate) material: Material,
     pub(crate) indexer: Indexer,
+    /// Per side to move, its bytes; Black's are empty when the table is stored once.
     pub(crate) data: [Vec<AtomicU8>; 2],
     /// Per side to move, the slots whose byte is `WIN_FAR` or `LOSS_FAR`, with their
-    /// distance: `index << 16 | distance`, sorted.
+    /// distance: `index << 16 | distance`, sorted (Black's empty when stored once).
     pub(crate) far: [Vec<u64>; 2],
     pub(crate) metric: Metric,
+    /// Whether White's side alone is held.
+    pub(crate) once: bool,
+}
+
+/// Whether a table of `material` built under `rules` (`seeded`: with values fixed by seeds)
+/// is stored once: both sides have the same men, and nothing else tells the colours apart (a
+/// null move allowed to one side only, seeds), so the colour swap
+/// ([`ColourSwap`](crate::egt::index::ColourSwap)) maps each position with Black to move
+/// onto one with White to move of the same value, and Black's side needs no bytes of its own.
+///
+/// ```
+/// use fairy_egt::egt::material::Material;
+/// use fairy_egt::egt::rules::{NullMove, Rules};
+/// use fairy_egt::egt::table::stored_once;
+/// use fairy_egt::piece::PieceSet;
+///
+/// let pieces = PieceSet::standard();
+/// let krn = Material::parse("KRN.KRN", &pieces).unwrap();
+/// assert!(stored_once(&krn, &Rules::default(), false));
+/// assert!(!stored_once(&krn, &Rules { null_move: NullMove::White, ..Rules::default() }, false));
+/// assert!(!stored_once(&Material::parse("KBN.KN", &pieces).unwrap(), &Rules::default(), false));
+/// ```
+pub fn stored_once(material: &Material, rules: &Rules, seeded: bool) -> bool {
+    let colour_blind = matches!(rules.null_move, NullMove::None | NullMove::Both);
+    material.is_colour_symmetric() && colour_blind && !seeded
 }
 
 impl Table {
@@ -107,9 +135,33 @@ impl Table {
         self.metric
     }
 
-    /// Bytes of table data (both sides to move).
+    /// Bytes of table data (both sides to move, or White's alone when stored once).
     pub fn bytes(&self) -> u64 {
-        2 * self.indexer.size()
+        self.sides_held() * self.indexer.size()
+    }
+
+    /// Whether White's side alone is held, Black's read through the colour swap (see
+    /// [`stored_once`]).
+    pub fn is_stored_once(&self) -> bool {
+        self.once
+    }
+
+    /// The number of sides to move whose bytes are held: 1 when stored once, else 2.
+    pub fn sides_held(&self) -> u64 {
+        if self.once {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The sides to move whose bytes are held.
+    pub(crate) fn held_colors(&self) -> &'static [Color] {
+        if self.once {
+            &[Color::White]
+        } else {
+            &Color::BOTH
+        }
     }
 
     /// Positions, of both sides to move, whose distance is longer than a byte holds
@@ -123,20 +175,24 @@ impl Table {
         (self.far_count() * std::mem::size_of::<u64>()) as u64
     }
 
-    /// Raw byte of a slot.
+    /// Raw byte of a slot of a side held (see [`Table::held_colors`]).
     #[inline]
     pub(crate) fn byte(&self, index: u64, stm: Color) -> u8 {
         self.data[stm.index()][index as usize].load(Ordering::Relaxed)
     }
 
     /// Value of slot `index` with `stm` to move; `None` if the slot is no legal position.
+    /// Black's slots of a table stored once are decoded and read through the colour swap.
     #[inline]
     pub(crate) fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
+        if self.once && stm == Color::Black {
+            return self.value(&self.indexer.decode(index)?, stm);
+        }
         decode(self.byte(index, stm), || self.far_distance(index, stm))
     }
 
-    /// The slots in `slots` whose byte is `WIN_FAR` or `LOSS_FAR` (side `stm` to move), with
-    /// their values, in index order.
+    /// The slots in `slots` whose byte is `WIN_FAR` or `LOSS_FAR` (side `stm` to move, a side
+    /// held), with their values, in index order.
     pub(crate) fn far_values(
         &self,
         stm: Color,
@@ -168,7 +224,27 @@ impl Table {
     /// position is illegal (the side to move can capture the enemy royal).
     #[inline]
     pub fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
-        self.value_at(self.indexer.index(sq)?, stm)
+        match self
+            .indexer
+            .colour_swap()
+            .filter(|_| self.once && stm == Color::Black)
+        {
+            Some(swap) => {
+                let image = swap.placement(sq, self.indexer.men());
+                self.value_at(self.indexer.index(&image)?, Color::White)
+            }
+            None => self.value_at(self.indexer.index(sq)?, stm),
+        }
+    }
+
+    /// Lets Black's side go when the table is [`stored_once`]: its bytes are then read
+    /// through the colour swap. The caller has made sure that the swap maps each side onto
+    /// the other.
+    pub(crate) fn keep_one_side(&mut self) {
+        debug_assert!(self.indexer.colour_swap().is_some());
+        self.once = true;
+        self.data[1] = Vec::new();
+        self.far[1] = Vec::new();
     }
 }
 

@@ -12,12 +12,12 @@
 //! ```text
 //! "FAIRYEGT"                 8 bytes, the magic
 //! u32 K, K bytes             the key text (UTF-8, one `name value` a line)
-//! u32 S                      the number of byte sections (2)
+//! u32 S                      the number of sides held (2; 1 for a table stored once)
 //! S × section               White-to-move bytes, Black-to-move bytes, each:
 //!   u64 L                    its length
 //!   u8 0, L bytes            stored as they are (sections under 1 MiB), or
 //!   u8 1, u64 B, blocks      zstd by blocks of B bytes (16 MiB): each u64 N, an N-byte frame
-//! 2 × u64 C, section         White's, Black's long distances (`Table::far`): C words of
+//! S × u64 C, section         White's, Black's long distances (`Table::far`): C words of
 //!                            `slot << 16 | distance`, as a section of 8·C bytes
 //! u64                        xxh3-64 of every byte before it
 //! ```
@@ -53,13 +53,10 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// The version of the file layout and of the table bytes' meaning: raise it whenever either
 /// changes, and every saved table is rebuilt (its key no longer matches).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The first bytes of every table file.
 const MAGIC: &[u8; 8] = b"FAIRYEGT";
-
-/// The number of byte sections of a table: each side to move's bytes.
-const SECTIONS: u32 = 2;
 
 /// The longest key text a file may announce (a key of six piece types is about 2 kB).
 const MAX_KEY_BYTES: u32 = 1 << 20;
@@ -417,26 +414,29 @@ fn write_to(table: &Table, key: &TableKey, path: &Path, packing: Packing) -> std
     w.put(MAGIC)?;
     w.put(&(key.text.len() as u32).to_le_bytes())?;
     w.put(key.text.as_bytes())?;
-    w.put(&SECTIONS.to_le_bytes())?;
-    for side in &table.data {
-        w.bytes_section(side, packing)?;
+    let sides = table.held_colors();
+    w.put(&(sides.len() as u32).to_le_bytes())?;
+    for c in sides {
+        w.bytes_section(&table.data[c.index()], packing)?;
     }
-    for side in &table.far {
-        w.words_section(side, packing)?;
+    for c in sides {
+        w.words_section(&table.far[c.index()], packing)?;
     }
     let sum = w.hash.digest();
     w.out.write_all(&sum.to_le_bytes())?;
     w.out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
-/// Reads the table of `material` (indexed by `indexer`, of `metric`) from `path`, checking
-/// that the file's key is `key`, its lengths those of the index and its checksum right.
+/// Reads the table of `material` (indexed by `indexer`, of `metric`, stored once or not:
+/// `table::stored_once`) from `path`, checking that the file's key is `key`, its lengths
+/// those of the index and its checksum right.
 pub fn read(
     path: &Path,
     key: &TableKey,
     material: &Material,
     indexer: Indexer,
     metric: Metric,
+    once: bool,
 ) -> Result<Table, LoadError> {
     let file = File::open(path).map_err(|e| match e.kind() {
         ErrorKind::NotFound => LoadError::Missing(path.to_path_buf()),
@@ -476,19 +476,22 @@ pub fn read(
             what: key_difference(&key.text, &text),
         });
     }
-    let sections = r.u32("the number of sections")?;
-    if sections != SECTIONS {
-        return Err(r.corrupted(&format!("{sections} sections, expected {SECTIONS}")));
+    let sides = r.u32("the number of sides held")?;
+    let expected = if once { 1 } else { 2 };
+    if sides != expected {
+        return Err(r.corrupted(&format!("{sides} sides held, expected {expected}")));
     }
     let slots = indexer.padded_size();
-    let data = [
-        r.bytes_section(slots, "White's bytes")?,
-        r.bytes_section(slots, "Black's bytes")?,
-    ];
-    let far = [
-        r.far_section(slots, "White's long distances")?,
-        r.far_section(slots, "Black's long distances")?,
-    ];
+    let mut data = [Vec::new(), Vec::new()];
+    data[0] = r.bytes_section(slots, "White's bytes")?;
+    if !once {
+        data[1] = r.bytes_section(slots, "Black's bytes")?;
+    }
+    let mut far = [Vec::new(), Vec::new()];
+    far[0] = r.far_section(slots, "White's long distances")?;
+    if !once {
+        far[1] = r.far_section(slots, "Black's long distances")?;
+    }
     let sum = r.hash.digest();
     let mut stored = [0; 8];
     r.take(&mut stored, "the checksum")?;
@@ -504,6 +507,7 @@ pub fn read(
         data,
         far,
         metric,
+        once,
     })
 }
 
@@ -659,6 +663,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Color;
     use crate::egt::progress::{BuildEvent, Phase};
     use crate::egt::tables::TableSet;
     use crate::piece::{PieceSet, Step, StepMode};
@@ -740,6 +745,7 @@ mod tests {
                 &m,
                 Indexer::new(&m, first.geometry(), true),
                 Metric::Dtm,
+                false,
             )
             .unwrap();
             assert_eq!(loaded.far, built.far, "{name}");
@@ -825,6 +831,34 @@ mod tests {
         assert!(d2.join("KR.K.8x8.dtm.egt").exists());
     }
 
+    /// A table stored once (KR.KR) is saved with White's side alone and loads as it was
+    /// built, answering for Black through the colour swap; a file whose sides held are not
+    /// those expected is refused.
+    #[test]
+    fn a_table_stored_once_is_saved_once() {
+        let scratch = dir("once");
+        let d = scratch.path();
+        let mut first = set(PieceSet::standard(), d);
+        build(&mut first, "KR.KR");
+        let mut second = set(PieceSet::standard(), d);
+        build(&mut second, "KR.KR");
+        let m = Material::parse("KR.KR", second.pieces()).unwrap();
+        let (built, loaded) = (first.get(&m).unwrap(), second.get(&m).unwrap());
+        assert!(loaded.is_stored_once());
+        assert!(bytes(&first, "KR.KR") == bytes(&second, "KR.KR"));
+        assert!(loaded.data[1].is_empty() && loaded.far[1].is_empty());
+        let ix = loaded.indexer();
+        let black = (0..ix.size()).map(|i| loaded.value_at(i, Color::Black));
+        assert!(black.eq((0..ix.size()).map(|i| built.value_at(i, Color::Black))));
+        let key = second.key(&m);
+        let path = d.join(key.file_name());
+        let indexer = Indexer::new(&m, second.geometry(), true);
+        let e = read(&path, &key, &m, indexer, Metric::Dtm, false)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("1 sides held, expected 2"), "{e}");
+    }
+
     #[test]
     fn a_compressed_table_loads_the_same_and_damage_is_found() {
         let scratch = dir("compressed");
@@ -848,7 +882,7 @@ mod tests {
         );
         let load = || {
             let indexer = Indexer::new(&m, s.geometry(), true);
-            read(&path, &key, &m, indexer, Metric::Dtm)
+            read(&path, &key, &m, indexer, Metric::Dtm, false)
         };
         let table = load().unwrap();
         let loaded: Vec<Vec<u8>> = (table.data.iter())
@@ -869,7 +903,14 @@ mod tests {
         let m = Material::parse("KR.K", s.pieces()).unwrap();
         let key = s.key(&m);
         let indexer = Indexer::new(&m, s.geometry(), true);
-        match read(&d.join(key.file_name()), &key, &m, indexer, Metric::Dtm) {
+        match read(
+            &d.join(key.file_name()),
+            &key,
+            &m,
+            indexer,
+            Metric::Dtm,
+            false,
+        ) {
             Ok(_) => panic!("the file was loaded"),
             Err(e) => e,
         }

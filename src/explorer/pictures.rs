@@ -64,7 +64,15 @@ pub fn pictures(table: &Table, geometry: &Geometry) -> Pictures {
                 // them all, every distinct placement once, after the division below.
                 let weight = ix.orbit_size(&sq);
                 for c in Color::BOTH {
-                    let Some(v) = table.value_at(index, c) else {
+                    // A table stored once holds White's side alone: the colour swap's image
+                    // of this placement, with Black to move, has its value with White to move
+                    // (and as many images under the symmetries).
+                    let swap = ix.colour_swap().filter(|_| table.is_stored_once());
+                    let (held, sq) = match swap.filter(|_| c == Color::Black) {
+                        Some(swap) => (Color::White, swap.placement(&sq, men.len())),
+                        None => (c, sq),
+                    };
+                    let Some(v) = table.value_at(index, held) else {
                         continue;
                     };
                     let won = matches!(v, Value::Win(_)) as u64;
@@ -142,5 +150,27 @@ mod tests {
             }
         }
         assert_eq!((a.files, a.ranks), (8, 8));
+    }
+
+    /// A table stored once (KR.KR) gives Black's heat maps from White's side through the
+    /// colour swap: they equal those of the same table holding both sides.
+    #[test]
+    fn heat_maps_of_a_table_stored_once_are_those_of_both_sides() {
+        use crate::egt::builder::{build_table, test_recipe, Recipe};
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let m = Material::parse("KR.KR", set.pieces()).unwrap();
+        set.build(&m, &Silent).unwrap();
+        let once = set.get(&m).unwrap();
+        assert!(once.is_stored_once());
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let recipe = Recipe {
+            once: false,
+            ..test_recipe(set.geometry(), Metric::Dtm, &cancel)
+        };
+        let both = build_table(&m, &recipe, &|s| set.get(s), &|_, _| {}).unwrap();
+        assert_eq!(
+            pictures(once, set.geometry()).men,
+            pictures(&both, set.geometry()).men
+        );
     }
 }

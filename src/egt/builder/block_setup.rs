@@ -203,11 +203,12 @@ impl<S: SquareSet> Build<'_, S> {
 
     /// Calls `f(x, value)` for every square x in `squares` of man `m` in the placements
     /// `after` of table `sub` (a smaller table, or this one's finished layers), `stm` to
-    /// move: one block of `sub` when m is its block man too.
+    /// move: one block of `sub` when m is its block man too. Black's side of a table stored
+    /// once is read from White's at the colour swap's images.
     fn sub_values<T: Finished + ?Sized>(
         &self,
         sub: &T,
-        mut after: Squares,
+        after: Squares,
         m: usize,
         squares: S,
         stm: Color,
@@ -216,6 +217,31 @@ impl<S: SquareSet> Build<'_, S> {
         if squares.is_empty() {
             return;
         }
+        match sub.swapped(stm) {
+            Some(swap) => {
+                let image = swap.placement(&after, sub.indexer().men());
+                let mut turned = S::default();
+                for_each_bit(squares, |x| turned |= S::bit(swap.square(x)));
+                let (partner, white) = (swap.partner(m), Color::White);
+                self.held_values(sub, image, partner, turned, white, |x, v| {
+                    f(swap.square(x), v)
+                })
+            }
+            None => self.held_values(sub, after, m, squares, stm, f),
+        }
+    }
+
+    /// `sub_values` from a side whose bytes `sub` holds.
+    #[inline]
+    fn held_values<T: Finished + ?Sized>(
+        &self,
+        sub: &T,
+        mut after: Squares,
+        m: usize,
+        squares: S,
+        stm: Color,
+        mut f: impl FnMut(u8, Option<Value>),
+    ) {
         let ix = sub.indexer();
         if ix.block_man() == Some(m) {
             let len = ix.block_len() as u64;

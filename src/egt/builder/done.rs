@@ -3,7 +3,7 @@
 //! from the layer in work. Nothing writes them any more, so they are read as a built table's.
 
 use crate::board::Color;
-use crate::egt::index::Indexer;
+use crate::egt::index::{ColourSwap, Indexer};
 use crate::egt::material::Squares;
 use crate::egt::table::{far_distance, Table};
 use crate::egt::value::{decode, Value};
@@ -34,6 +34,13 @@ pub(super) trait Finished {
     fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
         self.value_at(self.indexer().index(sq)?, stm)
     }
+
+    /// The colour swap through which side `stm`'s values are read, when the table holds
+    /// White's side alone (`Table::is_stored_once`) and `stm` is Black.
+    #[inline]
+    fn swapped(&self, _stm: Color) -> Option<&ColourSwap> {
+        None
+    }
 }
 
 impl Finished for Table {
@@ -45,6 +52,17 @@ impl Finished for Table {
     #[inline]
     fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
         Table::value_at(self, index, stm)
+    }
+
+    #[inline]
+    fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
+        Table::value(self, sq, stm)
+    }
+
+    #[inline]
+    fn swapped(&self, stm: Color) -> Option<&ColourSwap> {
+        let once = self.is_stored_once() && stm == Color::Black;
+        self.indexer().colour_swap().filter(|_| once)
     }
 }
 

@@ -43,7 +43,7 @@ use crate::egt::men::{Exit, Men, Occupancy};
 use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
-use crate::egt::table::{Metric, Table};
+use crate::egt::table::{stored_once, Metric, Table};
 use crate::egt::value::{loss_byte, with_en_passant, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
 use bitmap::Bitmap;
@@ -174,6 +174,10 @@ pub struct Recipe<'r> {
     /// Whether a table with blocks is worked block by block (true, as every build does), or
     /// slot by slot (false): the second computation the tests compare the blocks' work with.
     pub blocks: bool,
+    /// Whether a table that may be stored once ([`stored_once`]) keeps White's side alone
+    /// (true, as every build does), or both sides (false: the tests compare Black's bytes
+    /// with what the colour swap reads).
+    pub once: bool,
 }
 
 /// Builds the table of `material` as `recipe` says; `sub_table(m)` must give the built table
@@ -197,6 +201,7 @@ pub fn build_table<'t>(
         far_room,
         cancel,
         blocks: by_blocks,
+        once,
     } = *recipe;
     report(Phase::Setup, 0.0);
     let setup = Instant::now();
@@ -305,13 +310,20 @@ pub fn build_table<'t>(
         }
         Ok::<_, BuildError>(())
     })?;
-    Ok(Table {
+    let mut table = Table {
         material: material.clone(),
         indexer,
         data,
         far,
         metric,
-    })
+        once: false,
+    };
+    // Black's side was built beside White's (the steps of each side read the other's), and
+    // goes now if the colour swap reads it from White's.
+    if once && stored_once(material, &rules, !seeds.is_empty()) {
+        table.keep_one_side();
+    }
+    Ok(table)
 }
 
 /// Per pawn i of `material`, the tables it promotes into, one per promotion piece of
@@ -680,14 +692,104 @@ impl<'a, S: SquareSet> Build<'a, S> {
     }
 }
 
+/// The recipe of a build a test makes beside a table set's: the default rules, no seeds,
+/// every distance in a byte where it fits, block by block, stored once where it may be.
+#[cfg(test)]
+pub(crate) fn test_recipe<'r>(
+    geometry: &'r Geometry,
+    metric: Metric,
+    cancel: &'r AtomicBool,
+) -> Recipe<'r> {
+    Recipe {
+        geometry,
+        metric,
+        rules: Rules::default(),
+        seeds: &[],
+        fold: true,
+        direct: crate::egt::value::MAX_DIRECT,
+        far_room: u64::MAX,
+        cancel,
+        blocks: true,
+        once: true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::BoardSize;
     use crate::egt::progress::Silent;
     use crate::egt::tables::TableSet;
-    use crate::egt::value::MAX_DIRECT;
     use crate::piece::PieceSet;
+
+    /// Whether two tables of one index give every slot the same value, both sides to move.
+    fn same_values(a: &Table, b: &Table) -> bool {
+        (0..a.indexer().size()).all(|i| {
+            Color::BOTH
+                .iter()
+                .all(|&c| a.value_at(i, c) == b.value_at(i, c))
+        })
+    }
+
+    /// A table stored once (the same men on both sides) reads Black's side through the colour
+    /// swap: every slot with Black to move has the value the same build holding both sides
+    /// gives it, on square and rectangular boards, with one-way pieces (a silver general, a
+    /// piece of no symmetry, the Berolina pawn), pawns (en passant), a cannon and a
+    /// grasshopper, twins, under DTM, DTC and DTZ. A larger table whose captures reach one
+    /// with Black to move (read block by block through the swap) is the one built from the
+    /// table with both sides.
+    #[test]
+    fn a_table_stored_once_reads_black_as_both_sides_built_hold_it() {
+        let one_way = "K: K\nN: N\nS: 0,1 1,1 -1,1 1,-1 -1,-1\nV: rWfF\n";
+        let one_way = crate::piece::parse::parse_piece_defs(one_way, "test.ini").unwrap();
+        let berolina = "K: K\nQ: Q\nN: N\nP: fmFfceWifmnA\n";
+        let berolina = crate::piece::parse::parse_piece_defs(berolina, "test.ini").unwrap();
+        let standard = PieceSet::standard();
+        let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
+        let cases = [
+            (&standard, "5x5", "KQ.KQ", "KQ.KQN", Metric::Dtm),
+            (&standard, "10x8", "KR.KR", "KR.KR", Metric::Dtc),
+            (&standard, "4x4", "KNN.KNN", "KNN.KNN", Metric::Dtm),
+            (&standard, "5x5", "KP.KP", "KP.KP", dtz),
+            (&standard, "4x5", "KP.KP", "KP.KPN", Metric::Dtm),
+            (&standard, "4x4", "KOG.KOG", "KOG.KOG", Metric::Dtm),
+            (&one_way, "5x5", "KS.KS", "KS.KSN", Metric::Dtm),
+            (&one_way, "4x4", "KV.KV", "KV.KV", Metric::Dtm),
+            (&berolina, "4x5", "KP.KP", "KP.KPN", Metric::Dtm),
+        ];
+        for (pieces, board, spec, parent, metric) in cases {
+            let board: BoardSize = board.parse().unwrap();
+            let mut set = TableSet::new(pieces.clone(), metric).on_board(board);
+            if spec.contains('P') {
+                set = set.with_promotions("QN").unwrap();
+            }
+            let material = Material::parse(spec, set.pieces()).unwrap();
+            let parent = Material::parse(parent, set.pieces()).unwrap();
+            set.build(&parent, &Silent).unwrap();
+            let once = set.get(&material).unwrap();
+            assert!(once.is_stored_once(), "{spec} on {board}");
+            let cancel = AtomicBool::new(false);
+            let recipe = Recipe {
+                once: false,
+                ..test_recipe(set.geometry(), metric, &cancel)
+            };
+            let both = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+            assert!(!both.is_stored_once());
+            assert!(same_values(once, &both), "{spec} on {board}");
+            if parent != material {
+                let subs = |m: &Material| {
+                    if *m == material {
+                        Some(&both)
+                    } else {
+                        set.get(m)
+                    }
+                };
+                let from_both = build_table(&parent, &recipe, &subs, &|_, _| {}).unwrap();
+                let from_once = set.get(&parent).unwrap();
+                assert!(same_values(from_once, &from_both), "{parent} on {board}");
+            }
+        }
+    }
 
     /// On boards of every set width but 8×8 (one word up to 64 squares, `u128` up to 128, four
     /// words beyond), with and without folded blocks, with pawns (promoting to two pieces, to keep
@@ -730,15 +832,8 @@ mod tests {
             assert!(by_blocks.indexer().has_blocks(), "{spec} on {board}");
             let cancel = AtomicBool::new(false);
             let recipe = Recipe {
-                geometry: set.geometry(),
-                metric,
-                rules: Rules::default(),
-                seeds: &[],
-                fold: true,
-                direct: MAX_DIRECT,
-                far_room: u64::MAX,
-                cancel: &cancel,
                 blocks: false,
+                ..test_recipe(set.geometry(), metric, &cancel)
             };
             let by_slots = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
             for c in Color::BOTH {

@@ -34,7 +34,7 @@ mod slices;
 pub use blocks::{BlockMove, BlockShape, Fold};
 
 use crate::board::symmetry_group;
-use crate::board::{geometry::Geometry, Color, Square, Sym};
+use crate::board::{geometry::Geometry, BoardSize, Color, Square, Sym};
 use crate::egt::material::{ManKind, Material, Squares, MAX_MEN};
 use crate::with_tables;
 use divisor::Divisor;
@@ -74,6 +74,71 @@ pub struct Indexer {
     /// The pawn slices, for a material with pawns (see `slices`): then `pairs` and
     /// `pair_slot` are those of the identity alone, G folds slices.
     slices: Option<Slices>,
+    /// The colour swap, when both sides have the same men.
+    swap: Option<ColourSwap>,
+}
+
+/// The colour swap of a material with the same men on both sides (`KQ.KQ`, `KNN.KNN`): each
+/// man changes side, taking the place of his partner (the man of the other side with the same
+/// letter and rank in man order), and the board turns upside down, so that the position with
+/// one side to move becomes one of the same material with the other side to move. Black's
+/// steps are White's turned upside down, so the swap maps every move onto a move: a position
+/// and its image have the same value for the side to move.
+#[derive(Clone, Debug)]
+pub struct ColourSwap {
+    /// Per man, his partner.
+    partner: [usize; MAX_MEN],
+    /// Per square, its image with the ranks reversed.
+    flip: Vec<Square>,
+}
+
+impl ColourSwap {
+    /// The swap of `material`'s men on `board`, or `None` when the sides' men differ.
+    fn new(material: &Material, board: BoardSize) -> Option<ColourSwap> {
+        if !material.is_colour_symmetric() {
+            return None;
+        }
+        let men = material.men();
+        let mut partner = [0; MAX_MEN];
+        for (i, m) in men.iter().enumerate() {
+            let same = |o: &&ManKind| o.letter == m.letter && o.royal == m.royal;
+            let rank = men[..i]
+                .iter()
+                .filter(|o| same(o) && o.color == m.color)
+                .count();
+            partner[i] = (men.iter().enumerate())
+                .filter(|(_, o)| same(o) && o.color != m.color)
+                .nth(rank)
+                .expect("both sides have the same men")
+                .0;
+        }
+        let flip = (board.all_squares())
+            .map(|s| board.image(Sym::FLIP_RANKS, s))
+            .collect();
+        Some(ColourSwap { partner, flip })
+    }
+
+    /// The man who takes man `i`'s place.
+    #[inline]
+    pub fn partner(&self, i: usize) -> usize {
+        self.partner[i]
+    }
+
+    /// The image of square `s`.
+    #[inline]
+    pub fn square(&self, s: Square) -> Square {
+        self.flip[s as usize]
+    }
+
+    /// The image of a placement of `men` men: man i's square is the image of his partner's.
+    #[inline]
+    pub fn placement(&self, sq: &Squares, men: usize) -> Squares {
+        let mut image = *sq;
+        for (i, to) in image[..men].iter_mut().enumerate() {
+            *to = self.flip[sq[self.partner[i]] as usize];
+        }
+        image
+    }
 }
 
 impl Indexer {
@@ -199,7 +264,14 @@ impl Indexer {
             block_shift: n.is_power_of_two().then(|| n.trailing_zeros()),
             block_divisor: Divisor::new(n as u64),
             slices,
+            swap: ColourSwap::new(material, board),
         }
+    }
+
+    /// The colour swap of the material, when both sides have the same men.
+    #[inline]
+    pub fn colour_swap(&self) -> Option<&ColourSwap> {
+        self.swap.as_ref()
     }
 
     /// Number of men.
@@ -229,6 +301,7 @@ impl Indexer {
             + self.groups.iter().map(|g| of(&g.unrank)).sum::<u64>()
             + of(&self.folds)
             + self.slices.as_ref().map_or(0, Slices::heap_bytes)
+            + self.swap.as_ref().map_or(0, |s| of(&s.flip))
     }
 
     /// Number of index slots (holes included).

@@ -18,15 +18,16 @@ fn bitmap_bytes(bits: u64) -> u64 {
     8 * (words + words.div_ceil(64).div_ceil(64))
 }
 
-/// Bytes a table of this index takes: a byte per slot and side to move, rounded up to whole
-/// blocks as the builder allocates them, and the index's own lookup tables.
-fn table_bytes(index: &Indexer) -> u64 {
-    2 * index.padded_size() + index.heap_bytes()
+/// Bytes a table of this index takes holding `sides` sides to move (2, or 1 when stored
+/// once): a byte per slot and side, rounded up to whole blocks as the builder allocates them,
+/// and the index's own lookup tables.
+fn table_bytes(index: &Indexer, sides: u64) -> u64 {
+    sides * index.padded_size() + index.heap_bytes()
 }
 
 /// Bytes a built table takes: its bytes and index, and its list of distances beyond a byte.
 pub(super) fn held_bytes(table: &Table) -> u64 {
-    table_bytes(table.indexer()) + table.far_bytes()
+    table_bytes(table.indexer(), table.sides_held()) + table.far_bytes()
 }
 
 /// Bytes the builder allocates for a layer of `slots` slots, besides the table itself, while
@@ -82,8 +83,9 @@ impl Chain {
 
 impl TableSet {
     /// Bytes a build of `material` adds to the memory in use at its peak: the tables of it
-    /// and of every smaller endgame not built yet (both sides to move, each rounded up to whole
-    /// blocks as the builder allocates them, and its index), plus the largest of their builds'
+    /// and of every smaller endgame not built yet (both sides to move, or White's alone for a
+    /// table stored once, each rounded up to whole blocks as the builder allocates them, and
+    /// its index), plus the largest of their builds'
     /// transient structures (candidate bitmaps, frontiers, pending values, seeds); with a DTZ
     /// twin ([`TableSet::with_rule_play`]), its tables too, the transient structures being
     /// those of the larger of the two builds. The tables already held come on top.
@@ -104,14 +106,16 @@ impl TableSet {
     }
 
     /// For each of `materials`, the bytes of its table and of its build's transient
-    /// structures.
+    /// structures: a table stored once is built with both sides, Black's let go at the end.
     fn sizes(&self, materials: &[Material]) -> Vec<(u64, u64)> {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
         (materials.iter())
             .map(|m| {
                 let index = Indexer::new(m, &self.geometry, self.fold);
                 let builder = builder_bytes(largest_layer(&index), index.block_len(), seeded(m));
-                (table_bytes(&index), builder)
+                let sides = if self.stores_once(m) { 1 } else { 2 };
+                let black = (2 - sides) * index.padded_size();
+                (table_bytes(&index, sides), builder + black)
             })
             .collect()
     }
@@ -358,7 +362,7 @@ mod tests {
             set
         };
         let mut set = held_set();
-        let bytes_of = |set: &TableSet, m: &str| table_bytes(set.get(&parse(m)).unwrap().indexer());
+        let bytes_of = |set: &TableSet, m: &str| held_bytes(set.get(&parse(m)).unwrap());
         let used = bytes_of(&set, "KQ.K") + bytes_of(&set, "K.K");
         let unused = bytes_of(&set, "KR.K");
         assert_eq!(set.bytes(), used + unused);

@@ -209,6 +209,7 @@ impl TableSet {
                     far_room,
                     cancel,
                     blocks: true,
+                    once: true,
                 };
                 let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
                 let table = built.map_err(|e| match e {

@@ -58,7 +58,8 @@ impl TableSet {
         loading();
         let started = Instant::now();
         let indexer = Indexer::new(material, &self.geometry, self.fold);
-        match table_file::read(&path, key, material, indexer, self.metric) {
+        let once = self.stores_once(material);
+        match table_file::read(&path, key, material, indexer, self.metric, once) {
             Ok(table) => {
                 log::info!(
                     "{material} loaded from {} in {:.3} s",

@@ -46,7 +46,7 @@ use crate::egt::dtz::Rule;
 use crate::egt::material::Material;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
-use crate::egt::table::{Metric, Table};
+use crate::egt::table::{stored_once, Metric, Table};
 use crate::egt::table_file::TableKey;
 use crate::egt::value::MAX_DIRECT;
 use crate::piece::PieceSet;
@@ -190,6 +190,11 @@ impl TableSet {
             self.seeds_of(material),
             self.fold,
         )
+    }
+
+    /// Whether `material`'s table is stored once under these settings ([`stored_once`]).
+    fn stores_once(&self, material: &Material) -> bool {
+        stored_once(material, &self.rules, !self.seeds_of(material).is_empty())
     }
 
     /// The seeds of `material`: those of the seeded endgame, none for the others.
