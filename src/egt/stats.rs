@@ -441,6 +441,44 @@ mod tests {
     /// bytes (`direct` 2: KQ.KR's, as exceptions). Every pawnless one has royal pairs on the
     /// diagonal, whose folded blocks weigh the slots on it half; the pawn tables (KR.KP,
     /// KRP.K) weigh every slot as its slice's mirror image does.
+    /// A table stored once counts White's side and gives Black's the same counts: they equal
+    /// the counts of Black's own bytes in the same build holding both sides, by blocks and
+    /// slot by slot, with pawns (en-passant rights counted), twins, long distances kept
+    /// beyond the bytes and under DTZ.
+    #[test]
+    fn a_table_stored_once_counts_as_both_sides_do() {
+        use crate::egt::builder::{build_table, test_recipe, Recipe};
+        use crate::egt::table::Metric;
+        let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
+        for (spec, board, metric, direct) in [
+            ("KQ.KQ", "8x8", Metric::Dtm, MAX_DIRECT),
+            ("KR.KR", "8x8", Metric::Dtm, 3),
+            ("KP.KP", "6x6", Metric::Dtm, MAX_DIRECT),
+            ("KP.KP", "5x5", dtz, MAX_DIRECT),
+            ("KNN.KNN", "4x4", Metric::Dtm, MAX_DIRECT),
+        ] {
+            let mut set = TableSet::new(PieceSet::standard(), metric)
+                .on_board(board.parse().unwrap())
+                .with_direct_distances(direct);
+            let material = Material::parse(spec, set.pieces()).unwrap();
+            set.build(&material, &Silent).unwrap();
+            let once = set.get(&material).unwrap();
+            assert!(once.is_stored_once(), "{spec}");
+            let cancel = std::sync::atomic::AtomicBool::new(false);
+            let recipe = Recipe {
+                once: false,
+                direct,
+                ..test_recipe(set.geometry(), metric, &cancel)
+            };
+            let both = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+            assert_eq!(once.far_count() > 0, direct < MAX_DIRECT, "{spec}");
+            for by_blocks in [true, false] {
+                let counted = count(&both, set.geometry(), by_blocks);
+                assert_eq!(count(once, set.geometry(), by_blocks), counted, "{spec}");
+            }
+        }
+    }
+
     #[test]
     fn blocks_count_as_slots_do() {
         for (spec, stalemate_wins, direct) in [
