@@ -16,11 +16,8 @@ pub fn longest_win(tables: &TableSet, material: &Material, side: Color) -> Optio
     let ix = table.indexer();
     // A table stored once holds White's side alone: Black's wins are the colour swap's images
     // of White's, and the smallest of their indexes is chosen among them.
-    let held = if table.is_stored_once() {
-        Color::White
-    } else {
-        side
-    };
+    let swap = table.swap_for(side);
+    let held = if swap.is_some() { Color::White } else { side };
     let wins = |i: u64| match table.value_at(i, held) {
         Some(Value::Win(d)) => Some((i, d)),
         _ => None,
@@ -35,7 +32,7 @@ pub fn longest_win(tables: &TableSet, material: &Material, side: Color) -> Optio
                 a
             }
         })?;
-    if let Some(swap) = ix.colour_swap().filter(|_| held != side) {
+    if let Some(swap) = swap {
         index = (0..ix.size())
             .into_par_iter()
             .filter(|&i| wins(i).is_some_and(|(_, d)| d == distance))

@@ -2,7 +2,7 @@
 
 use crate::board::Color;
 use crate::egt::dtz::Rule;
-use crate::egt::index::Indexer;
+use crate::egt::index::{ColourSwap, Indexer};
 use crate::egt::material::{Material, Squares};
 use crate::egt::rules::{NullMove, Rules};
 use crate::egt::value::{decode, Value, WIN_FAR};
@@ -185,7 +185,7 @@ impl Table {
     /// Black's slots of a table stored once are decoded and read through the colour swap.
     #[inline]
     pub(crate) fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
-        if self.once && stm == Color::Black {
+        if self.swap_for(stm).is_some() {
             return self.value(&self.indexer.decode(index)?, stm);
         }
         decode(self.byte(index, stm), || self.far_distance(index, stm))
@@ -224,17 +224,20 @@ impl Table {
     /// position is illegal (the side to move can capture the enemy royal).
     #[inline]
     pub fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
-        match self
-            .indexer
-            .colour_swap()
-            .filter(|_| self.once && stm == Color::Black)
-        {
+        match self.swap_for(stm) {
             Some(swap) => {
                 let image = swap.placement(sq, self.indexer.men());
                 self.value_at(self.indexer.index(&image)?, Color::White)
             }
             None => self.value_at(self.indexer.index(sq)?, stm),
         }
+    }
+
+    /// The colour swap through which side `stm`'s values are read: when the table is stored
+    /// once and `stm` is Black.
+    #[inline]
+    pub(crate) fn swap_for(&self, stm: Color) -> Option<&ColourSwap> {
+        (self.indexer.colour_swap()).filter(|_| self.once && stm == Color::Black)
     }
 
     /// Lets Black's side go when the table is [`stored_once`]: its bytes are then read

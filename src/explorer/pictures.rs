@@ -67,8 +67,7 @@ pub fn pictures(table: &Table, geometry: &Geometry) -> Pictures {
                     // A table stored once holds White's side alone: the colour swap's image
                     // of this placement, with Black to move, has its value with White to move
                     // (and as many images under the symmetries).
-                    let swap = ix.colour_swap().filter(|_| table.is_stored_once());
-                    let (held, sq) = match swap.filter(|_| c == Color::Black) {
+                    let (held, sq) = match table.swap_for(c) {
                         Some(swap) => (Color::White, swap.placement(&sq, men.len())),
                         None => (c, sq),
                     };

@@ -61,8 +61,7 @@ impl Finished for Table {
 
     #[inline]
     fn swapped(&self, stm: Color) -> Option<&ColourSwap> {
-        let once = self.is_stored_once() && stm == Color::Black;
-        self.indexer().colour_swap().filter(|_| once)
+        self.swap_for(stm)
     }
 }
 
