@@ -335,15 +335,19 @@ fn spawn_worker(
             }))
             .unwrap_or_else(|panic| Err(BuildError::Internal(panic_text(&*panic))));
             let took = started.elapsed();
+            // A table loaded from the table directory was not built: nothing to report.
+            let built = !tables.was_loaded(&job.material);
             let report = match (&result, job.report) {
-                (Ok(()), Some(report)) => tables.shared(&job.material).map(|table| ReportJob {
-                    report: *report,
-                    table,
-                    geometry: tables.geometry().clone(),
-                    rules: tables.rules(),
-                    threads,
-                    took,
-                }),
+                (Ok(()), Some(report)) if built => {
+                    tables.shared(&job.material).map(|table| ReportJob {
+                        report: *report,
+                        table,
+                        geometry: tables.geometry().clone(),
+                        rules: tables.rules(),
+                        threads,
+                        took,
+                    })
+                }
                 _ => None,
             };
             // The loop may be gone (the session ended): the report is written all the same.

@@ -111,6 +111,9 @@ fn build_saves_and_the_next_build_loads_the_same_table() {
     );
     assert!(probe.status.success(), "{}", stderr(&probe));
     assert_eq!(count(&stderr(&probe), " loaded from "), 4);
+    // Nothing was built: the report file (rep2.txt by default) is not written, as counting
+    // a loaded table's statistics would hold up the answer (a minute for KNN.KNN).
+    assert!(!dir.join("rep2.txt").exists());
     // engine.ini's `tables`, relative to the ini file.
     std::fs::write(dir.join("engine.ini"), "tables = tables\nreport = -\n").unwrap();
     let play = run(&dir, &["play", "KR.KN"], "");
@@ -198,6 +201,26 @@ fn engine_input(uci: bool, tables: &Path) -> String {
             tables.display()
         )
     }
+}
+
+/// The report file is written after a build, not after a load: in engine mode the
+/// statistics of a loaded table would be counted in the background and hold up `quit`.
+#[test]
+fn an_engine_that_loads_its_tables_writes_no_report() {
+    let dir = scratch("tables-report");
+    std::fs::write(dir.join("engine.ini"), "tables = tables\n").unwrap();
+    let input = format!("xboard\nprotover 2\nsetboard {KRKN}\ngo\nping 1\n");
+    let report = dir.join("rep2.txt");
+    let first = run(&dir, &["KR.KN"], &input);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let text = std::fs::read_to_string(&report).expect("the build's report");
+    assert!(text.contains("endgame: KR.KN"), "{text}");
+    std::fs::remove_file(&report).unwrap();
+    let second = run(&dir, &["KR.KN"], &input);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(stderr(&second).contains("KR.KN loaded from "));
+    assert!(stdout(&second).contains("move "), "{}", stdout(&second));
+    assert!(!report.exists());
 }
 
 #[test]

@@ -46,8 +46,9 @@ fn text(
     out
 }
 
-/// Writes the report of `material` (nothing if it is not built); a failure is a warning on
-/// stderr.
+/// Writes the report of `material` (nothing if it is not held, or was loaded from the table
+/// directory rather than built: its statistics would cost a count of the whole table); a
+/// failure is a warning on stderr.
 pub fn write(
     report: &Report,
     tables: &TableSet,
@@ -55,7 +56,10 @@ pub fn write(
     threads: usize,
     took: Duration,
 ) {
-    if let Some(table) = tables.get(material) {
+    if let Some(table) = tables
+        .get(material)
+        .filter(|_| !tables.was_loaded(material))
+    {
         write_table(
             report,
             table,

@@ -17,6 +17,8 @@ pub(super) struct TableDir {
     path: PathBuf,
     /// The held tables that the directory holds (loaded from it, or saved to it).
     saved: HashSet<Material>,
+    /// The held tables loaded from it (not built).
+    loaded: HashSet<Material>,
 }
 
 impl TableSet {
@@ -32,6 +34,7 @@ impl TableSet {
                 Box::new(TableDir {
                     path,
                     saved: HashSet::new(),
+                    loaded: HashSet::new(),
                 })
             });
         }
@@ -139,8 +142,15 @@ impl TableSet {
         self.tables
             .insert(material.clone(), std::sync::Arc::new(table));
         if let Some(dir) = &mut self.dir {
-            dir.saved.insert(material);
+            dir.saved.insert(material.clone());
+            dir.loaded.insert(material);
         }
+    }
+
+    /// Whether `material`'s table is held as it was loaded from the table directory, not
+    /// built by this set: a run that only loaded it has no build to report.
+    pub fn was_loaded(&self, material: &Material) -> bool {
+        (self.dir.as_ref()).is_some_and(|d| d.loaded.contains(material))
     }
 
     /// Forgets, as saved, the tables no longer held.
@@ -148,6 +158,7 @@ impl TableSet {
         let tables = &self.tables;
         if let Some(dir) = &mut self.dir {
             dir.saved.retain(|m| tables.contains_key(m));
+            dir.loaded.retain(|m| tables.contains_key(m));
         }
     }
 }
