@@ -360,11 +360,13 @@ fn count_with<S: SquareSet>(
     // A table stored once holds White's side alone: the colour swap maps each position with
     // Black to move onto one with White to move of the same value, and their classes and
     // placements one to one, so Black's counts are White's.
-    let tallies = match table.is_stored_once() {
-        true => [0, 0].map(|_| tallies[0].clone()),
-        false => tallies,
+    let [white, black] = tallies;
+    let black = if table.is_stored_once() {
+        white.clone()
+    } else {
+        black
     };
-    let [w, b] = tallies.map(|t| side_stats(t, placements, dtz));
+    let [w, b] = [white, black].map(|t| side_stats(t, placements, dtz));
     let unique_legal = if material.is_colour_symmetric() {
         debug_assert_eq!(
             w.unique, b.unique,
@@ -435,19 +437,12 @@ mod tests {
     use crate::egt::value::MAX_DIRECT;
     use crate::piece::PieceSet;
 
-    /// Counting by blocks gives what counting slot by slot gives: with the block man last
-    /// (KQ.KR), not last (KR.KBB), a leaper (KBN.K), twins beside him (KNN.KB), under
-    /// stalemate-wins, where stalemates are losses, and with most distances kept beyond the
-    /// bytes (`direct` 2: KQ.KR's, as exceptions). Every pawnless one has royal pairs on the
-    /// diagonal, whose folded blocks weigh the slots on it half; the pawn tables (KR.KP,
-    /// KRP.K) weigh every slot as its slice's mirror image does.
     /// A table stored once counts White's side and gives Black's the same counts: they equal
     /// the counts of Black's own bytes in the same build holding both sides, by blocks and
     /// slot by slot, with pawns (en-passant rights counted), twins, long distances kept
     /// beyond the bytes and under DTZ.
     #[test]
     fn a_table_stored_once_counts_as_both_sides_do() {
-        use crate::egt::builder::{build_table, test_recipe, Recipe};
         use crate::egt::table::Metric;
         let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
         for (spec, board, metric, direct) in [
@@ -464,13 +459,7 @@ mod tests {
             set.build(&material, &Silent).unwrap();
             let once = set.get(&material).unwrap();
             assert!(once.is_stored_once(), "{spec}");
-            let cancel = std::sync::atomic::AtomicBool::new(false);
-            let recipe = Recipe {
-                once: false,
-                direct,
-                ..test_recipe(set.geometry(), metric, &cancel)
-            };
-            let both = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+            let both = set.built_with_both_sides(&material);
             assert_eq!(once.far_count() > 0, direct < MAX_DIRECT, "{spec}");
             for by_blocks in [true, false] {
                 let counted = count(&both, set.geometry(), by_blocks);
@@ -479,6 +468,12 @@ mod tests {
         }
     }
 
+    /// Counting by blocks gives what counting slot by slot gives: with the block man last
+    /// (KQ.KR), not last (KR.KBB), a leaper (KBN.K), twins beside him (KNN.KB), under
+    /// stalemate-wins, where stalemates are losses, and with most distances kept beyond the
+    /// bytes (`direct` 2: KQ.KR's, as exceptions). Every pawnless one has royal pairs on the
+    /// diagonal, whose folded blocks weigh the slots on it half; the pawn tables (KR.KP,
+    /// KRP.K) weigh every slot as its slice's mirror image does.
     #[test]
     fn blocks_count_as_slots_do() {
         for (spec, stalemate_wins, direct) in [

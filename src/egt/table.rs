@@ -148,11 +148,7 @@ impl Table {
 
     /// The number of sides to move whose bytes are held: 1 when stored once, else 2.
     pub fn sides_held(&self) -> u64 {
-        if self.once {
-            1
-        } else {
-            2
-        }
+        self.held_colors().len() as u64
     }
 
     /// The sides to move whose bytes are held.

@@ -155,18 +155,12 @@ mod tests {
     /// colour swap: they equal those of the same table holding both sides.
     #[test]
     fn heat_maps_of_a_table_stored_once_are_those_of_both_sides() {
-        use crate::egt::builder::{build_table, test_recipe, Recipe};
         let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
         let m = Material::parse("KR.KR", set.pieces()).unwrap();
         set.build(&m, &Silent).unwrap();
         let once = set.get(&m).unwrap();
         assert!(once.is_stored_once());
-        let cancel = std::sync::atomic::AtomicBool::new(false);
-        let recipe = Recipe {
-            once: false,
-            ..test_recipe(set.geometry(), Metric::Dtm, &cancel)
-        };
-        let both = build_table(&m, &recipe, &|s| set.get(s), &|_, _| {}).unwrap();
+        let both = set.built_with_both_sides(&m);
         assert_eq!(
             pictures(once, set.geometry()).men,
             pictures(&both, set.geometry()).men

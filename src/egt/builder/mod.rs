@@ -692,28 +692,6 @@ impl<'a, S: SquareSet> Build<'a, S> {
     }
 }
 
-/// The recipe of a build a test makes beside a table set's: the default rules, no seeds,
-/// every distance in a byte where it fits, block by block, stored once where it may be.
-#[cfg(test)]
-pub(crate) fn test_recipe<'r>(
-    geometry: &'r Geometry,
-    metric: Metric,
-    cancel: &'r AtomicBool,
-) -> Recipe<'r> {
-    Recipe {
-        geometry,
-        metric,
-        rules: Rules::default(),
-        seeds: &[],
-        fold: true,
-        direct: crate::egt::value::MAX_DIRECT,
-        far_room: u64::MAX,
-        cancel,
-        blocks: true,
-        once: true,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -768,12 +746,7 @@ mod tests {
             set.build(&parent, &Silent).unwrap();
             let once = set.get(&material).unwrap();
             assert!(once.is_stored_once(), "{spec} on {board}");
-            let cancel = AtomicBool::new(false);
-            let recipe = Recipe {
-                once: false,
-                ..test_recipe(set.geometry(), metric, &cancel)
-            };
-            let both = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+            let both = set.built_with_both_sides(&material);
             assert!(!both.is_stored_once());
             assert!(same_values(once, &both), "{spec} on {board}");
             if parent != material {
@@ -784,6 +757,8 @@ mod tests {
                         set.get(m)
                     }
                 };
+                let cancel = AtomicBool::new(false);
+                let recipe = set.recipe(&parent, u64::MAX, &cancel);
                 let from_both = build_table(&parent, &recipe, &subs, &|_, _| {}).unwrap();
                 let from_once = set.get(&parent).unwrap();
                 assert!(same_values(from_once, &from_both), "{parent} on {board}");
@@ -833,7 +808,7 @@ mod tests {
             let cancel = AtomicBool::new(false);
             let recipe = Recipe {
                 blocks: false,
-                ..test_recipe(set.geometry(), metric, &cancel)
+                ..set.recipe(&material, u64::MAX, &cancel)
             };
             let by_slots = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
             for c in Color::BOTH {

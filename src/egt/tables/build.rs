@@ -199,18 +199,7 @@ impl TableSet {
                 far_room = far_room.saturating_sub(table.far_bytes());
                 self.hold_loaded(m, table);
             } else {
-                let recipe = Recipe {
-                    geometry: &self.geometry,
-                    metric: self.metric,
-                    rules: self.rules,
-                    seeds: self.seeds_of(&m),
-                    fold: self.fold,
-                    direct: self.direct,
-                    far_room,
-                    cancel,
-                    blocks: true,
-                    once: true,
-                };
+                let recipe = self.recipe(&m, far_room, cancel);
                 let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
                 let table = built.map_err(|e| match e {
                     BuildError::OverBudget { need: far, .. } => BuildError::OverBudget {
@@ -245,6 +234,42 @@ impl TableSet {
             far: far_room,
             dropping: room.dropping,
         })
+    }
+}
+
+impl TableSet {
+    /// How `material`'s table is built under this set's settings: `far_room` is the room its
+    /// lists of long distances have, `cancel` stops it.
+    pub(crate) fn recipe<'a>(
+        &'a self,
+        material: &Material,
+        far_room: u64,
+        cancel: &'a AtomicBool,
+    ) -> Recipe<'a> {
+        Recipe {
+            geometry: &self.geometry,
+            metric: self.metric,
+            rules: self.rules,
+            seeds: self.seeds_of(material),
+            fold: self.fold,
+            direct: self.direct,
+            far_room,
+            cancel,
+            blocks: true,
+            once: true,
+        }
+    }
+
+    /// `material`'s table built again from this set's smaller tables, holding both sides to
+    /// move even where it may be stored once: what the tests compare the colour swap with.
+    #[cfg(test)]
+    pub(crate) fn built_with_both_sides(&self, material: &Material) -> crate::egt::table::Table {
+        let cancel = AtomicBool::new(false);
+        let recipe = Recipe {
+            once: false,
+            ..self.recipe(material, u64::MAX, &cancel)
+        };
+        build_table(material, &recipe, &|m| self.get(m), &|_, _| {}).unwrap()
     }
 }
 
