@@ -111,6 +111,29 @@ fn six_by_six_with_exceptions() {
     assert!(agree(&make, "KQ.KR", 4) > 1000);
 }
 
+/// Tables stored once and built from White's side alone (see `builds_one_side`): the
+/// wins and losses beyond the byte, the frontiers read through the colour swap, passes
+/// (allowed to both sides) and pawns' moves into the finished layers read through it too.
+#[test]
+fn tables_built_from_one_side_with_exceptions() {
+    let board: BoardSize = "5x5".parse().unwrap();
+    let make = move || TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+    assert!(agree(&make, "KNN.KNN", 1) > 1000);
+    let rules = Rules {
+        null_move: NullMove::Both,
+        ..Rules::default()
+    };
+    let passing = move || make().with_rules(rules);
+    assert!(agree(&passing, "KNN.KNN", 1) > 1000);
+    let board: BoardSize = "6x6".parse().unwrap();
+    let pawns = move || {
+        (TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board))
+            .with_promotions("QN")
+            .unwrap()
+    };
+    assert!(agree(&pawns, "KP.KP", 3) > 1000);
+}
+
 /// A seeded value beyond the byte waits for its distance like a capture's.
 #[test]
 fn seeds_beyond_the_byte() {

@@ -27,7 +27,7 @@ impl<S: SquareSet> Build<'_, S> {
     ) -> u64 {
         let len = self.ix.block_len() as u64;
         let Some((sq, fold)) = self.block(w) else {
-            for c in Color::BOTH {
+            for &c in self.sides_built() {
                 for x in 0..len {
                     tables[c.index()].store(w * len + x, ILLEGAL);
                 }
@@ -50,7 +50,7 @@ impl<S: SquareSet> Build<'_, S> {
         let mut legal = 0;
         let block = S::below(len as usize);
         let canonical = fold.map_or(block, |f| f.keep::<S>());
-        for c in Color::BOTH {
+        for &c in self.sides_built() {
             let positions = canonical & !others & !attacked[c.flip().index()];
             let exiting = self.exits_in_block(&sq, others, positions, c, exits);
             for_each_bit(block & !positions, |x| {

@@ -46,7 +46,8 @@ impl Candidates {
     /// returns the slots it keeps of them. Marks the blocks that keep any in `kept`, and
     /// returns how many slots are kept. The set's own bits of a block are read from the
     /// block's bytes in `table` before `check` sees it (`NoEscape::held`, `won` being the byte
-    /// of the side's wins at the distance reached). Before a thread checks a block, it calls
+    /// of the side's wins at the distance reached; `None` when the set holds the candidates
+    /// alone). Before a thread checks a block, it calls
     /// `ahead(w)` for the next block it will check, which may start the reads that check
     /// needs. The candidates are taken: each block's bits in `parked` are put back to the set's
     /// own as they are read, and none are left for the next step.
@@ -54,7 +55,7 @@ impl Candidates {
         &self,
         parked: &NoEscape<S>,
         table: &Writer,
-        won: u8,
+        won: Option<u8>,
         kept: &Frontier,
         ahead: impl Fn(u64) + Sync,
         check: impl Fn(u64, S) -> S + Sync,
@@ -76,8 +77,10 @@ impl Candidates {
                             ahead(next);
                             parked.prefetch(next);
                         }
-                        // SAFETY: this task is the only one that works on block w.
-                        let own = NoEscape::held(&unsafe { table.word(w) }.bytes(), won);
+                        let own = won.map_or(S::default(), |won| {
+                            // SAFETY: this task is the only one that works on block w.
+                            NoEscape::held(&unsafe { table.word(w) }.bytes(), won)
+                        });
                         let bits = parked.unpark(w, own);
                         if bits.is_empty() {
                             return;
@@ -113,10 +116,11 @@ impl<S: SquareSet> Build<'_, S> {
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
         let table = self.sides.writer(c);
+        let (parked, shared) = self.parking(c);
         self.candidates.check_blocks(
-            &self.no_escape[c.index()],
+            parked,
             &table,
-            won,
+            shared.then_some(won),
             kept,
             |w| table.prefetch(w),
             |w, bits| {
@@ -258,7 +262,7 @@ mod tests {
                 let count = candidates.check_blocks(
                     &set,
                     &table,
-                    0,
+                    Some(0),
                     &kept,
                     |w| announced.lock().unwrap().push(w),
                     |w, bits: S| {
@@ -304,7 +308,7 @@ mod tests {
                 candidates.check_blocks(
                     &set,
                     &table,
-                    0,
+                    Some(0),
                     &seen,
                     |_| {},
                     |w, bits| {
@@ -319,7 +323,7 @@ mod tests {
                 assert_eq!(found, next, "{threads} threads");
                 let none = Frontier::new(0..blocks, len as usize);
                 assert_eq!(
-                    candidates.check_blocks(&set, &table, 0, &none, |_| {}, |_, bits| bits),
+                    candidates.check_blocks(&set, &table, Some(0), &none, |_| {}, |_, bits| bits),
                     0
                 );
                 assert!(none.blocks().is_empty() && seen.blocks().is_empty());

@@ -5,7 +5,7 @@
 use crate::board::Color;
 use crate::egt::index::{ColourSwap, Indexer};
 use crate::egt::material::Squares;
-use crate::egt::table::{far_distance, Table};
+use crate::egt::table::{far_distance, read_placement, read_side_held, Table};
 use crate::egt::value::{decode, Value};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -18,6 +18,8 @@ pub(super) struct Done<'a> {
     pub(super) far: &'a [Vec<u64>; 2],
     /// The first slot not finished.
     pub(super) end: u64,
+    /// The colour swap, when White's side stands for Black's (`Build::swap`).
+    pub(super) swap: Option<&'a ColourSwap>,
 }
 
 /// Values of a finished table that the first pass reads, block by block where it can: a
@@ -73,8 +75,22 @@ impl Finished for Done<'_> {
 
     #[inline]
     fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
-        debug_assert!(index < self.end, "slot {index} is not finished");
-        let byte = self.data[stm.index()][index as usize].load(Relaxed);
-        decode(byte, || far_distance(&self.far[stm.index()], index))
+        read_side_held(self.ix, self.swapped(stm), index, stm, |i, c| {
+            debug_assert!(i < self.end, "slot {i} is not finished");
+            let byte = self.data[c.index()][i as usize].load(Relaxed);
+            decode(byte, || far_distance(&self.far[c.index()], i))
+        })
+    }
+
+    #[inline]
+    fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
+        read_placement(self.ix, self.swapped(stm), sq, stm, |i, c| {
+            self.value_at(i, c)
+        })
+    }
+
+    #[inline]
+    fn swapped(&self, stm: Color) -> Option<&ColourSwap> {
+        self.swap.filter(|_| stm == Color::Black)
     }
 }

@@ -46,8 +46,8 @@ impl<S: SquareSet> Build<'_, S> {
         let chunks = self.ix.chunks_of(&self.window);
         let count = chunks.end - chunks.start;
         let done = AtomicU64::new(0);
-        // The first pass writes both sides' tables, and reads only the smaller tables and
-        // the layers finished before.
+        // The first pass writes the tables built, and reads only the smaller tables and the
+        // layers finished before.
         let tables = Color::BOTH.map(|c| self.sides.writer(c));
         chunks
             .into_par_iter()
@@ -86,8 +86,9 @@ impl<S: SquareSet> Build<'_, S> {
             .sum()
     }
 
-    /// Sets up both sides' bytes of one slot in `tables`, counting them in `bytes`; returns
-    /// how many of them are legal positions.
+    /// Sets up the bytes of one slot in `tables`, both sides' (or White's alone, see
+    /// `Build::sides_built`), counting them in `bytes`; returns how many of them are legal
+    /// positions.
     fn setup_slot(
         &self,
         index: u64,
@@ -96,7 +97,7 @@ impl<S: SquareSet> Build<'_, S> {
         bytes: &mut [[u64; 256]; 2],
     ) -> u64 {
         let Some(sq) = sq else {
-            for c in Color::BOTH {
+            for &c in self.sides_built() {
                 tables[c.index()].store(index, ILLEGAL);
             }
             return 0;
@@ -104,7 +105,7 @@ impl<S: SquareSet> Build<'_, S> {
         let occ = self.men.occupancy(sq);
         let attacked = Color::BOTH.map(|c| self.men.royal_attacked(sq, occ.all(), c));
         let mut legal = 0;
-        for c in Color::BOTH {
+        for &c in self.sides_built() {
             if attacked[c.flip().index()] {
                 tables[c.index()].store(index, ILLEGAL);
                 continue;

@@ -7,6 +7,7 @@ use super::candidates::Batch;
 use super::frontier::Frontier;
 use super::Build;
 use crate::board::{Color, SquareSet};
+use crate::egt::material::Squares;
 
 impl<S: SquareSet> Build<'_, S> {
     /// Sets the candidates (empty: the last step's checks took them) to every predecessor,
@@ -16,14 +17,39 @@ impl<S: SquareSet> Build<'_, S> {
     /// table's accesses local.
     pub(super) fn gather(&self, mover: Color, frontier: &Frontier, byte: u8) {
         let unpass = self.rules.null_move.allows(mover);
-        // A step writes only the mover's table.
-        let table = self.sides.frozen(mover.flip());
+        // Read before the step writes the mover's table.
+        let table = self.sides.frozen(self.holder(mover.flip()));
         let len = self.ix.block_len() as u64;
         frontier.for_each(&table, byte, |w, bits: S| {
             if self.cancelled() {
                 return;
             }
-            let into = &self.candidates.parked_in(&self.no_escape[mover.index()]);
+            let into = &self.candidates.parked_in(self.parking(mover).0);
+            if let Some(swap) = self.swap {
+                // The frontier's slots are White's, standing for Black's at their images.
+                let mut batch = Batch::new(into);
+                for_each_bit(bits, |b| {
+                    let z = self.ix.decode(w * len + b as u64);
+                    let sq =
+                        swap.placement(&z.expect("frontier slots are positions"), self.ix.men());
+                    let mut add = |pred: &Squares| {
+                        if let Some(p) = self.ix.index(pred) {
+                            let (w, x) = self.ix.block_and_square(p);
+                            batch.add(w, S::bit(x));
+                        }
+                    };
+                    if unpass {
+                        add(&sq);
+                    }
+                    (self.men).for_each_unmove(
+                        &sq,
+                        self.men.occupancy(&sq),
+                        mover,
+                        |_, _, pred| add(pred),
+                    );
+                });
+                return;
+            }
             if unpass {
                 // The same placements with the mover to move, before it passed.
                 into.or_word(w, bits);

@@ -35,10 +35,14 @@ impl<S: SquareSet> Build<'_, S> {
     pub(super) fn loss_step(&self, n: u16) -> [u64; 2] {
         let target = self.loss_target(n);
         Color::BOTH.map(|c| {
+            if !self.sides_built().contains(&c) {
+                return 0;
+            }
             let lost = &self.lost_at(target)[c.index()];
             let win = self.far.code(Kind::Win, n);
-            self.gather(c, &self.won[c.flip().index()], win);
-            let no_escape = &self.no_escape[c.flip().index()];
+            let opponent = self.holder(c.flip());
+            self.gather(c, &self.won[opponent.index()], win);
+            let no_escape = &self.no_escape[opponent.index()];
             let len = self.ix.block_len() as u64;
             self.check_candidates(c, win, lost, |w, bits, word| {
                 let bytes = word.bytes();
@@ -118,8 +122,7 @@ impl<S: SquareSet> Build<'_, S> {
         let closed = self.men.for_each_quiet(sq, occ, c, |i, t| {
             let mut s2 = *sq;
             s2[i] = t;
-            self.ix
-                .after_move(index, plain, sq, i, &s2)
+            self.slot_after_move(index, plain, sq, i, &s2)
                 .is_none_or(|next| no_escape.contains(next))
         });
         if !closed {
@@ -159,7 +162,7 @@ impl<S: SquareSet> Build<'_, S> {
             return None;
         }
         if self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c)) {
-            if !no_escape.contains(index) {
+            if !(self.slot_after_pass(index, sq)).is_none_or(|next| no_escape.contains(next)) {
                 return None;
             }
             longest = longest.max(reached);

@@ -36,7 +36,7 @@ use crate::board::en_passant::PawnRules;
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Square, SquareSet};
 use crate::egt::dtz;
-use crate::egt::index::Indexer;
+use crate::egt::index::{ColourSwap, Indexer};
 use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
 use crate::egt::memory;
 use crate::egt::men::{Exit, Men, Occupancy};
@@ -148,6 +148,9 @@ struct Build<'a, S> {
     cancel: &'a AtomicBool,
     /// Whether to work block by block where the table allows it (`Recipe::blocks`).
     blocks: bool,
+    /// The colour swap, when the build holds and works White's side alone (see
+    /// [`builds_one_side`]): Black's positions are then White's seen through it.
+    swap: Option<&'a ColourSwap>,
 }
 
 /// How tables are built: the same for an endgame and all its smaller ones (seeds aside).
@@ -213,10 +216,19 @@ pub fn build_table<'t>(
         return Err(BuildError::Cancelled);
     }
     let size = indexer.size();
+    let one_side = builds_one_side(
+        once && stored_once(material, &rules, !seeds.is_empty()),
+        &indexer,
+        by_blocks,
+    );
+    let swap = indexer.colour_swap().filter(|_| one_side);
     // Rounded up to whole blocks, the bytes past the index being ILLEGAL, so that every
-    // block of the table has its bytes.
+    // block of the table has its bytes. Black's are none when White's stand for them.
     let block_len = indexer.block_len() as u64;
-    let data = [0, 1].map(|_| {
+    let data = [Color::White, Color::Black].map(|c| {
+        if c == Color::Black && one_side {
+            return Vec::new();
+        }
         let bytes = memory::filled(indexer.padded_size() as usize, || AtomicU8::new(UNKNOWN));
         bytes[size as usize..]
             .iter()
@@ -234,7 +246,7 @@ pub fn build_table<'t>(
         let used = indexer.chunk_slots(indexer.pair_count() as u64 - 1).end;
         for s in 0..slices {
             let holes = s * indexer.slice_size() + used..(s + 1) * indexer.slice_size();
-            for bytes in &data {
+            for bytes in data.iter().filter(|d| !d.is_empty()) {
                 holes
                     .clone()
                     .for_each(|i| bytes[i as usize].store(ILLEGAL, Relaxed));
@@ -288,6 +300,7 @@ pub fn build_table<'t>(
                     data: &data,
                     far: &far,
                     end: layer.start,
+                    swap,
                 },
                 pawn_rules: pawn_rules.as_ref(),
                 candidates: Candidates::new(blocks.clone()),
@@ -300,7 +313,12 @@ pub fn build_table<'t>(
                 fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
                 cancel,
                 blocks: by_blocks,
+                swap,
             };
+            debug_assert!(
+                swap.is_none() || !build.blockwise(),
+                "one side is built slot by slot"
+            );
             rayon::scope(|_| build.run(seeds, &report))?;
             let exceptions = build.far.into_exceptions();
             // Layers are built in index order: the lists stay sorted.
@@ -316,14 +334,24 @@ pub fn build_table<'t>(
         data,
         far,
         metric,
-        once: false,
+        once: one_side,
     };
-    // Black's side was built beside White's (the steps of each side read the other's), and
-    // goes now if the colour swap reads it from White's.
-    if once && stored_once(material, &rules, !seeds.is_empty()) {
+    // A block-wise build makes Black's side beside White's (its steps read the other side's
+    // blocks), which goes now if the colour swap reads it from White's.
+    if once && !one_side && stored_once(material, &rules, !seeds.is_empty()) {
         table.keep_one_side();
     }
     Ok(table)
+}
+
+/// Whether a build holds and works White's side alone, Black's steps being White's seen
+/// through the colour swap (half the build's memory and work), for a table that is to be
+/// `stored_once` ([`stored_once`] and [`Recipe::once`]) and is built slot by slot: the table
+/// has no blocks (`Indexer::has_blocks`: twins alone, as KNN.KNN, or pawns, as KP.KP), or the
+/// recipe works slot by slot (`by_blocks` false). A block-wise build holds both sides: the
+/// swap turns a block of one side into a scattered line of the other.
+pub fn builds_one_side(stored_once: bool, indexer: &Indexer, by_blocks: bool) -> bool {
+    stored_once && !(by_blocks && indexer.has_blocks())
 }
 
 /// Per pawn i of `material`, the tables it promotes into, one per promotion piece of
@@ -378,7 +406,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         self.apply_seeds(seeds)?;
         self.within_budget()?;
-        for c in Color::BOTH {
+        for &c in self.sides_built() {
             let table = self.sides.frozen(c);
             self.pending.index_blocks(c, &table);
             self.no_escape[c.index()].start_from(&table);
@@ -386,7 +414,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
         let collect_losses = |d: u16| -> u64 {
-            (Color::BOTH.iter())
+            (self.sides_built().iter())
                 .map(|&c| self.collect(c, d, Kind::Loss, &self.lost_at(d)[c.index()]))
                 .sum()
         };
@@ -432,7 +460,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
             self.within_budget()?;
             n += 1;
         }
-        for c in Color::BOTH {
+        for &c in self.sides_built() {
             self.settle_far(c, &self.won[c.index()], Kind::Win, n - 1);
             for d in [n - 1, n] {
                 self.settle_far(c, &self.lost_at(d)[c.index()], Kind::Loss, d);
@@ -626,6 +654,69 @@ impl<'a, S: SquareSet> Build<'a, S> {
         &self.lost[usize::from(d % 2)]
     }
 
+    /// The sides whose tables the build holds and whose steps it runs: White alone when
+    /// Black's positions are White's seen through the colour swap (`Build::swap`).
+    #[inline]
+    fn sides_built(&self) -> &'static [Color] {
+        if self.swap.is_some() {
+            &[Color::White]
+        } else {
+            &Color::BOTH
+        }
+    }
+
+    /// The side whose table, frontiers and no-escape set hold the positions with `c` to
+    /// move: `c`, or White when Black's are White's seen through the colour swap.
+    #[inline]
+    fn holder(&self, c: Color) -> Color {
+        if self.swap.is_some() {
+            Color::White
+        } else {
+            c
+        }
+    }
+
+    /// The set in which the candidates of side `c`'s steps are parked, and whether the set
+    /// holds slots of its own besides (see `candidates.rs`): side c's no-escape set, which
+    /// no step reads while c's run; or, when White's steps stand for both sides' and read
+    /// White's set meanwhile, Black's, which is otherwise unused.
+    #[inline]
+    fn parking(&self, c: Color) -> (&NoEscape<S>, bool) {
+        match self.swap {
+            Some(_) => (&self.no_escape[Color::Black.index()], false),
+            None => (&self.no_escape[c.index()], true),
+        }
+    }
+
+    /// The slot, in the table of the opponent's positions (`holder`), of the placement
+    /// `moved` that man `i`'s move makes of `sq` (slot `index`, `plain` as
+    /// `Indexer::is_plain`), with the opponent to move: through the colour swap when White's
+    /// table stands for Black's. `None` if it has no slot.
+    #[inline]
+    fn slot_after_move(
+        &self,
+        index: u64,
+        plain: bool,
+        sq: &Squares,
+        i: usize,
+        moved: &Squares,
+    ) -> Option<u64> {
+        match self.swap {
+            Some(swap) => self.ix.index(&swap.placement(moved, self.ix.men())),
+            None => self.ix.after_move(index, plain, sq, i, moved),
+        }
+    }
+
+    /// The slot of the placement `sq` (slot `index`) with the other side to move, in the
+    /// table that holds those positions (see `slot_after_move`).
+    #[inline]
+    fn slot_after_pass(&self, index: u64, sq: &Squares) -> Option<u64> {
+        match self.swap {
+            Some(swap) => self.ix.index(&swap.placement(sq, self.ix.men())),
+            None => Some(index),
+        }
+    }
+
     /// Whether the iterations count plies (DTZ: a loss one ply longer than the longest win it
     /// moves into) rather than moves (DTM, DTC: a loss as long as it).
     #[inline]
@@ -713,9 +804,11 @@ mod tests {
     /// swap: every slot with Black to move has the value the same build holding both sides
     /// gives it, on square and rectangular boards, with one-way pieces (a silver general, a
     /// piece of no symmetry, the Berolina pawn), pawns (en passant), a cannon and a
-    /// grasshopper, twins, under DTM, DTC and DTZ. A larger table whose captures reach one
-    /// with Black to move (read block by block through the swap) is the one built from the
-    /// table with both sides.
+    /// grasshopper, twins, under DTM, DTC and DTZ; and so does the table built slot by slot
+    /// from White's side alone, whose steps stand for Black's through the swap (as every
+    /// table without blocks is built: KNN.KNN, KP.KP here). A larger table whose captures
+    /// reach one with Black to move (read block by block through the swap) is the one built
+    /// from the table with both sides.
     #[test]
     fn a_table_stored_once_reads_black_as_both_sides_built_hold_it() {
         let one_way = "K: K\nN: N\nS: 0,1 1,1 -1,1 1,-1 -1,-1\nV: rWfF\n";
@@ -749,6 +842,16 @@ mod tests {
             let both = set.built_with_both_sides(&material);
             assert!(!both.is_stored_once());
             assert!(same_values(once, &both), "{spec} on {board}");
+            // Slot by slot, the build itself holds and works White's side alone.
+            let cancel = AtomicBool::new(false);
+            let recipe = Recipe {
+                blocks: false,
+                ..set.recipe(&material, u64::MAX, &cancel)
+            };
+            assert!(builds_one_side(true, once.indexer(), false));
+            let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+            assert!(alone.is_stored_once() && alone.data[1].is_empty());
+            assert!(same_values(&alone, &both), "{spec} on {board}, one side");
             if parent != material {
                 let subs = |m: &Material| {
                     if *m == material {

@@ -5,7 +5,9 @@
 //! # The phase rule
 //! A step of side c (a win or a loss step, see `win_step.rs` and `loss_step.rs`) writes only
 //! c's table and reads only the opponent's: it holds a [`Writer`] of c's table and
-//! [`Frozen`] views of the other. At any time a side's table has frozen views out or
+//! [`Frozen`] views of the other. (A build of White's side alone, whose steps stand for
+//! Black's too, reads White's table for the opponent's frontier before it writes it: the view
+//! is dropped first.) At any time a side's table has frozen views out or
 //! writers out, never both: [`Sides::frozen`] and [`Sides::writer`] count them per side and
 //! panic when asked for the other kind, so a step that would write a table it is also
 //! reading as plain bytes stops at once. The count is a few atomic operations per step, not

@@ -14,17 +14,20 @@ impl<S: SquareSet> Build<'_, S> {
     /// moves is won in n.
     pub(super) fn win_step(&self, n: u16) -> [u64; 2] {
         // The loss step of n − 1 has un-moved from the wins of n − 1.
-        for c in Color::BOTH {
+        for &c in self.sides_built() {
             self.settle_far(c, &self.won[c.index()], Kind::Win, n - 1);
         }
         self.won.iter().for_each(Frontier::clear);
         let win = self.far.code(Kind::Win, n);
         let counts = Color::BOTH.map(|c| {
+            if !self.sides_built().contains(&c) {
+                return 0;
+            }
             let won = &self.won[c.index()];
             let found = self.collect(c, n, Kind::Win, won);
             self.gather(
                 c,
-                &self.lost_at(n - 1)[c.flip().index()],
+                &self.lost_at(n - 1)[self.holder(c.flip()).index()],
                 self.far.code(Kind::Loss, n - 1),
             );
             let passes = self.rules.null_move.allows(c);
@@ -54,7 +57,7 @@ impl<S: SquareSet> Build<'_, S> {
                     improves
                 })
         });
-        for c in Color::BOTH {
+        for &c in self.sides_built() {
             self.settle_far(c, &self.lost_at(n - 1)[c.index()], Kind::Loss, n - 1);
         }
         self.lost_at(n - 1).iter().for_each(Frontier::clear);

@@ -2,7 +2,7 @@
 //! the budget (see docs/ARCHITECTURE.md, "Memory budget").
 
 use super::TableSet;
-use crate::egt::builder::BuildError;
+use crate::egt::builder::{builds_one_side, BuildError};
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::table::Table;
@@ -32,7 +32,8 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 
 /// Bytes the builder allocates for a layer of `slots` slots, besides the table itself, while
 /// it builds it (they are freed before the next table): the positions no move escapes into, a
-/// bit per slot and side to move (a step's candidates are parked there); the blocks (of
+/// bit per slot and side to move (a step's candidates are parked there; a build of White's
+/// side alone parks them in Black's set); the blocks (of
 /// `block_len` slots) holding candidates, a bit per block; the frontiers, won and lost (two
 /// distances of those) for each side, a bit per block; the smallest pending byte of each
 /// block, for each side; the list of candidate groups a step checks (64 × 64 blocks each);
@@ -106,15 +107,21 @@ impl TableSet {
     }
 
     /// For each of `materials`, the bytes of its table and of its build's transient
-    /// structures: a table stored once is built with both sides, Black's let go at the end.
+    /// structures: a table stored once is built with White's side alone, or, block by block,
+    /// with both sides, Black's let go at the end ([`builds_one_side`]).
     fn sizes(&self, materials: &[Material]) -> Vec<(u64, u64)> {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
         (materials.iter())
             .map(|m| {
                 let index = Indexer::new(m, &self.geometry, self.fold);
                 let builder = builder_bytes(largest_layer(&index), index.block_len(), seeded(m));
-                let sides = if self.stores_once(m) { 1 } else { 2 };
-                let black = (2 - sides) * index.padded_size();
+                let once = self.stores_once(m);
+                let sides = if once { 1 } else { 2 };
+                let black = if once && !builds_one_side(once, &index, true) {
+                    index.padded_size()
+                } else {
+                    0
+                };
                 (table_bytes(&index, sides), builder + black)
             })
             .collect()
