@@ -174,8 +174,10 @@ pub struct Recipe<'r> {
     /// Raised to stop the build: it is checked between the first pass's royal pairs and
     /// between distances, and the build then returns [`BuildError::Cancelled`].
     pub cancel: &'r AtomicBool,
-    /// Whether a table with blocks is worked block by block (true, as every build does), or
-    /// slot by slot (false): the second computation the tests compare the blocks' work with.
+    /// Whether a table with blocks is worked block by block (true, as builds do), or slot by
+    /// slot (false): the second computation the tests compare the blocks' work with; and, for
+    /// a table stored once, the build from one side that a tight budget asks for (see
+    /// [`builds_one_side`]).
     pub blocks: bool,
     /// Whether a table that may be stored once ([`stored_once`]) keeps White's side alone
     /// (true, as every build does), or both sides (false: the tests compare Black's bytes

@@ -12,12 +12,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// The room a build has: what the budget leaves for its lists of long distances, and whether
-/// it drops its tables as it goes (see [`TableSet::bytes_needed_dropping`]).
+/// The room a build has: what the budget leaves for its lists of long distances, whether it
+/// drops its tables as it goes (see [`TableSet::bytes_needed_dropping`]), and whether it
+/// builds the tables stored once from White's side alone even where they have blocks (see
+/// [`TableSet::bytes_needed_least`]).
 #[derive(Clone, Copy)]
-struct Room {
-    far: u64,
-    dropping: bool,
+pub(super) struct Room {
+    pub(super) far: u64,
+    pub(super) dropping: bool,
+    pub(super) one_side: bool,
 }
 
 /// A part of a build's progress: the tables of one set (the set's own, or its DTZ twin's).
@@ -75,7 +78,7 @@ impl TableSet {
         // What the budget leaves for the lists of distances beyond a byte, which no one can
         // reckon before the builds: those of each table built here stay with it.
         let mut twin = None;
-        let far_room = match self.make_room(material) {
+        let room = match self.make_room(material) {
             Err(e @ BuildError::OverBudget { .. }) if self.rule_twin.is_some() => {
                 twin = self.rule_twin.take();
                 let room = self.make_room(material);
@@ -92,10 +95,8 @@ impl TableSet {
             }
             room => room,
         };
-        let built = far_room.and_then(|(far, dropping)| {
-            let room = Room { far, dropping };
-            self.build_in_room(material, room, start, progress, cancel)
-        });
+        let built =
+            room.and_then(|room| self.build_in_room(material, room, start, progress, cancel));
         if twin.is_some() {
             self.rule_twin = twin;
         }
@@ -199,7 +200,11 @@ impl TableSet {
                 far_room = far_room.saturating_sub(table.far_bytes());
                 self.hold_loaded(m, table);
             } else {
-                let recipe = self.recipe(&m, far_room, cancel);
+                let recipe = Recipe {
+                    // Slot by slot: a table stored once is then built from one side.
+                    blocks: !(room.one_side && self.stores_once(&m)),
+                    ..self.recipe(&m, far_room, cancel)
+                };
                 let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
                 let table = built.map_err(|e| match e {
                     BuildError::OverBudget { need: far, .. } => BuildError::OverBudget {
@@ -232,7 +237,7 @@ impl TableSet {
         }
         Ok(Room {
             far: far_room,
-            dropping: room.dropping,
+            ..room
         })
     }
 }
