@@ -16,8 +16,8 @@ pub fn longest_win(tables: &TableSet, material: &Material, side: Color) -> Optio
     let ix = table.indexer();
     // A table stored once holds White's side alone: Black's wins are the colour swap's images
     // of White's, and the smallest of their indexes is chosen among them.
-    let swap = table.swap_for(side);
-    let held = if swap.is_some() { Color::White } else { side };
+    let swapped = table.swap_for(side).is_some();
+    let held = if swapped { Color::White } else { side };
     let wins = |i: u64| match table.value_at(i, held) {
         Some(Value::Win(d)) => Some((i, d)),
         _ => None,
@@ -32,11 +32,11 @@ pub fn longest_win(tables: &TableSet, material: &Material, side: Color) -> Optio
                 a
             }
         })?;
-    if let Some(swap) = swap {
+    if swapped {
         index = (0..ix.size())
             .into_par_iter()
             .filter(|&i| wins(i).is_some_and(|(_, d)| d == distance))
-            .filter_map(|i| ix.index(&swap.placement(&ix.decode(i)?, ix.men())))
+            .filter_map(|i| ix.image_slot(i))
             .min()?;
     }
     let squares = ix.decode(index)?;

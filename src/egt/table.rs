@@ -181,9 +181,13 @@ impl Table {
     /// Black's slots of a table stored once are decoded and read through the colour swap.
     #[inline]
     pub(crate) fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
-        read_side_held(&self.indexer, self.swap_for(stm), index, stm, |i, c| {
-            decode(self.byte(i, c), || self.far_distance(i, c))
-        })
+        read_side_held(
+            &self.indexer,
+            self.swap_for(stm).is_some(),
+            index,
+            stm,
+            |i, c| decode(self.byte(i, c), || self.far_distance(i, c)),
+        )
     }
 
     /// The slots in `slots` whose byte is `WIN_FAR` or `LOSS_FAR` (side `stm` to move, a side
@@ -219,9 +223,13 @@ impl Table {
     /// position is illegal (the side to move can capture the enemy royal).
     #[inline]
     pub fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
-        read_placement(&self.indexer, self.swap_for(stm), sq, stm, |i, c| {
-            self.value_at(i, c)
-        })
+        read_placement(
+            &self.indexer,
+            self.swap_for(stm).is_some(),
+            sq,
+            stm,
+            |i, c| self.value_at(i, c),
+        )
     }
 
     /// The colour swap through which side `stm`'s values are read: when the table is stored
@@ -243,39 +251,36 @@ impl Table {
 }
 
 /// Value of slot `index` with `stm` to move, read by `held(slot, side)` from the side held:
-/// when `swap` is given (Black's side of a table stored once), the slot is decoded and its
-/// image under the swap read with White to move.
+/// if `swapped` (Black's side of a table stored once), at the slot of the colour swap's
+/// image with White to move (`Indexer::image_slot`).
 #[inline]
 pub(crate) fn read_side_held(
     ix: &Indexer,
-    swap: Option<&ColourSwap>,
+    swapped: bool,
     index: u64,
     stm: Color,
     held: impl Fn(u64, Color) -> Option<Value>,
 ) -> Option<Value> {
-    match swap {
-        Some(swap) => held(
-            ix.index(&swap.placement(&ix.decode(index)?, ix.men()))?,
-            Color::White,
-        ),
-        None => held(index, stm),
+    match swapped {
+        true => held(ix.image_slot(index)?, Color::White),
+        false => held(index, stm),
     }
 }
 
 /// Value of a placement (canonical man order) with `stm` to move, read by
-/// `value_at(slot, side)`: at its image under `swap` with White to move when the swap is given
-/// (see [`read_side_held`]).
+/// `value_at(slot, side)`: if `swapped`, at its image with White to move (see
+/// [`read_side_held`]).
 #[inline]
 pub(crate) fn read_placement(
     ix: &Indexer,
-    swap: Option<&ColourSwap>,
+    swapped: bool,
     sq: &Squares,
     stm: Color,
     value_at: impl Fn(u64, Color) -> Option<Value>,
 ) -> Option<Value> {
-    match swap {
-        Some(swap) => value_at(ix.index(&swap.placement(sq, ix.men()))?, Color::White),
-        None => value_at(ix.index(sq)?, stm),
+    match swapped {
+        true => value_at(ix.image_index(sq)?, Color::White),
+        false => value_at(ix.index(sq)?, stm),
     }
 }
 

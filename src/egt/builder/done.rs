@@ -75,7 +75,7 @@ impl Finished for Done<'_> {
 
     #[inline]
     fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
-        read_side_held(self.ix, self.swapped(stm), index, stm, |i, c| {
+        read_side_held(self.ix, self.swapped(stm).is_some(), index, stm, |i, c| {
             debug_assert!(i < self.end, "slot {i} is not finished");
             let byte = self.data[c.index()][i as usize].load(Relaxed);
             decode(byte, || far_distance(&self.far[c.index()], i))
@@ -84,7 +84,7 @@ impl Finished for Done<'_> {
 
     #[inline]
     fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
-        read_placement(self.ix, self.swapped(stm), sq, stm, |i, c| {
+        read_placement(self.ix, self.swapped(stm).is_some(), sq, stm, |i, c| {
             self.value_at(i, c)
         })
     }

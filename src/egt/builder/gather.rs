@@ -7,7 +7,6 @@ use super::candidates::Batch;
 use super::frontier::Frontier;
 use super::Build;
 use crate::board::{Color, SquareSet};
-use crate::egt::material::Squares;
 
 impl<S: SquareSet> Build<'_, S> {
     /// Sets the candidates (empty: the last step's checks took them) to every predecessor,
@@ -25,32 +24,7 @@ impl<S: SquareSet> Build<'_, S> {
                 return;
             }
             let into = &self.candidates.parked_in(self.parking(mover).0);
-            if let Some(swap) = self.swap {
-                // The frontier's slots are White's, standing for Black's at their images.
-                let mut batch = Batch::new(into);
-                for_each_bit(bits, |b| {
-                    let z = self.ix.decode(w * len + b as u64);
-                    let sq =
-                        swap.placement(&z.expect("frontier slots are positions"), self.ix.men());
-                    let mut add = |pred: &Squares| {
-                        if let Some(p) = self.ix.index(pred) {
-                            let (w, x) = self.ix.block_and_square(p);
-                            batch.add(w, S::bit(x));
-                        }
-                    };
-                    if unpass {
-                        add(&sq);
-                    }
-                    (self.men).for_each_unmove(
-                        &sq,
-                        self.men.occupancy(&sq),
-                        mover,
-                        |_, _, pred| add(pred),
-                    );
-                });
-                return;
-            }
-            if unpass {
+            if unpass && self.swap.is_none() {
                 // The same placements with the mover to move, before it passed.
                 into.or_word(w, bits);
             }
@@ -58,15 +32,24 @@ impl<S: SquareSet> Build<'_, S> {
                 return self.gather_block(w, bits, &block, mover, into);
             }
             let mut batch = Batch::new(into);
+            let mut add = |p: u64| {
+                let (w, x) = self.ix.block_and_square(p);
+                batch.add(w, S::bit(x));
+            };
             for_each_bit(bits, |b| {
                 let z = w * len + b as u64;
                 let sq = self.ix.decode(z).expect("frontier slots are positions");
+                // With the colour swap, the frontier's slots are White's, standing for Black's
+                // positions at their images; the mover's passes reach the images too.
+                let (z, sq) = self.as_held(z, &sq);
+                if unpass && self.swap.is_some() {
+                    add(z);
+                }
                 let plain = self.ix.is_plain(&sq);
                 self.men
                     .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
                         if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
-                            let (w, x) = self.ix.block_and_square(p);
-                            batch.add(w, S::bit(x));
+                            add(p);
                         }
                     });
             });

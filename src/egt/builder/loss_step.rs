@@ -31,13 +31,11 @@ impl<S: SquareSet> Build<'_, S> {
     /// positions won for the opponent in at most n is lost (at `loss_target(n)`: in n, or in
     /// n + 1 plies; or later when a capture reaches a longer win, in which case it waits for
     /// that distance). Each candidate is checked once however many of its successors were
-    /// won in n.
-    pub(super) fn loss_step(&self, n: u16) -> [u64; 2] {
+    /// won in n. Returns how many positions were lost at `loss_target(n)`, of the sides
+    /// built.
+    pub(super) fn loss_step(&self, n: u16) -> u64 {
         let target = self.loss_target(n);
-        Color::BOTH.map(|c| {
-            if !self.sides_built().contains(&c) {
-                return 0;
-            }
+        let step = |c: Color| {
             let lost = &self.lost_at(target)[c.index()];
             let win = self.far.code(Kind::Win, n);
             let opponent = self.holder(c.flip());
@@ -77,7 +75,8 @@ impl<S: SquareSet> Build<'_, S> {
                 }
                 kept
             })
-        })
+        };
+        self.sides_built().iter().map(|&c| step(c)).sum()
     }
 
     /// Stores the outcome `d` of `all_moves_lose` for slot `p` of side `c`, in `word`, the
@@ -118,24 +117,26 @@ impl<S: SquareSet> Build<'_, S> {
         n: u16,
     ) -> Option<u16> {
         let occ = self.men.occupancy(sq);
-        let plain = self.ix.is_plain(sq);
+        let (held, image) = self.as_held(index, sq);
+        let plain = self.ix.is_plain(&image);
         let closed = self.men.for_each_quiet(sq, occ, c, |i, t| {
-            let mut s2 = *sq;
+            let (i, t) = self.held_move(i, t);
+            let mut s2 = image;
             s2[i] = t;
-            self.slot_after_move(index, plain, sq, i, &s2)
+            (self.ix.after_move(held, plain, &image, i, &s2))
                 .is_none_or(|next| no_escape.contains(next))
         });
         if !closed {
             return None;
         }
-        self.other_moves_lose(index, sq, occ, c, no_escape, n)
+        self.other_moves_lose(held, sq, occ, c, no_escape, n)
     }
 
     /// `all_moves_lose` once every quiet move is known to reach a slot of `no_escape`: the
-    /// exits and the pass.
+    /// exits and the pass, which reaches slot `passed` of `no_escape` (see `Build::as_held`).
     fn other_moves_lose(
         &self,
-        index: u64,
+        passed: u64,
         sq: &Squares,
         occ: Occupancy<S>,
         c: Color,
@@ -162,7 +163,7 @@ impl<S: SquareSet> Build<'_, S> {
             return None;
         }
         if self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c)) {
-            if !(self.slot_after_pass(index, sq)).is_none_or(|next| no_escape.contains(next)) {
+            if !no_escape.contains(passed) {
                 return None;
             }
             longest = longest.max(reached);

@@ -218,11 +218,8 @@ pub fn build_table<'t>(
         return Err(BuildError::Cancelled);
     }
     let size = indexer.size();
-    let one_side = builds_one_side(
-        once && stored_once(material, &rules, !seeds.is_empty()),
-        &indexer,
-        by_blocks,
-    );
+    let once = once && stored_once(material, &rules, !seeds.is_empty());
+    let one_side = builds_one_side(once, &indexer, by_blocks);
     let swap = indexer.colour_swap().filter(|_| one_side);
     // Rounded up to whole blocks, the bytes past the index being ILLEGAL, so that every
     // block of the table has its bytes. Black's are none when White's stand for them.
@@ -340,7 +337,7 @@ pub fn build_table<'t>(
     };
     // A block-wise build makes Black's side beside White's (its steps read the other side's
     // blocks), which goes now if the colour swap reads it from White's.
-    if once && !one_side && stored_once(material, &rules, !seeds.is_empty()) {
+    if once && !one_side {
         table.keep_one_side();
     }
     Ok(table)
@@ -438,13 +435,13 @@ impl<'a, S: SquareSet> Build<'a, S> {
                 0.5 + 0.5 * (decided.min(legal) as f64 / legal.max(1) as f64),
             );
             let t = Instant::now();
-            let won: u64 = self.win_step(n).iter().sum();
+            let won = self.win_step(n);
             wins += t.elapsed();
             let t = Instant::now();
             // Provisional losses are collected at their distance, after the wins of it: each
             // block's pending bytes are taken in rising order.
             let due = collect_losses(n);
-            let found: u64 = self.loss_step(n).iter().sum();
+            let found = self.loss_step(n);
             losses += t.elapsed();
             if self.cancelled() {
                 // The steps skipped work: the table is incomplete.
@@ -690,32 +687,30 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
     }
 
-    /// The slot, in the table of the opponent's positions (`holder`), of the placement
-    /// `moved` that man `i`'s move makes of `sq` (slot `index`, `plain` as
-    /// `Indexer::is_plain`), with the opponent to move: through the colour swap when White's
-    /// table stands for Black's. `None` if it has no slot.
+    /// The placement `sq` (slot `index`) with the other side to move, as the table that holds
+    /// those positions (`holder`) holds it: the same, or, when White's table stands for
+    /// Black's, the colour swap's image and its slot. Its moves are then the images of
+    /// `sq`'s (`Build::held_move`), so that `Indexer::after_move` finds the slots they reach,
+    /// and un-moving the mover's men from it finds the mover's predecessors of a position of
+    /// the other side's frontier.
     #[inline]
-    fn slot_after_move(
-        &self,
-        index: u64,
-        plain: bool,
-        sq: &Squares,
-        i: usize,
-        moved: &Squares,
-    ) -> Option<u64> {
+    fn as_held(&self, index: u64, sq: &Squares) -> (u64, Squares) {
         match self.swap {
-            Some(swap) => self.ix.index(&swap.placement(moved, self.ix.men())),
-            None => self.ix.after_move(index, plain, sq, i, moved),
+            Some(swap) => {
+                let image = swap.placement(sq, self.ix.men());
+                let slot = self.ix.index(&image);
+                (slot.expect("the image of a position is one"), image)
+            }
+            None => (index, *sq),
         }
     }
 
-    /// The slot of the placement `sq` (slot `index`) with the other side to move, in the
-    /// table that holds those positions (see `slot_after_move`).
+    /// Man `i`'s move to `to`, as it moves in the placement `as_held` gives.
     #[inline]
-    fn slot_after_pass(&self, index: u64, sq: &Squares) -> Option<u64> {
+    fn held_move(&self, i: usize, to: Square) -> (usize, Square) {
         match self.swap {
-            Some(swap) => self.ix.index(&swap.placement(sq, self.ix.men())),
-            None => Some(index),
+            Some(swap) => (swap.partner(i), swap.square(to)),
+            None => (i, to),
         }
     }
 

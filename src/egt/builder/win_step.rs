@@ -11,18 +11,15 @@ use crate::egt::value::{NOT_LOST, UNKNOWN};
 
 impl<S: SquareSet> Build<'_, S> {
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
-    /// moves is won in n.
-    pub(super) fn win_step(&self, n: u16) -> [u64; 2] {
+    /// moves is won in n. Returns how many positions were won in n, of the sides built.
+    pub(super) fn win_step(&self, n: u16) -> u64 {
         // The loss step of n − 1 has un-moved from the wins of n − 1.
         for &c in self.sides_built() {
             self.settle_far(c, &self.won[c.index()], Kind::Win, n - 1);
         }
         self.won.iter().for_each(Frontier::clear);
         let win = self.far.code(Kind::Win, n);
-        let counts = Color::BOTH.map(|c| {
-            if !self.sides_built().contains(&c) {
-                return 0;
-            }
+        let step = |c: Color| {
             let won = &self.won[c.index()];
             let found = self.collect(c, n, Kind::Win, won);
             self.gather(
@@ -56,11 +53,12 @@ impl<S: SquareSet> Build<'_, S> {
                     self.no_escape[c.index()].add_alone(w, improves);
                     improves
                 })
-        });
+        };
+        let count = self.sides_built().iter().map(|&c| step(c)).sum();
         for &c in self.sides_built() {
             self.settle_far(c, &self.lost_at(n - 1)[c.index()], Kind::Loss, n - 1);
         }
         self.lost_at(n - 1).iter().for_each(Frontier::clear);
-        counts
+        count
     }
 }

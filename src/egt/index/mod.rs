@@ -274,6 +274,25 @@ impl Indexer {
         self.swap.as_ref()
     }
 
+    /// The slot of the colour swap's image of the placement `sq` (see [`ColourSwap`]): where
+    /// a table stored once holds the position `sq` with Black to move, as its image with
+    /// White to move. `None` if the image has no slot.
+    ///
+    /// # Panics
+    /// If the sides' men differ (no colour swap).
+    #[inline]
+    pub fn image_index(&self, sq: &Squares) -> Option<u64> {
+        let swap = self.swap.as_ref().expect("the sides have the same men");
+        self.index(&swap.placement(sq, self.men))
+    }
+
+    /// The slot of the colour swap's image of slot `index`'s placement (see
+    /// [`Indexer::image_index`]); `None` if it is a hole.
+    #[inline]
+    pub fn image_slot(&self, index: u64) -> Option<u64> {
+        self.image_index(&self.decode(index)?)
+    }
+
     /// Number of men.
     pub fn men(&self) -> usize {
         self.men
