@@ -153,11 +153,7 @@ impl Table {
 
     /// The sides to move whose bytes are held.
     pub(crate) fn held_colors(&self) -> &'static [Color] {
-        if self.once {
-            &[Color::White]
-        } else {
-            &Color::BOTH
-        }
+        held_sides(self.once)
     }
 
     /// Positions, of both sides to move, whose distance is longer than a byte holds
@@ -247,6 +243,17 @@ impl Table {
         self.once = true;
         self.data[1] = Vec::new();
         self.far[1] = Vec::new();
+    }
+}
+
+/// The sides to move whose bytes a table holds: White's alone if it is stored `once`, else
+/// both.
+#[inline]
+pub(crate) fn held_sides(once: bool) -> &'static [Color] {
+    if once {
+        &[Color::White]
+    } else {
+        &Color::BOTH
     }
 }
 

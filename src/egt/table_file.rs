@@ -40,7 +40,7 @@ use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
-use crate::egt::table::{Metric, Table};
+use crate::egt::table::{held_sides, Metric, Table};
 use crate::piece::PieceType;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -477,20 +477,18 @@ pub fn read(
         });
     }
     let sides = r.u32("the number of sides held")?;
-    let expected = if once { 1 } else { 2 };
+    let expected = held_sides(once).len() as u32;
     if sides != expected {
         return Err(r.corrupted(&format!("{sides} sides held, expected {expected}")));
     }
     let slots = indexer.padded_size();
-    let mut data = [Vec::new(), Vec::new()];
-    data[0] = r.bytes_section(slots, "White's bytes")?;
-    if !once {
-        data[1] = r.bytes_section(slots, "Black's bytes")?;
+    // The sections of the sides held, in the order `write_to` writes them.
+    let (mut data, mut far) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
+    for &c in held_sides(once) {
+        data[c.index()] = r.bytes_section(slots, &format!("{c:?}'s bytes"))?;
     }
-    let mut far = [Vec::new(), Vec::new()];
-    far[0] = r.far_section(slots, "White's long distances")?;
-    if !once {
-        far[1] = r.far_section(slots, "Black's long distances")?;
+    for &c in held_sides(once) {
+        far[c.index()] = r.far_section(slots, &format!("{c:?}'s long distances"))?;
     }
     let sum = r.hash.digest();
     let mut stored = [0; 8];

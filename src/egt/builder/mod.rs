@@ -43,7 +43,7 @@ use crate::egt::men::{Exit, Men, Occupancy};
 use crate::egt::progress::Phase;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
-use crate::egt::table::{stored_once, Metric, Table};
+use crate::egt::table::{held_sides, stored_once, Metric, Table};
 use crate::egt::value::{loss_byte, with_en_passant, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
 use bitmap::Bitmap;
@@ -657,11 +657,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
     /// Black's positions are White's seen through the colour swap (`Build::swap`).
     #[inline]
     fn sides_built(&self) -> &'static [Color] {
-        if self.swap.is_some() {
-            &[Color::White]
-        } else {
-            &Color::BOTH
-        }
+        held_sides(self.swap.is_some())
     }
 
     /// The side whose table, frontiers and no-escape set hold the positions with `c` to
