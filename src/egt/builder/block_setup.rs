@@ -15,7 +15,8 @@ use crate::egt::men::Occupancy;
 use crate::egt::value::{Value, ILLEGAL, UNKNOWN};
 
 impl<S: SquareSet> Build<'_, S> {
-    /// Phase 1 for block `w`: sets both sides' bytes of its slots in `tables`, counting
+    /// Phase 1 for block `w`: sets the bytes of its slots in `tables`, both sides' (or
+    /// White's alone, see `Build::sides_built`), counting
     /// them in `bytes`; returns the number of legal positions. `exits` is room for a value
     /// per slot of a block.
     pub(super) fn setup_block(
@@ -26,7 +27,7 @@ impl<S: SquareSet> Build<'_, S> {
         exits: &mut [Exits],
     ) -> u64 {
         let len = self.ix.block_len() as u64;
-        let Some((sq, fold)) = self.block(w) else {
+        let Some((sq, fold)) = self.block_men(w) else {
             for &c in self.sides_built() {
                 for x in 0..len {
                     tables[c.index()].store(w * len + x, ILLEGAL);
@@ -263,8 +264,11 @@ impl<S: SquareSet> Build<'_, S> {
             return;
         }
         match ix.line(&after, m) {
-            Some((base, stride)) => for_each_bit(squares, |x| {
-                f(x, sub.value_at(base + stride * x as u64, stm))
+            Some((base, stride, image)) => for_each_bit(squares, |x| {
+                f(
+                    x,
+                    sub.value_at(base + stride * image[x as usize] as u64, stm),
+                )
             }),
             None => for_each_bit(squares, |x| {
                 after[m] = x;

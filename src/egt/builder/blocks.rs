@@ -13,18 +13,31 @@ use super::candidates::{Batch, Parked};
 use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, Square, SquareSet};
-use crate::egt::index::{BlockMove, BlockShape, Fold};
+use crate::egt::index::{BlockMove, BlockShape, ColourSwap, Fold};
 use crate::egt::material::Squares;
 
 impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
-    /// the block can be worked on as a whole: the table has blocks, its pawns capture
-    /// plainly (see `blockwise`), and the block holds positions (the other men stand on
-    /// distinct squares, and they are canonical).
+    /// the steps work on it as a whole (see `blockwise`) and the block holds positions (the
+    /// other men stand on distinct squares, and they are canonical).
     pub(super) fn block(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
         if !self.blockwise() {
             return None;
         }
+        self.block_men(w)
+    }
+
+    /// In a build from one side (`Build::swap`) of a table with blocks, the colour swap and
+    /// the men of block `w`, when it holds positions: its steps' gathers and checks then take
+    /// the block as a whole on this side, and the images of its moves slot by slot.
+    pub(super) fn swapped_block(&self, w: u64) -> Option<(&ColourSwap, Squares)> {
+        let swap = self.swap.filter(|_| self.setup_blockwise())?;
+        Some((swap, self.block_men(w)?.0))
+    }
+
+    /// `block`'s men and fold of block `w`, for a table with blocks whatever the steps do
+    /// (the first pass, see `setup_blockwise`).
+    pub(super) fn block_men(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
         let sq = self.ix.block_men(w)?;
         match self.ix.block_shape(w, &sq) {
             BlockShape::Whole => Some((sq, None)),
@@ -33,10 +46,17 @@ impl<S: SquareSet> Build<'_, S> {
         }
     }
 
-    /// Whether the build works block by block: the table has blocks, and its pawns capture
-    /// plainly (`Men::blockwise`), unless the recipe asks for slot-by-slot work.
-    pub(super) fn blockwise(&self) -> bool {
+    /// Whether the first pass works block by block: the table has blocks, and its pawns
+    /// capture plainly (`Men::blockwise`), unless the recipe asks for slot-by-slot work.
+    pub(super) fn setup_blockwise(&self) -> bool {
         self.blocks && self.ix.has_blocks() && self.men.blockwise()
+    }
+
+    /// Whether the steps (gathers and checks) work block by block on both sides: the first
+    /// pass does, and the build holds both sides. From one side (`Build::swap`) the colour
+    /// swap turns a block of one side into a line of the other (`swapped_block`).
+    pub(super) fn blockwise(&self) -> bool {
+        self.setup_blockwise() && self.swap.is_none()
     }
 
     /// Sets in `into` (positions with `mover` to move) every predecessor, by a move of
@@ -81,6 +101,83 @@ impl<S: SquareSet> Build<'_, S> {
             });
             // In a folded block, an origin may stand for the slot of its mirror image.
             batch.add(w, fold.map_or(origins, |f| self.ix.fold(&f, origins)));
+        }
+    }
+
+    /// `gather_block` in a build from one side (`Build::swap`): the slots `frontier` of
+    /// White's block `w` (men `sq`) stand for the other side's positions at their images,
+    /// whose predecessors by a move of `mover` are the images of the slots' predecessors by a
+    /// move of the mover's opponent. Those are un-made as `gather_block` un-makes them, a
+    /// set of the block man's squares at a time, and the image of each set is a line of
+    /// White's table (the block man's partner on the images of his squares), added slot by
+    /// slot; with passes (`unpass`), the images of the frontier's own slots too.
+    pub(super) fn gather_block_swapped(
+        &self,
+        frontier: S,
+        sq: &Squares,
+        swap: &ColourSwap,
+        mover: Color,
+        unpass: bool,
+        batch: &mut Batch<'_, '_, S>,
+    ) {
+        let bm = self.men.block_man();
+        let partner = swap.partner(bm);
+        let others = self.men.others_of_block(sq);
+        let mut add_images = |moved: &Squares, slots: S| {
+            let mut image = swap.placement(moved, self.ix.men());
+            let mut add = |p: u64| {
+                let (w, x) = self.ix.block_and_square(p);
+                batch.add(w, S::bit(x));
+            };
+            match self.ix.line(&image, partner) {
+                Some((base, stride, turn)) => for_each_bit(slots, |x| {
+                    add(base + stride * turn[swap.square(x) as usize] as u64);
+                }),
+                // A royal pair that a symmetry fixes, or none (after some royals' un-moves).
+                None => for_each_bit(slots, |x| {
+                    image[partner] = swap.square(x);
+                    if let Some(p) = self.ix.index(&image) {
+                        add(p);
+                    }
+                }),
+            }
+        };
+        if unpass {
+            add_images(sq, frontier);
+        }
+        let opponent = mover.flip();
+        self.men
+            .for_each_unmove_of_block(sq, others, opponent, |i, origin, allowed| {
+                let slots = frontier & allowed;
+                if slots.is_empty() {
+                    return false;
+                }
+                let mut moved = *sq;
+                moved[i] = origin;
+                add_images(&moved, slots);
+                true
+            });
+        if self.men.has_special_moves() {
+            self.men.for_each_special_unmove_of_block(
+                sq,
+                others,
+                opponent,
+                &mut |i, origin, allowed| {
+                    let slots = frontier & allowed;
+                    if !slots.is_empty() {
+                        let mut moved = *sq;
+                        moved[i] = origin;
+                        add_images(&moved, slots);
+                    }
+                },
+            );
+        }
+        if self.men.color(bm) == opponent {
+            let mut origins = S::default();
+            for_each_bit(frontier, |x| {
+                origins |= self.men.unmove_origins(bm, x, others);
+            });
+            add_images(sq, origins);
         }
     }
 
@@ -151,23 +248,7 @@ impl<S: SquareSet> Build<'_, S> {
                 // The block man's moves may land on slots that stand for others.
                 closed = self.ix.unfold(f, closed);
             }
-            // Walk the fewer: the candidates' moves, or the moves into the open squares
-            // (a move from x reaches y exactly when x is an origin of an un-move from y).
-            let board = S::below(self.ix.block_len());
-            let open = board & !closed & !others;
-            if open.count() < alive.count() {
-                let mut escaping = S::default();
-                for_each_bit(open, |y| {
-                    escaping |= self.men.unmove_origins(bm, y, others);
-                });
-                alive &= !escaping;
-            } else {
-                for_each_bit(alive, |x| {
-                    if !(self.men.quiet_targets(bm, x, others) & !closed).is_empty() {
-                        alive &= !S::bit(x);
-                    }
-                });
-            }
+            alive = self.own_quiet_losers(alive, closed, others);
             if alive.is_empty() {
                 return alive;
             }
@@ -189,6 +270,107 @@ impl<S: SquareSet> Build<'_, S> {
                     }
                     !alive.is_empty()
                 });
+        }
+        alive
+    }
+
+    /// `quiet_losers_of_block` in a build from one side (`Build::swap`): the positions the
+    /// moves reach are the other side's, read from White's `no_escape` at their images, a
+    /// line of White's table for each move (see `gather_block_swapped`).
+    pub(super) fn quiet_losers_of_block_swapped(
+        &self,
+        mut alive: S,
+        sq: &Squares,
+        c: Color,
+        swap: &ColourSwap,
+        no_escape: &NoEscape<S>,
+    ) -> S {
+        let bm = self.men.block_man();
+        let others = self.men.others_of_block(sq);
+        if self.men.color(bm) == c {
+            let board = S::below(self.ix.block_len());
+            let closed = self.closed_images(sq, board & !others, swap, no_escape);
+            alive = self.own_quiet_losers(alive, closed, others);
+            if alive.is_empty() {
+                return alive;
+            }
+        }
+        let escaping = |i: usize, to: Square, slots: S| {
+            let mut moved = *sq;
+            moved[i] = to;
+            slots & !self.closed_images(&moved, slots, swap, no_escape)
+        };
+        self.men
+            .for_each_quiet_of_block(sq, others, c, |i, to, allowed| {
+                let slots = alive & allowed;
+                if !slots.is_empty() {
+                    alive &= !escaping(i, to, slots);
+                }
+                !alive.is_empty()
+            });
+        if self.men.has_special_moves() && !alive.is_empty() {
+            self.men
+                .for_each_special_quiet_of_block(sq, others, c, &mut |i, to, allowed| {
+                    let slots = alive & allowed;
+                    if !slots.is_empty() {
+                        alive &= !escaping(i, to, slots);
+                    }
+                    !alive.is_empty()
+                });
+        }
+        alive
+    }
+
+    /// Of the block man's squares `squares` in placement `sq`, those where the position's
+    /// image under `swap` is a slot of `no_escape`, or no slot (an illegal position).
+    #[inline(always)]
+    fn closed_images(
+        &self,
+        sq: &Squares,
+        squares: S,
+        swap: &ColourSwap,
+        no_escape: &NoEscape<S>,
+    ) -> S {
+        let partner = swap.partner(self.men.block_man());
+        let mut image = swap.placement(sq, self.ix.men());
+        let mut closed = S::default();
+        match self.ix.line(&image, partner) {
+            Some((base, stride, turn)) => for_each_bit(squares, |x| {
+                if no_escape.contains(base + stride * turn[swap.square(x) as usize] as u64) {
+                    closed |= S::bit(x);
+                }
+            }),
+            None => for_each_bit(squares, |x| {
+                image[partner] = swap.square(x);
+                if self.ix.index(&image).is_none_or(|p| no_escape.contains(p)) {
+                    closed |= S::bit(x);
+                }
+            }),
+        }
+        closed
+    }
+
+    /// Of the slots `alive` of a block (the other men on `others`), those whose block man's
+    /// moves all land on the squares `closed` of the block.
+    #[inline(always)]
+    fn own_quiet_losers(&self, mut alive: S, closed: S, others: S) -> S {
+        let bm = self.men.block_man();
+        // Walk the fewer: the candidates' moves, or the moves into the open squares
+        // (a move from x reaches y exactly when x is an origin of an un-move from y).
+        let board = S::below(self.ix.block_len());
+        let open = board & !closed & !others;
+        if open.count() < alive.count() {
+            let mut escaping = S::default();
+            for_each_bit(open, |y| {
+                escaping |= self.men.unmove_origins(bm, y, others);
+            });
+            alive &= !escaping;
+        } else {
+            for_each_bit(alive, |x| {
+                if !(self.men.quiet_targets(bm, x, others) & !closed).is_empty() {
+                    alive &= !S::bit(x);
+                }
+            });
         }
         alive
     }

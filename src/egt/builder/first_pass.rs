@@ -60,7 +60,7 @@ impl<S: SquareSet> Build<'_, S> {
                 // over its cache line).
                 let mut bytes = [[0u64; 256]; 2];
                 let mut legal = 0;
-                if self.blockwise() {
+                if self.setup_blockwise() {
                     let slots = self.ix.chunk_slots(p);
                     let len = self.ix.block_len() as u64;
                     let mut exits = vec![Exits::default(); len as usize];

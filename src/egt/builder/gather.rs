@@ -32,6 +32,9 @@ impl<S: SquareSet> Build<'_, S> {
                 return self.gather_block(w, bits, &block, mover, into);
             }
             let mut batch = Batch::new(into);
+            if let Some((swap, sq)) = self.swapped_block(w) {
+                return self.gather_block_swapped(bits, &sq, swap, mover, unpass, &mut batch);
+            }
             let mut add = |p: u64| {
                 let (w, x) = self.ix.block_and_square(p);
                 batch.add(w, S::bit(x));

@@ -49,16 +49,27 @@ impl<S: SquareSet> Build<'_, S> {
                     return undecided;
                 }
                 let mut kept = S::default();
-                if let Some(block) = self.block(w) {
-                    let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
-                    let sq = block.0;
+                let losers = match (self.block(w), self.swapped_block(w)) {
+                    (Some(block), _) => Some((
+                        self.quiet_losers_of_block(w, undecided, &block, c, no_escape),
+                        block.0,
+                    )),
+                    (None, Some((swap, sq))) => Some((
+                        self.quiet_losers_of_block_swapped(undecided, &sq, c, swap, no_escape),
+                        sq,
+                    )),
+                    (None, None) => None,
+                };
+                if let Some((losers, sq)) = losers {
                     let bm = self.men.block_man();
                     for_each_bit(losers, |x| {
                         let mut s = sq;
                         s[bm] = x;
                         let p = w * len + x as u64;
                         let occ = self.men.occupancy(&s);
-                        let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
+                        // The pass reaches the same slot, or, from one side, its image's.
+                        let passed = self.as_held(p, &s).0;
+                        let d = self.other_moves_lose(passed, &s, occ, c, no_escape, n);
                         if self.settle_loss(c, word, p, d, target) {
                             kept |= S::bit(x);
                         }

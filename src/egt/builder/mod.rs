@@ -175,10 +175,12 @@ pub struct Recipe<'r> {
     /// between distances, and the build then returns [`BuildError::Cancelled`].
     pub cancel: &'r AtomicBool,
     /// Whether a table with blocks is worked block by block (true, as builds do), or slot by
-    /// slot (false): the second computation the tests compare the blocks' work with; and, for
-    /// a table stored once, the build from one side that a tight budget asks for (see
-    /// [`builds_one_side`]).
+    /// slot (false): the second computation the tests compare the blocks' work with.
     pub blocks: bool,
+    /// Whether a table stored once that has blocks is built from White's side alone too, as
+    /// one without blocks always is (see [`builds_one_side`]): half the table's memory, its
+    /// steps reading the other side's positions slot by slot. What a tight budget asks for.
+    pub one_side: bool,
     /// Whether a table that may be stored once ([`stored_once`]) keeps White's side alone
     /// (true, as every build does), or both sides (false: the tests compare Black's bytes
     /// with what the colour swap reads).
@@ -206,6 +208,7 @@ pub fn build_table<'t>(
         far_room,
         cancel,
         blocks: by_blocks,
+        one_side: asked_one_side,
         once,
     } = *recipe;
     report(Phase::Setup, 0.0);
@@ -219,7 +222,7 @@ pub fn build_table<'t>(
     }
     let size = indexer.size();
     let once = once && stored_once(material, &rules, !seeds.is_empty());
-    let one_side = builds_one_side(once, &indexer, by_blocks);
+    let one_side = builds_one_side(once, &indexer, by_blocks, asked_one_side);
     let swap = indexer.colour_swap().filter(|_| one_side);
     // Rounded up to whole blocks, the bytes past the index being ILLEGAL, so that every
     // block of the table has its bytes. Black's are none when White's stand for them.
@@ -314,10 +317,6 @@ pub fn build_table<'t>(
                 blocks: by_blocks,
                 swap,
             };
-            debug_assert!(
-                swap.is_none() || !build.blockwise(),
-                "one side is built slot by slot"
-            );
             rayon::scope(|_| build.run(seeds, &report))?;
             let exceptions = build.far.into_exceptions();
             // Layers are built in index order: the lists stay sorted.
@@ -345,12 +344,20 @@ pub fn build_table<'t>(
 
 /// Whether a build holds and works White's side alone, Black's steps being White's seen
 /// through the colour swap (half the build's memory and work), for a table that is to be
-/// `stored_once` ([`stored_once`] and [`Recipe::once`]) and is built slot by slot: the table
-/// has no blocks (`Indexer::has_blocks`: twins alone, as KNN.KNN, or pawns, as KP.KP), or the
-/// recipe works slot by slot (`by_blocks` false). A block-wise build holds both sides: the
-/// swap turns a block of one side into a scattered line of the other.
-pub fn builds_one_side(stored_once: bool, indexer: &Indexer, by_blocks: bool) -> bool {
-    stored_once && !(by_blocks && indexer.has_blocks())
+/// `stored_once` ([`stored_once`] and [`Recipe::once`]): where its steps go slot by slot
+/// anyway, because the table has no blocks (`Indexer::has_blocks`: twins alone, as KNN.KNN,
+/// or pawns, as KP.KP) or the recipe works slot by slot (`by_blocks` false); or where the
+/// recipe asks for it (`one_side`, [`Recipe::one_side`]). A table with blocks built from one
+/// side works White's blocks as a whole, and their images, lines of the other side, slot by
+/// slot (the swap turns a block of one side into a line of the other); otherwise it holds
+/// both sides while it is built, each step reading the other side's blocks a word at a time.
+pub fn builds_one_side(
+    stored_once: bool,
+    indexer: &Indexer,
+    by_blocks: bool,
+    one_side: bool,
+) -> bool {
+    stored_once && (one_side || !(by_blocks && indexer.has_blocks()))
 }
 
 /// Per pawn i of `material`, the tables it promotes into, one per promotion piece of
@@ -799,7 +806,8 @@ mod tests {
     /// piece of no symmetry, the Berolina pawn), pawns (en passant), a cannon and a
     /// grasshopper, twins, under DTM, DTC and DTZ; and so does the table built slot by slot
     /// from White's side alone, whose steps stand for Black's through the swap (as every
-    /// table without blocks is built: KNN.KNN, KP.KP here). A larger table whose captures
+    /// table without blocks is built: KNN.KNN, KP.KP here), and the one built from one side
+    /// with its first pass block by block (as a tight budget asks). A larger table whose captures
     /// reach one with Black to move (read block by block through the swap) is the one built
     /// from the table with both sides.
     #[test]
@@ -820,7 +828,9 @@ mod tests {
             (&one_way, "5x5", "KS.KS", "KS.KSN", Metric::Dtm),
             (&one_way, "4x4", "KV.KV", "KV.KV", Metric::Dtm),
             (&berolina, "4x5", "KP.KP", "KP.KPN", Metric::Dtm),
+            (&standard, "4x4", "KNP.KNP", "KNP.KNP", Metric::Dtm),
         ];
+        let mut with_blocks = 0;
         for (pieces, board, spec, parent, metric) in cases {
             let board: BoardSize = board.parse().unwrap();
             let mut set = TableSet::new(pieces.clone(), metric).on_board(board);
@@ -841,10 +851,23 @@ mod tests {
                 blocks: false,
                 ..set.recipe(&material, u64::MAX, &cancel)
             };
-            assert!(builds_one_side(true, once.indexer(), false));
+            assert!(builds_one_side(true, once.indexer(), false, false));
             let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
             assert!(alone.is_stored_once() && alone.data[1].is_empty());
             assert!(same_values(&alone, &both), "{spec} on {board}, one side");
+            // Asked to build from one side as a tight budget does: a table with blocks has its
+            // first pass worked block by block, its steps slot by slot.
+            let recipe = Recipe {
+                one_side: true,
+                ..set.recipe(&material, u64::MAX, &cancel)
+            };
+            let asked = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+            assert!(asked.is_stored_once() && asked.data[1].is_empty());
+            assert!(
+                same_values(&asked, &both),
+                "{spec} on {board}, asked one side"
+            );
+            with_blocks += usize::from(once.indexer().has_blocks());
             if parent != material {
                 let subs = |m: &Material| {
                     if *m == material {
@@ -859,6 +882,44 @@ mod tests {
                 let from_once = set.get(&parent).unwrap();
                 assert!(same_values(from_once, &from_both), "{parent} on {board}");
             }
+        }
+        assert!(with_blocks >= 5, "{with_blocks} tables with blocks");
+    }
+
+    /// A table with blocks built from one side as a tight budget asks (the first pass block
+    /// by block, the steps slot by slot, the gathers a block at a time through the colour
+    /// swap), with passes allowed to both sides and under DTZ (two loss frontiers): every
+    /// slot has the value the block-wise build holding both sides gives it.
+    #[test]
+    fn a_table_with_blocks_built_from_one_side_agrees_with_both_sides() {
+        use crate::egt::rules::NullMove;
+        let passing = Rules {
+            null_move: NullMove::Both,
+            ..Rules::default()
+        };
+        let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
+        let cases = [
+            ("5x5", "KR.KR", Metric::Dtm, passing),
+            ("4x4", "KRN.KRN", Metric::Dtm, passing),
+            ("5x5", "KQ.KQ", dtz, Rules::default()),
+            ("5x5", "KBN.KBN", Metric::Dtm, Rules::default()),
+        ];
+        for (board, spec, metric, rules) in cases {
+            let board: BoardSize = board.parse().unwrap();
+            let mut set =
+                (TableSet::new(PieceSet::standard(), metric).on_board(board)).with_rules(rules);
+            let material = Material::parse(spec, set.pieces()).unwrap();
+            set.build(&material, &Silent).unwrap();
+            let both = set.built_with_both_sides(&material);
+            assert!(both.indexer().has_blocks(), "{spec} on {board}");
+            let cancel = AtomicBool::new(false);
+            let recipe = Recipe {
+                one_side: true,
+                ..set.recipe(&material, u64::MAX, &cancel)
+            };
+            let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+            assert!(alone.is_stored_once() && alone.data[1].is_empty(), "{spec}");
+            assert!(same_values(&alone, &both), "{spec} on {board}");
         }
     }
 

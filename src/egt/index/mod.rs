@@ -550,13 +550,14 @@ impl Indexer {
         Some(pair as u64 * self.rest + best)
     }
 
-    /// The slots of the placements `sq` with man `m` moved to any square: `base + stride · x`
-    /// for square x, when their royal pair is plain and man m is alone in his group; `None`
-    /// otherwise. Slots whose men share a square are holes.
+    /// The slots of the placements `sq` with man `m` moved to any square: `base + stride ·
+    /// image[x]` for square x, when one symmetry alone takes their royal pair to its canonical
+    /// pair (`image` is its action on the squares: the identity's for a plain pair) and man m
+    /// is alone in his group; `None` otherwise. Slots whose men share a square are holes.
     /// With pawns, the placement must be in its slice's own orientation, and a pawn has no
     /// line.
     #[inline]
-    pub fn line(&self, sq: &Squares, m: usize) -> Option<(u64, u64)> {
+    pub fn line(&self, sq: &Squares, m: usize) -> Option<(u64, u64, &[Square])> {
         let stride = self.strides[m];
         let (base, slots) = match &self.slices {
             None => (0, &self.pair_slot[..]),
@@ -569,15 +570,19 @@ impl Indexer {
             }
         };
         let (pair, mask) = slots[sq[0] as usize * self.n + sq[1] as usize];
-        if m < 2 || stride == 0 || pair == NO_PAIR || mask != 1 {
+        if m < 2 || stride == 0 || pair == NO_PAIR || !mask.is_power_of_two() {
             return None;
         }
         let mut at_zero = *sq;
         at_zero[m] = 0;
-        Some((
-            base + pair as u64 * self.rest + self.rest_plain(&at_zero),
-            stride,
-        ))
+        let k = mask.trailing_zeros() as usize;
+        let image = &self.images[k][..];
+        // Man m alone in his group adds stride · image[x] to the rest (image[0] here).
+        let rest = match k {
+            0 => self.rest_plain(&at_zero),
+            _ => self.rest_of(image, &at_zero) - stride * image[0] as u64,
+        };
+        Some((base + pair as u64 * self.rest + rest, stride, image))
     }
 
     /// `rest_of` under the identity.
@@ -824,7 +829,8 @@ mod tests {
     }
 
     /// A line's slots are the index of each placement on it, and lines exist exactly for
-    /// lone men of plain royal pairs.
+    /// lone men of royal pairs that one symmetry alone takes to their canonical pair (plain
+    /// ones, and their images).
     #[test]
     fn lines_agree_with_the_index() {
         let set = PieceSet::standard();
@@ -832,28 +838,43 @@ mod tests {
         for spec in ["KBN.K", "KRR.KN"] {
             let ix = Indexer::new(&material(spec, &set), &geo, true);
             let (mut lines, mut checked) = (0, 0);
+            let mut mapped = 0;
             for i in (0..ix.size()).step_by(97) {
-                let Some(sq) = ix.decode(i) else { continue };
-                for m in 0..ix.men {
-                    let alone = m >= 2 && ix.strides[m] != 0;
-                    match ix.line(&sq, m) {
-                        Some((base, stride)) => {
-                            assert!(alone && ix.is_plain(&sq), "{spec} {sq:?} {m}");
-                            lines += 1;
-                            for x in 0..64u8 {
-                                let mut s = sq;
-                                s[m] = x;
-                                if distinct(&s[..ix.men]) {
-                                    assert_eq!(ix.index(&s), Some(base + stride * x as u64));
-                                    checked += 1;
+                let Some(canonical) = ix.decode(i) else {
+                    continue;
+                };
+                // The placement and its images: their pairs go to the canonical one by the
+                // inverse symmetry (by several, where a symmetry fixes the pair).
+                for k in 0..ix.images.len() {
+                    let sq = ix.oriented(&canonical, k);
+                    let (_, mask) = ix.pair_slot[sq[0] as usize * ix.n + sq[1] as usize];
+                    let one = mask.is_power_of_two();
+                    for m in 0..ix.men {
+                        let alone = m >= 2 && ix.strides[m] != 0;
+                        match ix.line(&sq, m) {
+                            Some((base, stride, image)) => {
+                                assert!(alone && one, "{spec} {sq:?} {m}");
+                                lines += 1;
+                                mapped += usize::from(k != 0);
+                                for x in 0..64u8 {
+                                    let mut s = sq;
+                                    s[m] = x;
+                                    if distinct(&s[..ix.men]) {
+                                        let slot = base + stride * image[x as usize] as u64;
+                                        assert_eq!(ix.index(&s), Some(slot));
+                                        checked += 1;
+                                    }
                                 }
                             }
+                            None => assert!(!alone || !one, "{spec} {sq:?} {m}"),
                         }
-                        None => assert!(!alone || !ix.is_plain(&sq), "{spec} {sq:?} {m}"),
                     }
                 }
             }
-            assert!(lines > 100 && checked > 1000, "{spec}: {lines} lines");
+            assert!(
+                lines > 100 && checked > 1000 && mapped > 100,
+                "{spec}: {lines} lines"
+            );
         }
     }
 }

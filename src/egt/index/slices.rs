@@ -552,14 +552,15 @@ mod tests {
                         && !c.men[i].is_pawn()
                         && c.men.iter().filter(|m| **m == c.men[i]).count() == 1;
                     match ix.line(&sq, i) {
-                        Some((base, stride)) => {
+                        Some((base, stride, image)) => {
                             assert!(lone && is_plain, "{spec} {sq:?} {i}");
                             lines += 1;
                             for x in board.all_squares() {
                                 let mut s = sq;
                                 s[i] = x;
                                 if (0..men).all(|k| k == i || s[k] != x) {
-                                    assert_eq!(ix.index(&s), Some(base + stride * x as u64));
+                                    let slot = base + stride * image[x as usize] as u64;
+                                    assert_eq!(ix.index(&s), Some(slot));
                                 }
                             }
                         }

@@ -125,7 +125,7 @@ impl TableSet {
                 let builder = builder_bytes(largest_layer(&index), index.block_len(), seeded(m));
                 let once = self.stores_once(m);
                 let sides = if once { 1 } else { 2 };
-                let black = if once && !builds_one_side(once, &index, !one_side) {
+                let black = if once && !builds_one_side(once, &index, true, one_side) {
                     index.padded_size()
                 } else {
                     0

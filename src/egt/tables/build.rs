@@ -201,8 +201,7 @@ impl TableSet {
                 self.hold_loaded(m, table);
             } else {
                 let recipe = Recipe {
-                    // Slot by slot: a table stored once is then built from one side.
-                    blocks: !(room.one_side && self.stores_once(&m)),
+                    one_side: room.one_side,
                     ..self.recipe(&m, far_room, cancel)
                 };
                 let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
@@ -261,6 +260,7 @@ impl TableSet {
             far_room,
             cancel,
             blocks: true,
+            one_side: false,
             once: true,
         }
     }
