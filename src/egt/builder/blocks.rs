@@ -121,26 +121,15 @@ impl<S: SquareSet> Build<'_, S> {
         batch: &mut Batch<'_, '_, S>,
     ) {
         let bm = self.men.block_man();
-        let partner = swap.partner(bm);
         let others = self.men.others_of_block(sq);
+        // Some un-moves of a royal leave no position: their images have no slot.
         let mut add_images = |moved: &Squares, slots: S| {
-            let mut image = swap.placement(moved, self.ix.men());
-            let mut add = |p: u64| {
-                let (w, x) = self.ix.block_and_square(p);
-                batch.add(w, S::bit(x));
-            };
-            match self.ix.line(&image, partner) {
-                Some((base, stride, turn)) => for_each_bit(slots, |x| {
-                    add(base + stride * turn[swap.square(x) as usize] as u64);
-                }),
-                // A royal pair that a symmetry fixes, or none (after some royals' un-moves).
-                None => for_each_bit(slots, |x| {
-                    image[partner] = swap.square(x);
-                    if let Some(p) = self.ix.index(&image) {
-                        add(p);
-                    }
-                }),
-            }
+            self.for_each_image_slot(moved, slots, swap, |_, p| {
+                if let Some(p) = p {
+                    let (w, x) = self.ix.block_and_square(p);
+                    batch.add(w, S::bit(x));
+                }
+            })
         };
         if unpass {
             add_images(sq, frontier);
@@ -331,23 +320,41 @@ impl<S: SquareSet> Build<'_, S> {
         swap: &ColourSwap,
         no_escape: &NoEscape<S>,
     ) -> S {
+        let mut closed = S::default();
+        self.for_each_image_slot(sq, squares, swap, |x, p| {
+            if p.is_none_or(|p| no_escape.contains(p)) {
+                closed |= S::bit(x);
+            }
+        });
+        closed
+    }
+
+    /// Calls `f(x, slot)` for each square x of `squares`, with the slot in White's table of
+    /// the image under `swap` of placement `sq` with the block man on x (`None`: no slot, an
+    /// illegal position). The images form a line of the table, the block man's partner
+    /// varying (`Indexer::line`), unless a symmetry fixes their royal pair or there is none.
+    #[inline(always)]
+    fn for_each_image_slot(
+        &self,
+        sq: &Squares,
+        squares: S,
+        swap: &ColourSwap,
+        mut f: impl FnMut(Square, Option<u64>),
+    ) {
         let partner = swap.partner(self.men.block_man());
         let mut image = swap.placement(sq, self.ix.men());
-        let mut closed = S::default();
         match self.ix.line(&image, partner) {
             Some((base, stride, turn)) => for_each_bit(squares, |x| {
-                if no_escape.contains(base + stride * turn[swap.square(x) as usize] as u64) {
-                    closed |= S::bit(x);
-                }
+                f(
+                    x,
+                    Some(base + stride * turn[swap.square(x) as usize] as u64),
+                )
             }),
             None => for_each_bit(squares, |x| {
                 image[partner] = swap.square(x);
-                if self.ix.index(&image).is_none_or(|p| no_escape.contains(p)) {
-                    closed |= S::bit(x);
-                }
+                f(x, self.ix.index(&image))
             }),
         }
-        closed
     }
 
     /// Of the slots `alive` of a block (the other men on `others`), those whose block man's
