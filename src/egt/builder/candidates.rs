@@ -8,23 +8,41 @@
 //! holds illegal slots and finished wins), so the check tells the two apart by the table's
 //! bytes, and puts the set back as it reads each word. Here only the blocks that hold
 //! candidates are kept, a bit each.
+//!
+//! A build of White's side alone reads White's set in its loss checks (Black's positions are
+//! White's seen through the colour swap), so its loss steps park their candidates in White's
+//! table instead: an undecided slot's byte becomes `CANDIDATE`, and the check puts `UNKNOWN`
+//! back. (Only undecided slots are candidates of a loss step.) Such a build then needs no
+//! set for Black at all.
 
 use super::bitmap::{for_each_bit, Bitmap};
+use super::far::Kind;
 use super::frontier::Frontier;
 use super::no_escape::NoEscape;
 use super::sides::{Word, Writer};
 use super::Build;
 use crate::board::{Color, SquareSet};
+use crate::egt::value::{CANDIDATE, UNKNOWN};
 use rayon::prelude::*;
 
 /// The blocks that hold the candidates of a step.
 pub(super) struct Candidates(Bitmap);
 
-/// Where a gather puts the candidates of one side to move: their slots parked in that side's
-/// no-escape set, their blocks in the candidates.
+/// Where a step parks its candidates' slots (see the module doc).
+pub(super) enum Slots<'a, S> {
+    /// In the mover's no-escape set, besides the set's own slots.
+    Set(&'a NoEscape<S>),
+    /// In the mover's table, as `CANDIDATE` bytes in place of `UNKNOWN`: for a loss step.
+    Table(&'a Writer<'a>),
+}
+
+/// Where a gather puts the candidates of one side to move: their slots parked as `slots`
+/// says, their blocks in the candidates.
 pub(super) struct Parked<'a, S> {
     blocks: &'a Bitmap,
-    slots: &'a NoEscape<S>,
+    slots: Slots<'a, S>,
+    /// Slots of a block.
+    len: u64,
 }
 
 impl Candidates {
@@ -33,29 +51,30 @@ impl Candidates {
         Candidates(Bitmap::new(blocks))
     }
 
-    /// The candidates of the side whose no-escape set is `slots`.
-    pub(super) fn parked_in<'a, S>(&'a self, slots: &'a NoEscape<S>) -> Parked<'a, S> {
+    /// The candidates of a side, parked in `slots`, of blocks of `len` slots.
+    pub(super) fn parked_in<'a, S>(&'a self, slots: Slots<'a, S>, len: usize) -> Parked<'a, S> {
         Parked {
             blocks: &self.0,
             slots,
+            len: len as u64,
         }
     }
 
     /// Calls `check(w, bits)`, in parallel, for every block w that holds candidates parked in
-    /// `parked`, the no-escape set of the side whose table is `table`, with their bits; `check`
-    /// returns the slots it keeps of them. Marks the blocks that keep any in `kept`, and
-    /// returns how many slots are kept. The set's own bits of a block are read from the
-    /// block's bytes in `table` before `check` sees it (`NoEscape::held`, `won` being the byte
-    /// of the side's wins at the distance reached; `None` when the set holds the candidates
-    /// alone). Before a thread checks a block, it calls
-    /// `ahead(w)` for the next block it will check, which may start the reads that check
-    /// needs. The candidates are taken: each block's bits in `parked` are put back to the set's
-    /// own as they are read, and none are left for the next step.
+    /// `parked` (the no-escape set of the side whose table is `table`, or that table), with
+    /// their bits; `check` returns the slots it keeps of them. Marks the blocks that keep
+    /// any in `kept`, and returns how many slots are kept. A set's own bits of a block are read
+    /// from the block's bytes in `table` before `check` sees it (`NoEscape::held`, `won` being
+    /// the byte of the side's wins at the distance reached). Before a thread checks a block,
+    /// it calls `ahead(w)` for the next block it will check, which may start the reads that
+    /// check needs. The candidates are taken: each block's bits in `parked` are put back to
+    /// the set's own (or to `UNKNOWN` in the table) as they are read, and none are left for
+    /// the next step.
     pub(super) fn check_blocks<S: SquareSet>(
         &self,
-        parked: &NoEscape<S>,
+        parked: &Slots<S>,
         table: &Writer,
-        won: Option<u8>,
+        won: u8,
         kept: &Frontier,
         ahead: impl Fn(u64) + Sync,
         check: impl Fn(u64, S) -> S + Sync,
@@ -75,13 +94,24 @@ impl Candidates {
                         if later != 0 {
                             let next = w + 1 + later.trailing_zeros() as u64;
                             ahead(next);
-                            parked.prefetch(next);
+                            if let Slots::Set(set) = parked {
+                                set.prefetch(next);
+                            }
                         }
-                        let own = won.map_or(S::default(), |won| {
+                        let bits = {
                             // SAFETY: this task is the only one that works on block w.
-                            NoEscape::held(&unsafe { table.word(w) }.bytes(), won)
-                        });
-                        let bits = parked.unpark(w, own);
+                            let mut word = unsafe { table.word(w) };
+                            match parked {
+                                Slots::Set(set) => {
+                                    set.unpark(w, NoEscape::held(&word.bytes(), won))
+                                }
+                                Slots::Table(_) => {
+                                    let bits = word.bytes().equal::<S>(CANDIDATE);
+                                    for_each_bit(bits, |x| word.store(x, UNKNOWN));
+                                    bits
+                                }
+                            }
+                        };
                         if bits.is_empty() {
                             return;
                         }
@@ -104,23 +134,28 @@ impl Candidates {
 }
 
 impl<S: SquareSet> Build<'_, S> {
-    /// A step's check of the candidates of side `c` (`Candidates::check_blocks`, `won` the
-    /// byte of c's wins at the distance reached): `check(w, bits, word)` gets each block's
-    /// candidates and its word of c's table, and returns the slots it keeps, whose blocks join
-    /// `kept`. Returns how many it kept; a cancelled build checks nothing more.
+    /// The check of side `c`'s step of `kind` of its candidates (`Candidates::check_blocks`,
+    /// `won` the byte of c's wins at the distance reached), parked where such steps park them
+    /// (`Build::parking`): `check(w, bits, word)` gets each block's candidates and its word of
+    /// c's table, and returns the slots it keeps, whose blocks join `kept`. Returns how many
+    /// it kept; a cancelled build checks nothing more.
     pub(super) fn check_candidates(
         &self,
         c: Color,
+        kind: Kind,
         won: u8,
         kept: &Frontier,
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
         let table = self.sides.writer(c);
-        let (parked, shared) = self.parking(c);
+        let parked = match self.parking(c, kind) {
+            Parking::Set(set) => Slots::Set(set),
+            Parking::Table => Slots::Table(&table),
+        };
         self.candidates.check_blocks(
-            parked,
+            &parked,
             &table,
-            shared.then_some(won),
+            won,
             kept,
             |w| table.prefetch(w),
             |w, bits| {
@@ -135,13 +170,35 @@ impl<S: SquareSet> Build<'_, S> {
     }
 }
 
+/// Where a side's steps park their candidates (see the module doc): in a no-escape set, or
+/// in the side's table (a writer of it is taken when the step gathers and checks).
+#[derive(Clone, Copy)]
+pub(super) enum Parking<'a, S> {
+    /// In this no-escape set, the side's own.
+    Set(&'a NoEscape<S>),
+    /// In the side's table (`Slots::Table`).
+    Table,
+}
+
 impl<S: SquareSet> Parked<'_, S> {
     /// Adds the slots `bits` of block `w`.
     #[inline]
     pub(super) fn or_word(&self, w: u64, bits: S) {
         if !bits.is_empty() {
-            self.slots.or(w, bits);
+            match self.slots {
+                Slots::Set(set) => set.or(w, bits),
+                Slots::Table(table) => for_each_bit(bits, |x| table.park(w * self.len + x as u64)),
+            }
             self.blocks.set(w);
+        }
+    }
+
+    /// Starts loading what adding slots `bits` of block `w` writes.
+    #[inline]
+    fn prefetch(&self, w: u64, bits: S) {
+        match self.slots {
+            Slots::Set(set) => set.prefetch(w),
+            Slots::Table(table) => table.prefetch_slot(w * self.len + bits.lowest() as u64),
         }
     }
 }
@@ -172,6 +229,9 @@ impl<'p, 'a, S: SquareSet> Batch<'p, 'a, S> {
     /// Adds the slots `bits` of block `w`.
     #[inline]
     pub(super) fn add(&mut self, w: u64, bits: S) {
+        if bits.is_empty() {
+            return;
+        }
         if self.len == BATCH {
             self.flush();
         }
@@ -181,8 +241,8 @@ impl<'p, 'a, S: SquareSet> Batch<'p, 'a, S> {
 
     fn flush(&mut self) {
         let words = &self.words[..self.len];
-        for &(w, _) in words {
-            self.into.slots.prefetch(w);
+        for &(w, bits) in words {
+            self.into.prefetch(w, bits);
         }
         for &(w, bits) in words {
             self.into.or_word(w, bits);
@@ -207,21 +267,24 @@ mod tests {
     use std::sync::Mutex;
 
     /// Whatever the number of threads, a step sees every slot parked (in batches) by any
-    /// thread that is not the set's own, once; counts the slots kept and marks their blocks;
-    /// announces each block it checks but the first of its word; leaves the set as it was;
-    /// and takes the candidates, so that the next step sees only its own. For blocks of one
-    /// word (8×8), and of 80 and 144 slots, whose sets share words with their neighbours.
+    /// thread that is not the set's own (or, parked in the table, that is undecided), once;
+    /// counts the slots kept and marks their blocks; announces each block it checks but the
+    /// first of its word; leaves the set (or the table) as it was; and takes the candidates,
+    /// so that the next step sees only its own. For blocks of one word (8×8), and of 80 and
+    /// 144 slots, whose sets share words with their neighbours.
     #[test]
     fn steps_see_the_parked_slots_and_put_the_set_back() {
-        steps_see_parked::<u64>(64);
-        steps_see_parked::<u128>(80);
-        steps_see_parked::<crate::board::Bits256>(144);
+        for in_table in [false, true] {
+            steps_see_parked::<u64>(64, in_table);
+            steps_see_parked::<u128>(80, in_table);
+            steps_see_parked::<crate::board::Bits256>(144, in_table);
+        }
     }
 
-    fn steps_see_parked<S: SquareSet>(len: u64) {
+    fn steps_see_parked<S: SquareSet>(len: u64, in_table: bool) {
         let size: u64 = len * 64 * 300 + 5;
         let blocks = size.div_ceil(len);
-        // The set's own slots: every seventh.
+        // The set's own slots: every seventh, the table's illegal ones.
         let own = |w: u64| {
             (0..len)
                 .filter(|b| (w * len + b).is_multiple_of(7))
@@ -231,6 +294,13 @@ mod tests {
         let mut want: Vec<u64> = slots.iter().copied().filter(|i| i % 7 != 0).collect();
         want.sort_unstable();
         want.dedup();
+        let at = |k: u64| {
+            if k.is_multiple_of(7) {
+                ILLEGAL
+            } else {
+                UNKNOWN
+            }
+        };
         for threads in [1, 2, 3, 5] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -240,18 +310,22 @@ mod tests {
                 // The table's bytes say which slots are the set's own: its illegal ones.
                 let bytes = [0, 1].map(|_| {
                     (0..blocks * len)
-                        .map(|i| AtomicU8::new(if i % 7 == 0 { ILLEGAL } else { UNKNOWN }))
+                        .map(|i| AtomicU8::new(at(i)))
                         .collect::<Vec<_>>()
                 });
                 let sides = Sides::new(&bytes, len as usize);
                 let table = sides.writer(Color::White);
                 let set = NoEscape::<S>::new(0..blocks, len as usize);
                 (0..blocks).for_each(|w| set.add_alone(w, own(w)));
+                let parked = || match in_table {
+                    false => Slots::Set(&set),
+                    true => Slots::Table(&table),
+                };
                 let candidates = Candidates::new(0..blocks);
                 // In batches of 100 slots: each is flushed when full, and when dropped.
                 slots.par_chunks(100).for_each(|chunk| {
-                    let parked = candidates.parked_in(&set);
-                    let mut batch = Batch::new(&parked);
+                    let into = candidates.parked_in(parked(), len as usize);
+                    let mut batch = Batch::new(&into);
                     chunk
                         .iter()
                         .for_each(|&i| batch.add(i / len, S::bit((i % len) as u8)));
@@ -260,9 +334,9 @@ mod tests {
                 let announced = Mutex::new(Vec::new());
                 let kept = Frontier::new(0..blocks, len as usize);
                 let count = candidates.check_blocks(
-                    &set,
+                    &parked(),
                     &table,
-                    Some(0),
+                    0,
                     &kept,
                     |w| announced.lock().unwrap().push(w),
                     |w, bits: S| {
@@ -277,6 +351,10 @@ mod tests {
                 assert_eq!(found, want, "{threads} threads");
                 assert!(
                     (0..blocks).all(|w| set.word(w) == own(w)),
+                    "{threads} threads"
+                );
+                assert!(
+                    (0..blocks * len).all(|i| table.load(i) == at(i)),
                     "{threads} threads"
                 );
                 let mut marked: Vec<u64> = slots.iter().map(|i| i / len).collect();
@@ -301,14 +379,15 @@ mod tests {
                 // The check took the candidates: the next step sees only its own.
                 let next: Vec<u64> = want.iter().step_by(1000).map(|i| i + 1).collect();
                 next.par_iter().for_each(|&i| {
-                    Batch::new(&candidates.parked_in(&set)).add(i / len, S::bit((i % len) as u8))
+                    let into = candidates.parked_in(parked(), len as usize);
+                    Batch::new(&into).add(i / len, S::bit((i % len) as u8));
                 });
                 let seen = Frontier::new(0..blocks, len as usize);
                 let found = Mutex::new(Vec::new());
                 candidates.check_blocks(
-                    &set,
+                    &parked(),
                     &table,
-                    Some(0),
+                    0,
                     &seen,
                     |_| {},
                     |w, bits| {
@@ -323,7 +402,7 @@ mod tests {
                 assert_eq!(found, next, "{threads} threads");
                 let none = Frontier::new(0..blocks, len as usize);
                 assert_eq!(
-                    candidates.check_blocks(&set, &table, Some(0), &none, |_| {}, |_, bits| bits),
+                    candidates.check_blocks(&parked(), &table, 0, &none, |_| {}, |_, bits| bits),
                     0
                 );
                 assert!(none.blocks().is_empty() && seen.blocks().is_empty());

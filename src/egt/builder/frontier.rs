@@ -46,6 +46,21 @@ impl Frontier {
     /// Calls `f(w, slots)` for every marked block w and its slots whose byte in `table` is
     /// `byte`, the frontier's value.
     pub(super) fn for_each<S: SquareSet>(&self, table: &[u8], byte: u8, f: impl Fn(u64, S) + Sync) {
+        self.for_each_read(
+            |w| BlockBytes::of_block(table, w, self.len).equal::<S>(byte),
+            |w| bytes::prefetch(table, w, self.len),
+            f,
+        );
+    }
+
+    /// Calls `f(w, slots(w))` for every marked block w whose `slots(w)`, the frontier's slots
+    /// read from the table, are not empty; `prefetch(w)` starts the read of a block's bytes.
+    pub(super) fn for_each_read<S: SquareSet>(
+        &self,
+        slots: impl Fn(u64) -> S + Sync,
+        prefetch: impl Fn(u64) + Sync,
+        f: impl Fn(u64, S) + Sync,
+    ) {
         self.blocks.for_each_word(|k, marks| {
             for_each_bit(marks, |b| {
                 let w = k * 64 + b as u64;
@@ -53,9 +68,9 @@ impl Frontier {
                 // one: its read starts while this one is worked on.
                 let later = marks >> b >> 1;
                 if later != 0 {
-                    bytes::prefetch(table, w + 1 + later.trailing_zeros() as u64, self.len);
+                    prefetch(w + 1 + later.trailing_zeros() as u64);
                 }
-                let slots = BlockBytes::of_block(table, w, self.len).equal::<S>(byte);
+                let slots = slots(w);
                 if !slots.is_empty() {
                     f(w, slots);
                 }

@@ -3,59 +3,87 @@
 //! whole where the table has them (`blocks.rs`), other slots one by one.
 
 use super::bitmap::for_each_bit;
-use super::candidates::Batch;
+use super::candidates::{Batch, Parked, Parking, Slots};
+use super::far::Kind;
 use super::frontier::Frontier;
 use super::Build;
 use crate::board::{Color, SquareSet};
 
 impl<S: SquareSet> Build<'_, S> {
-    /// Sets the candidates (empty: the last step's checks took them) to every predecessor,
-    /// with `mover` to move, of the positions of the other side in `frontier` (of value
-    /// `byte`): the positions before the mover's last move. Only bits are set here, at random;
-    /// the table is then read in index order by the caller's filter, which keeps the big
-    /// table's accesses local.
-    pub(super) fn gather(&self, mover: Color, frontier: &Frontier, byte: u8) {
+    /// Sets the candidates (empty: the last step's checks took them), parked as the mover's
+    /// steps of `kind` park them (`Build::parking`), to every predecessor, with `mover` to
+    /// move, of the positions of the other side in `frontier` (of value `byte`): the
+    /// positions before the mover's last move. Only bits are set here, at random; the table
+    /// is then read in index order by the caller's filter, which keeps the big table's
+    /// accesses local.
+    pub(super) fn gather(&self, mover: Color, kind: Kind, frontier: &Frontier, byte: u8) {
+        let holder = self.holder(mover.flip());
+        match self.parking(mover, kind) {
+            Parking::Set(set) => {
+                // Read before the step writes the mover's table.
+                let table = self.sides.frozen(holder);
+                let into = self
+                    .candidates
+                    .parked_in(Slots::Set(set), self.ix.block_len());
+                frontier.for_each(&table, byte, |w, bits| {
+                    self.gather_from(w, bits, mover, &into)
+                });
+            }
+            // The frontier's table is the mover's, in which the candidates are parked: its
+            // slots are read through the writer, as other threads park candidates.
+            Parking::Table => {
+                let table = self.sides.writer(holder);
+                let into = self
+                    .candidates
+                    .parked_in(Slots::Table(&table), self.ix.block_len());
+                frontier.for_each_read(
+                    |w| table.equal(w, byte),
+                    |w| table.prefetch(w),
+                    |w, bits| self.gather_from(w, bits, mover, &into),
+                );
+            }
+        }
+    }
+
+    /// Parks in `into` the predecessors, with `mover` to move, of the slots `bits` of the
+    /// frontier's block `w`.
+    fn gather_from(&self, w: u64, bits: S, mover: Color, into: &Parked<S>) {
+        if self.cancelled() {
+            return;
+        }
         let unpass = self.rules.null_move.allows(mover);
-        // Read before the step writes the mover's table.
-        let table = self.sides.frozen(self.holder(mover.flip()));
         let len = self.ix.block_len() as u64;
-        frontier.for_each(&table, byte, |w, bits: S| {
-            if self.cancelled() {
-                return;
+        if unpass && self.swap.is_none() {
+            // The same placements with the mover to move, before it passed.
+            into.or_word(w, bits);
+        }
+        if let Some(block) = self.block(w) {
+            return self.gather_block(w, bits, &block, mover, into);
+        }
+        let mut batch = Batch::new(into);
+        if let Some((swap, sq)) = self.swapped_block(w) {
+            return self.gather_block_swapped(bits, &sq, swap, mover, unpass, &mut batch);
+        }
+        let mut add = |p: u64| {
+            let (w, x) = self.ix.block_and_square(p);
+            batch.add(w, S::bit(x));
+        };
+        for_each_bit(bits, |b| {
+            let z = w * len + b as u64;
+            let sq = self.ix.decode(z).expect("frontier slots are positions");
+            // With the colour swap, the frontier's slots are White's, standing for Black's
+            // positions at their images; the mover's passes reach the images too.
+            let (z, sq) = self.as_held(z, &sq);
+            if unpass && self.swap.is_some() {
+                add(z);
             }
-            let into = &self.candidates.parked_in(self.parking(mover).0);
-            if unpass && self.swap.is_none() {
-                // The same placements with the mover to move, before it passed.
-                into.or_word(w, bits);
-            }
-            if let Some(block) = self.block(w) {
-                return self.gather_block(w, bits, &block, mover, into);
-            }
-            let mut batch = Batch::new(into);
-            if let Some((swap, sq)) = self.swapped_block(w) {
-                return self.gather_block_swapped(bits, &sq, swap, mover, unpass, &mut batch);
-            }
-            let mut add = |p: u64| {
-                let (w, x) = self.ix.block_and_square(p);
-                batch.add(w, S::bit(x));
-            };
-            for_each_bit(bits, |b| {
-                let z = w * len + b as u64;
-                let sq = self.ix.decode(z).expect("frontier slots are positions");
-                // With the colour swap, the frontier's slots are White's, standing for Black's
-                // positions at their images; the mover's passes reach the images too.
-                let (z, sq) = self.as_held(z, &sq);
-                if unpass && self.swap.is_some() {
-                    add(z);
-                }
-                let plain = self.ix.is_plain(&sq);
-                self.men
-                    .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
-                        if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
-                            add(p);
-                        }
-                    });
-            });
+            let plain = self.ix.is_plain(&sq);
+            self.men
+                .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
+                    if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
+                        add(p);
+                    }
+                });
         });
     }
 }

@@ -39,10 +39,10 @@ impl<S: SquareSet> Build<'_, S> {
             let lost = &self.lost_at(target)[c.index()];
             let win = self.far.code(Kind::Win, n);
             let opponent = self.holder(c.flip());
-            self.gather(c, &self.won[opponent.index()], win);
+            self.gather(c, Kind::Loss, &self.won[opponent.index()], win);
             let no_escape = &self.no_escape[opponent.index()];
             let len = self.ix.block_len() as u64;
-            self.check_candidates(c, win, lost, |w, bits, word| {
+            self.check_candidates(c, Kind::Loss, win, lost, |w, bits, word| {
                 let bytes = word.bytes();
                 let undecided = bits & bytes.equal::<S>(UNKNOWN) & !self.fixed_word(c, w);
                 if undecided.is_empty() {

@@ -47,7 +47,7 @@ use crate::egt::table::{held_sides, stored_once, Metric, Table};
 use crate::egt::value::{loss_byte, with_en_passant, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
 use bitmap::Bitmap;
-use candidates::Candidates;
+use candidates::{Candidates, Parking};
 use done::{Done, Finished};
 use far::{Far, Kind};
 use frontier::Frontier;
@@ -127,7 +127,7 @@ struct Build<'a, S> {
     /// The pawn's steps that make and take en passant (`None` without a pawn).
     pawn_rules: Option<&'a PawnRules>,
     /// The blocks holding the slots a step works on, for one side to move at a time (the
-    /// slots are parked in the side's `no_escape`).
+    /// slots are parked where `Build::parking` says).
     candidates: Candidates,
     /// Per side: the positions won in the distance reached.
     won: [Frontier; 2],
@@ -308,8 +308,13 @@ pub fn build_table<'t>(
                 candidates: Candidates::new(blocks.clone()),
                 won: [0, 1].map(|_| Frontier::new(blocks.clone(), len)),
                 lost: [0, 1].map(|_| [0, 1].map(|_| Frontier::new(blocks.clone(), len))),
-                no_escape: [0, 1].map(|_| NoEscape::new(blocks.clone(), len)),
-                pending: Pending::new(blocks.clone(), len),
+                // A build from one side parks no candidates in Black's set, and reads none
+                // of it (`Build::parking`): it holds no slots.
+                no_escape: Color::BOTH.map(|c| match held_sides(swap.is_some()).contains(&c) {
+                    true => NoEscape::new(blocks.clone(), len),
+                    false => NoEscape::new(0..0, len),
+                }),
+                pending: Pending::new(blocks.clone(), len, held_sides(swap.is_some())),
                 far: Far::new(direct, far_room.saturating_sub(far_bytes)),
                 too_long: AtomicBool::new(false),
                 fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
@@ -678,15 +683,14 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
     }
 
-    /// The set in which the candidates of side `c`'s steps are parked, and whether the set
-    /// holds slots of its own besides (see `candidates.rs`): side c's no-escape set, which
-    /// no step reads while c's run; or, when White's steps stand for both sides' and read
-    /// White's set meanwhile, Black's, which is otherwise unused.
+    /// Where the candidates of side `c`'s steps of `kind` are parked (see `candidates.rs`):
+    /// side c's no-escape set, which no step reads while c's run; or, when White's steps
+    /// stand for both sides' and a loss step reads White's set meanwhile, White's table.
     #[inline]
-    fn parking(&self, c: Color) -> (&NoEscape<S>, bool) {
+    fn parking(&self, c: Color, kind: Kind) -> Parking<'_, S> {
         match self.swap {
-            Some(_) => (&self.no_escape[Color::Black.index()], false),
-            None => (&self.no_escape[c.index()], true),
+            Some(_) if kind == Kind::Loss => Parking::Table,
+            _ => Parking::Set(&self.no_escape[self.holder(c).index()]),
         }
     }
 

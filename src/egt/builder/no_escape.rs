@@ -7,7 +7,8 @@
 //! cache.
 //!
 //! The set of the side whose step runs is not read meanwhile: that step parks its candidates
-//! in it (`candidates.rs`).
+//! in it (`candidates.rs`). A build of White's side alone has White's set only, which its loss
+//! steps read: they park their candidates in White's table instead.
 
 use crate::board::SquareSet;
 use crate::egt::bytes::{self, BlockBytes};

@@ -37,12 +37,16 @@ pub(super) struct Pending {
 }
 
 impl Pending {
-    /// No provisional values yet, in the blocks `blocks` of the tables (the layer in work),
-    /// each of `len` slots.
-    pub(super) fn new(blocks: Range<u64>, len: usize) -> Pending {
+    /// No provisional values yet, in the blocks `blocks` of the tables of the sides `held`
+    /// (the layer in work), each of `len` slots.
+    pub(super) fn new(blocks: Range<u64>, len: usize, held: &[Color]) -> Pending {
+        let first = |c: Color| match held.contains(&c) {
+            true => blocks.clone().map(|_| AtomicU8::new(0)).collect(),
+            false => Vec::new(),
+        };
         Pending {
             counts: [0, 1].map(|_| (0..256).map(|_| AtomicU64::new(0)).collect()),
-            first: [0, 1].map(|_| blocks.clone().map(|_| AtomicU8::new(0)).collect()),
+            first: Color::BOTH.map(first),
             start: blocks.start,
             len,
         }
@@ -184,7 +188,7 @@ mod tests {
         for (slot, byte) in written {
             table[slot] = byte;
         }
-        let pending = Pending::new(0..blocks, 64);
+        let pending = Pending::new(0..blocks, 64, &Color::BOTH);
         pending.index_blocks(Color::White, &table);
         let late = (260, loss_byte(6));
         let mut order = vec![loss_byte(0)];

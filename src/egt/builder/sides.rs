@@ -6,8 +6,9 @@
 //! A step of side c (a win or a loss step, see `win_step.rs` and `loss_step.rs`) writes only
 //! c's table and reads only the opponent's: it holds a [`Writer`] of c's table and
 //! [`Frozen`] views of the other. (A build of White's side alone, whose steps stand for
-//! Black's too, reads White's table for the opponent's frontier before it writes it: the view
-//! is dropped first.) At any time a side's table has frozen views out or
+//! Black's too, reads White's table for the opponent's frontier: a win step through a view
+//! dropped before its check writes; a loss step, whose gather parks its candidates in that
+//! same table, through the writer, a relaxed atomic load per byte, [`Writer::equal`].) At any time a side's table has frozen views out or
 //! writers out, never both: [`Sides::frozen`] and [`Sides::writer`] count them per side and
 //! panic when asked for the other kind, so a step that would write a table it is also
 //! reading as plain bytes stops at once. The count is a few atomic operations per step, not
@@ -26,8 +27,9 @@
 //! word's bytes before it writes them; [`Word::store`] takes the word mutably, so the borrow
 //! checker ends the plain view of its bytes before the first store.
 
-use crate::board::Color;
+use crate::board::{Color, SquareSet};
 use crate::egt::bytes::{self, BlockBytes};
+use crate::egt::value::{CANDIDATE, UNKNOWN};
 use std::ops::Deref;
 use std::sync::atomic::{
     AtomicIsize, AtomicU8,
@@ -157,6 +159,35 @@ impl Writer<'_> {
         bytes::prefetch(self.bytes, w, self.block);
     }
 
+    /// The slots of block `w` whose byte is `byte`, read while other threads may write the
+    /// block's other bytes (a loss step from one side parks candidates in the table it
+    /// reads the frontier from; see `candidates.rs`).
+    #[inline]
+    pub(super) fn equal<S: SquareSet>(&self, w: u64, byte: u8) -> S {
+        let bytes = &self.bytes[w as usize * self.block..][..self.block];
+        (bytes.iter().enumerate())
+            .filter(|(_, b)| b.load(Relaxed) == byte)
+            .fold(S::default(), |set, (x, _)| set | S::bit(x as u8))
+    }
+
+    /// Parks slot `index` as a candidate: its byte becomes `CANDIDATE` if it is `UNKNOWN`
+    /// (other threads may park it too, or read the block, meanwhile).
+    #[inline]
+    pub(super) fn park(&self, index: u64) {
+        let byte = &self.bytes[index as usize];
+        if byte.load(Relaxed) == UNKNOWN {
+            byte.store(CANDIDATE, Relaxed);
+        }
+    }
+
+    /// Starts loading the byte of slot `index` into the caches.
+    #[inline]
+    pub(super) fn prefetch_slot(&self, index: u64) {
+        if let Some(byte) = self.bytes.get(index as usize) {
+            bytes::prefetch_line(byte);
+        }
+    }
+
     /// Block `w` of the table (slots B·w to B·w + B − 1), to be read and then written.
     ///
     /// # Safety
@@ -198,7 +229,6 @@ impl Word<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::egt::value::UNKNOWN;
 
     fn tables() -> [Vec<AtomicU8>; 2] {
         [0, 1].map(|_| (0..128).map(|_| AtomicU8::new(UNKNOWN)).collect())

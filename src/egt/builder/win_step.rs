@@ -24,13 +24,14 @@ impl<S: SquareSet> Build<'_, S> {
             let found = self.collect(c, n, Kind::Win, won);
             self.gather(
                 c,
+                Kind::Win,
                 &self.lost_at(n - 1)[self.holder(c.flip()).index()],
                 self.far.code(Kind::Loss, n - 1),
             );
             let passes = self.rules.null_move.allows(c);
             let len = self.ix.block_len() as u64;
             found
-                + self.check_candidates(c, win, won, |w, bits, word| {
+                + self.check_candidates(c, Kind::Win, win, won, |w, bits, word| {
                     let bytes = word.bytes();
                     // Undecided, or won in more than n: a provisional win (ILLEGAL and
                     // NOT_LOST are odd; no loss moves into a loss, LOSS_NEW_ODD included).
