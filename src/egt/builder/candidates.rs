@@ -149,8 +149,8 @@ impl<S: SquareSet> Build<'_, S> {
     ) -> u64 {
         let table = self.sides.writer(c);
         let parked = match self.parking(c, kind) {
-            Parking::Set(set) => Slots::Set(set),
-            Parking::Table => Slots::Table(&table),
+            Some(set) => Slots::Set(set),
+            None => Slots::Table(&table),
         };
         self.candidates.check_blocks(
             &parked,
@@ -168,16 +168,6 @@ impl<S: SquareSet> Build<'_, S> {
             },
         )
     }
-}
-
-/// Where a side's steps park their candidates (see the module doc): in a no-escape set, or
-/// in the side's table (a writer of it is taken when the step gathers and checks).
-#[derive(Clone, Copy)]
-pub(super) enum Parking<'a, S> {
-    /// In this no-escape set, the side's own.
-    Set(&'a NoEscape<S>),
-    /// In the side's table (`Slots::Table`).
-    Table,
 }
 
 impl<S: SquareSet> Parked<'_, S> {

@@ -3,7 +3,7 @@
 //! whole where the table has them (`blocks.rs`), other slots one by one.
 
 use super::bitmap::for_each_bit;
-use super::candidates::{Batch, Parked, Parking, Slots};
+use super::candidates::{Batch, Parked, Slots};
 use super::far::Kind;
 use super::frontier::Frontier;
 use super::Build;
@@ -18,20 +18,21 @@ impl<S: SquareSet> Build<'_, S> {
     /// accesses local.
     pub(super) fn gather(&self, mover: Color, kind: Kind, frontier: &Frontier, byte: u8) {
         let holder = self.holder(mover.flip());
+        let unpass = self.rules.null_move.allows(mover);
         match self.parking(mover, kind) {
-            Parking::Set(set) => {
+            Some(set) => {
                 // Read before the step writes the mover's table.
                 let table = self.sides.frozen(holder);
                 let into = self
                     .candidates
                     .parked_in(Slots::Set(set), self.ix.block_len());
                 frontier.for_each(&table, byte, |w, bits| {
-                    self.gather_from(w, bits, mover, &into)
+                    self.gather_from(w, bits, mover, unpass, &into)
                 });
             }
             // The frontier's table is the mover's, in which the candidates are parked: its
             // slots are read through the writer, as other threads park candidates.
-            Parking::Table => {
+            None => {
                 let table = self.sides.writer(holder);
                 let into = self
                     .candidates
@@ -39,19 +40,18 @@ impl<S: SquareSet> Build<'_, S> {
                 frontier.for_each_read(
                     |w| table.equal(w, byte),
                     |w| table.prefetch(w),
-                    |w, bits| self.gather_from(w, bits, mover, &into),
+                    |w, bits| self.gather_from(w, bits, mover, unpass, &into),
                 );
             }
         }
     }
 
     /// Parks in `into` the predecessors, with `mover` to move, of the slots `bits` of the
-    /// frontier's block `w`.
-    fn gather_from(&self, w: u64, bits: S, mover: Color, into: &Parked<S>) {
+    /// frontier's block `w` (by un-passing too if `unpass`: the mover may pass).
+    fn gather_from(&self, w: u64, bits: S, mover: Color, unpass: bool, into: &Parked<S>) {
         if self.cancelled() {
             return;
         }
-        let unpass = self.rules.null_move.allows(mover);
         let len = self.ix.block_len() as u64;
         if unpass && self.swap.is_none() {
             // The same placements with the mover to move, before it passed.

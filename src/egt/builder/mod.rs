@@ -47,7 +47,7 @@ use crate::egt::table::{held_sides, stored_once, Metric, Table};
 use crate::egt::value::{loss_byte, with_en_passant, Value, ILLEGAL, UNKNOWN};
 use crate::with_tables;
 use bitmap::Bitmap;
-use candidates::{Candidates, Parking};
+use candidates::Candidates;
 use done::{Done, Finished};
 use far::{Far, Kind};
 use frontier::Frontier;
@@ -224,6 +224,8 @@ pub fn build_table<'t>(
     let once = once && stored_once(material, &rules, !seeds.is_empty());
     let one_side = builds_one_side(once, &indexer, by_blocks, asked_one_side);
     let swap = indexer.colour_swap().filter(|_| one_side);
+    // The sides whose tables and builder's sets are made.
+    let held = held_sides(swap.is_some());
     // Rounded up to whole blocks, the bytes past the index being ILLEGAL, so that every
     // block of the table has its bytes. Black's are none when White's stand for them.
     let block_len = indexer.block_len() as u64;
@@ -310,11 +312,11 @@ pub fn build_table<'t>(
                 lost: [0, 1].map(|_| [0, 1].map(|_| Frontier::new(blocks.clone(), len))),
                 // A build from one side parks no candidates in Black's set, and reads none
                 // of it (`Build::parking`): it holds no slots.
-                no_escape: Color::BOTH.map(|c| match held_sides(swap.is_some()).contains(&c) {
+                no_escape: Color::BOTH.map(|c| match held.contains(&c) {
                     true => NoEscape::new(blocks.clone(), len),
                     false => NoEscape::new(0..0, len),
                 }),
-                pending: Pending::new(blocks.clone(), len, held_sides(swap.is_some())),
+                pending: Pending::new(blocks.clone(), len, held),
                 far: Far::new(direct, far_room.saturating_sub(far_bytes)),
                 too_long: AtomicBool::new(false),
                 fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
@@ -683,14 +685,15 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
     }
 
-    /// Where the candidates of side `c`'s steps of `kind` are parked (see `candidates.rs`):
-    /// side c's no-escape set, which no step reads while c's run; or, when White's steps
-    /// stand for both sides' and a loss step reads White's set meanwhile, White's table.
+    /// The no-escape set in which the candidates of side `c`'s steps of `kind` are parked
+    /// (see `candidates.rs`): side c's, which no step reads while c's run; or none, when
+    /// White's steps stand for both sides' and a loss step reads White's set meanwhile: its
+    /// candidates are parked in White's table.
     #[inline]
-    fn parking(&self, c: Color, kind: Kind) -> Parking<'_, S> {
+    fn parking(&self, c: Color, kind: Kind) -> Option<&NoEscape<S>> {
         match self.swap {
-            Some(_) if kind == Kind::Loss => Parking::Table,
-            _ => Parking::Set(&self.no_escape[self.holder(c).index()]),
+            Some(_) if kind == Kind::Loss => None,
+            _ => Some(&self.no_escape[self.holder(c).index()]),
         }
     }
 
