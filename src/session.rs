@@ -244,16 +244,23 @@ impl<W: AsyncWrite + Unpin> Session<W> {
         Ok(())
     }
 
-    /// Shows the progress not shown yet.
+    /// Shows the progress not shown yet. Progress the protocol cannot show yet (XBoard's
+    /// before the handshake) is kept and offered again a moment later: a build that reports
+    /// once (a load) may report before `protover 2` is read.
     async fn show_progress(&mut self) -> std::io::Result<()> {
         let Some(event) = self.progress.take() else {
             return Ok(());
         };
         self.last_progress = Some(Instant::now());
-        self.shown = Some(event.clone());
         match self.protocol.progress(&event) {
-            Some(text) => self.write(&text).await,
-            None => Ok(()),
+            Some(text) => {
+                self.shown = Some(event);
+                self.write(&text).await
+            }
+            None => {
+                self.progress = Some(event);
+                Ok(())
+            }
         }
     }
 }
@@ -576,6 +583,58 @@ mod tests {
             tokio::join!(user, serving).0
         });
         assert_eq!(said, [loading, "pong 1", loading]);
+    }
+
+    #[test]
+    fn progress_from_before_the_handshake_goes_out_after_it() {
+        // A load reports once, and may do so before `protover 2` is read: its line is kept
+        // until XBoard can be shown it, not dropped.
+        let mut engine = Engine::new(
+            Settings::from_config(
+                &EngineConfig::default(),
+                PieceSet::standard(),
+                Material::parse("KQ.KR", &PieceSet::standard()).unwrap(),
+                None,
+                true,
+            ),
+            Box::new(fairy_egt::files::Disk),
+        );
+        let mut s = Session {
+            protocol: Box::new(XBoard::new(PieceSet::standard(), "KQ.KR")),
+            uci: None,
+            first_line: false,
+            out: Vec::new(),
+            progress: None,
+            shown: None,
+            last_progress: None,
+        };
+        s.progress = Some(BuildEvent {
+            table: "KQ.KR".to_string(),
+            target: "KQ.KR".to_string(),
+            phase: Phase::Loading,
+            fraction: 0.0,
+            elapsed: Duration::ZERO,
+            remaining: None,
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let said = runtime.block_on(async {
+            s.line("xboard", &mut engine).await.unwrap();
+            s.show_progress().await.unwrap();
+            let before = String::from_utf8(std::mem::take(&mut s.out)).unwrap();
+            s.line("protover 2", &mut engine).await.unwrap();
+            s.show_progress().await.unwrap();
+            let after = String::from_utf8(std::mem::take(&mut s.out)).unwrap();
+            (before, after)
+        });
+        assert_eq!(said.0, "");
+        assert!(
+            said.1
+                .ends_with("feature done=1\n0 0 0 0 (loading KQ.KR, 0.0 s)\n"),
+            "{:?}",
+            said.1
+        );
     }
 
     #[test]
