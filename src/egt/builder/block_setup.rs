@@ -27,12 +27,14 @@ impl<S: SquareSet> Build<'_, S> {
         exits: &mut [Exits],
     ) -> u64 {
         let len = self.ix.block_len() as u64;
+        let block = S::below(len as usize);
         let Some((sq, fold)) = self.block_men(w) else {
             for &c in self.sides_built() {
                 for x in 0..len {
                     tables[c.index()].store(w * len + x, ILLEGAL);
                 }
             }
+            self.black_illegal_in_block(w, block);
             return 0;
         };
         let bm = self.men.block_man();
@@ -49,8 +51,9 @@ impl<S: SquareSet> Build<'_, S> {
         // fresh table already says.
         let rules_decide_quiet = self.rules.stalemate_wins || self.rules.bare_royal_loses;
         let mut legal = 0;
-        let block = S::below(len as usize);
         let canonical = fold.map_or(block, |f| f.keep::<S>());
+        let black_positions = canonical & !others & !attacked[Color::White.index()];
+        self.black_illegal_in_block(w, block & !black_positions);
         for &c in self.sides_built() {
             let positions = canonical & !others & !attacked[c.flip().index()];
             let exiting = self.exits_in_block(&sq, others, positions, c, exits);
@@ -84,6 +87,15 @@ impl<S: SquareSet> Build<'_, S> {
             });
         }
         legal
+    }
+
+    /// In a build from one side, adds the slots `illegal` of block `w` to Black's no-escape
+    /// set: they are illegal with Black to move (see `no_escape.rs`).
+    #[inline]
+    fn black_illegal_in_block(&self, w: u64, illegal: S) {
+        if self.swap.is_some() {
+            self.no_escape[Color::Black.index()].add_alone(w, illegal);
+        }
     }
 
     /// For each square of the block man among `positions`, what side `c`'s exits give it

@@ -18,7 +18,7 @@ use crate::egt::material::Squares;
 
 impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
-    /// the steps work on it as a whole (see `blockwise`) and the block holds positions (the
+    /// the gathers work on it as a whole (see `blockwise`) and the block holds positions (the
     /// other men stand on distinct squares, and they are canonical).
     pub(super) fn block(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
         if !self.blockwise() {
@@ -27,9 +27,19 @@ impl<S: SquareSet> Build<'_, S> {
         self.block_men(w)
     }
 
+    /// The men and fold of block `w`, when the loss checks work on it as a whole: the first
+    /// pass does (`setup_blockwise`), from one side too, where they read Black's no-escape
+    /// set, laid out as Black's positions (`no_escape.rs`).
+    pub(super) fn checked_block(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
+        if !self.setup_blockwise() {
+            return None;
+        }
+        self.block_men(w)
+    }
+
     /// In a build from one side (`Build::swap`) of a table with blocks, the colour swap and
-    /// the men of block `w`, when it holds positions: its steps' gathers and checks then take
-    /// the block as a whole on this side, and the images of its moves slot by slot.
+    /// the men of block `w`, when it holds positions: its gathers then take the block as a
+    /// whole on this side, and the images of its un-moves slot by slot.
     pub(super) fn swapped_block(&self, w: u64) -> Option<(&ColourSwap, Squares)> {
         let swap = self.swap.filter(|_| self.setup_blockwise())?;
         Some((swap, self.block_men(w)?.0))
@@ -52,9 +62,9 @@ impl<S: SquareSet> Build<'_, S> {
         self.blocks && self.ix.has_blocks() && self.men.blockwise()
     }
 
-    /// Whether the steps (gathers and checks) work block by block on both sides: the first
-    /// pass does, and the build holds both sides. From one side (`Build::swap`) the colour
-    /// swap turns a block of one side into a line of the other (`swapped_block`).
+    /// Whether the gathers work block by block on both sides: the first pass does, and the
+    /// build holds both sides. From one side (`Build::swap`) the colour swap turns a block of
+    /// one side into a line of the other (`swapped_block`).
     pub(super) fn blockwise(&self) -> bool {
         self.setup_blockwise() && self.swap.is_none()
     }
@@ -263,78 +273,12 @@ impl<S: SquareSet> Build<'_, S> {
         alive
     }
 
-    /// `quiet_losers_of_block` in a build from one side (`Build::swap`): the positions the
-    /// moves reach are the other side's, read from White's `no_escape` at their images, a
-    /// line of White's table for each move (see `gather_block_swapped`).
-    pub(super) fn quiet_losers_of_block_swapped(
-        &self,
-        mut alive: S,
-        sq: &Squares,
-        c: Color,
-        swap: &ColourSwap,
-        no_escape: &NoEscape<S>,
-    ) -> S {
-        let bm = self.men.block_man();
-        let others = self.men.others_of_block(sq);
-        if self.men.color(bm) == c {
-            let board = S::below(self.ix.block_len());
-            let closed = self.closed_images(sq, board & !others, swap, no_escape);
-            alive = self.own_quiet_losers(alive, closed, others);
-            if alive.is_empty() {
-                return alive;
-            }
-        }
-        let escaping = |i: usize, to: Square, slots: S| {
-            let mut moved = *sq;
-            moved[i] = to;
-            slots & !self.closed_images(&moved, slots, swap, no_escape)
-        };
-        self.men
-            .for_each_quiet_of_block(sq, others, c, |i, to, allowed| {
-                let slots = alive & allowed;
-                if !slots.is_empty() {
-                    alive &= !escaping(i, to, slots);
-                }
-                !alive.is_empty()
-            });
-        if self.men.has_special_moves() && !alive.is_empty() {
-            self.men
-                .for_each_special_quiet_of_block(sq, others, c, &mut |i, to, allowed| {
-                    let slots = alive & allowed;
-                    if !slots.is_empty() {
-                        alive &= !escaping(i, to, slots);
-                    }
-                    !alive.is_empty()
-                });
-        }
-        alive
-    }
-
-    /// Of the block man's squares `squares` in placement `sq`, those where the position's
-    /// image under `swap` is a slot of `no_escape`, or no slot (an illegal position).
-    #[inline(always)]
-    fn closed_images(
-        &self,
-        sq: &Squares,
-        squares: S,
-        swap: &ColourSwap,
-        no_escape: &NoEscape<S>,
-    ) -> S {
-        let mut closed = S::default();
-        self.for_each_image_slot(sq, squares, swap, |x, p| {
-            if p.is_none_or(|p| no_escape.contains(p)) {
-                closed |= S::bit(x);
-            }
-        });
-        closed
-    }
-
     /// Calls `f(x, slot)` for each square x of `squares`, with the slot in White's table of
     /// the image under `swap` of placement `sq` with the block man on x (`None`: no slot, an
     /// illegal position). The images form a line of the table, the block man's partner
     /// varying (`Indexer::line`), unless a symmetry fixes their royal pair or there is none.
     #[inline(always)]
-    fn for_each_image_slot(
+    pub(super) fn for_each_image_slot(
         &self,
         sq: &Squares,
         squares: S,

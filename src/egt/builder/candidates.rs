@@ -9,11 +9,10 @@
 //! bytes, and puts the set back as it reads each word. Here only the blocks that hold
 //! candidates are kept, a bit each.
 //!
-//! A build of White's side alone reads White's set in its loss checks (Black's positions are
-//! White's seen through the colour swap), so its loss steps park their candidates in White's
-//! table instead: an undecided slot's byte becomes `CANDIDATE`, and the check puts `UNKNOWN`
-//! back. (Only undecided slots are candidates of a loss step.) Such a build then needs no
-//! set for Black at all.
+//! A build of White's side alone holds one set, Black's, in which White's positions stand at
+//! their images' slots (`no_escape.rs`): its steps park their candidates in White's table
+//! instead. A slot's byte becomes `CANDIDATE` where the step may change it ([`parks`]), and
+//! the check puts `UNKNOWN` back.
 
 use super::bitmap::{for_each_bit, Bitmap};
 use super::far::Kind;
@@ -22,7 +21,7 @@ use super::no_escape::NoEscape;
 use super::sides::{Word, Writer};
 use super::Build;
 use crate::board::{Color, SquareSet};
-use crate::egt::value::{CANDIDATE, UNKNOWN};
+use crate::egt::value::{CANDIDATE, NOT_LOST, UNKNOWN};
 use rayon::prelude::*;
 
 /// The blocks that hold the candidates of a step.
@@ -32,8 +31,23 @@ pub(super) struct Candidates(Bitmap);
 pub(super) enum Slots<'a, S> {
     /// In the mover's no-escape set, besides the set's own slots.
     Set(&'a NoEscape<S>),
-    /// In the mover's table, as `CANDIDATE` bytes in place of `UNKNOWN`: for a loss step.
-    Table(&'a Writer<'a>),
+    /// In the mover's table, as `CANDIDATE` bytes in place of those [`parks`] names: `None`
+    /// for a loss step, `Some(byte of its wins)` for a win step.
+    Table(&'a Writer<'a>, Option<u8>),
+}
+
+/// Whether a step parks a candidate whose byte is `byte` in the table: an undecided one, and,
+/// for a win step whose wins have the byte `win`, one never lost or provisionally won in more
+/// moves, which that step improves too (`win_step.rs`). The check puts `UNKNOWN` back in
+/// place of `CANDIDATE`, and a win step then wins every such slot that has a legal move; one
+/// that had another byte than `UNKNOWN` has one (the capture that gave it its byte), so its
+/// byte is not needed again.
+#[inline]
+pub(super) fn parks(byte: u8, win: Option<u8>) -> bool {
+    byte == UNKNOWN
+        || win.is_some_and(|win| {
+            byte == NOT_LOST || (byte % 2 == 0 && byte > win && byte != CANDIDATE)
+        })
 }
 
 /// Where a gather puts the candidates of one side to move: their slots parked as `slots`
@@ -105,7 +119,7 @@ impl Candidates {
                                 Slots::Set(set) => {
                                     set.unpark(w, NoEscape::held(&word.bytes(), won))
                                 }
-                                Slots::Table(_) => {
+                                Slots::Table(..) => {
                                     let bits = word.bytes().equal::<S>(CANDIDATE);
                                     for_each_bit(bits, |x| word.store(x, UNKNOWN));
                                     bits
@@ -148,9 +162,9 @@ impl<S: SquareSet> Build<'_, S> {
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
         let table = self.sides.writer(c);
-        let parked = match self.parking(c, kind) {
+        let parked = match self.parking(c) {
             Some(set) => Slots::Set(set),
-            None => Slots::Table(&table),
+            None => Slots::Table(&table, (kind == Kind::Win).then_some(won)),
         };
         self.candidates.check_blocks(
             &parked,
@@ -177,7 +191,9 @@ impl<S: SquareSet> Parked<'_, S> {
         if !bits.is_empty() {
             match self.slots {
                 Slots::Set(set) => set.or(w, bits),
-                Slots::Table(table) => for_each_bit(bits, |x| table.park(w * self.len + x as u64)),
+                Slots::Table(table, win) => for_each_bit(bits, |x| {
+                    table.park(w * self.len + x as u64, |byte| parks(byte, win))
+                }),
             }
             self.blocks.set(w);
         }
@@ -188,7 +204,7 @@ impl<S: SquareSet> Parked<'_, S> {
     fn prefetch(&self, w: u64, bits: S) {
         match self.slots {
             Slots::Set(set) => set.prefetch(w),
-            Slots::Table(table) => table.prefetch_slot(w * self.len + bits.lowest() as u64),
+            Slots::Table(table, _) => table.prefetch_slot(w * self.len + bits.lowest() as u64),
         }
     }
 }
@@ -271,6 +287,29 @@ mod tests {
         }
     }
 
+    /// A loss step parks undecided slots in the table; a win step those it may improve too:
+    /// never lost, or provisionally won in more moves than its own wins.
+    #[test]
+    fn a_step_parks_in_the_table_what_it_may_change() {
+        use crate::egt::value::{loss_byte, win_byte, WIN_LATER};
+        let win = win_byte(5);
+        for (byte, loss_step, win_step) in [
+            (UNKNOWN, true, true),
+            (NOT_LOST, false, true),
+            (win_byte(6), false, true),
+            (win_byte(5), false, false),
+            (win_byte(1), false, false),
+            (loss_byte(3), false, false),
+            (loss_byte(9), false, false),
+            (WIN_LATER, false, true),
+            (ILLEGAL, false, false),
+            (CANDIDATE, false, false),
+        ] {
+            assert_eq!(parks(byte, None), loss_step, "{byte}");
+            assert_eq!(parks(byte, Some(win)), win_step, "{byte}");
+        }
+    }
+
     fn steps_see_parked<S: SquareSet>(len: u64, in_table: bool) {
         let size: u64 = len * 64 * 300 + 5;
         let blocks = size.div_ceil(len);
@@ -309,7 +348,7 @@ mod tests {
                 (0..blocks).for_each(|w| set.add_alone(w, own(w)));
                 let parked = || match in_table {
                     false => Slots::Set(&set),
-                    true => Slots::Table(&table),
+                    true => Slots::Table(&table, None),
                 };
                 let candidates = Candidates::new(0..blocks);
                 // In batches of 100 slots: each is flushed when full, and when dropped.

@@ -100,10 +100,12 @@ impl<S: SquareSet> Build<'_, S> {
             for &c in self.sides_built() {
                 tables[c.index()].store(index, ILLEGAL);
             }
+            self.black_illegal(index, true);
             return 0;
         };
         let occ = self.men.occupancy(sq);
         let attacked = Color::BOTH.map(|c| self.men.royal_attacked(sq, occ.all(), c));
+        self.black_illegal(index, attacked[Color::White.index()]);
         let mut legal = 0;
         for &c in self.sides_built() {
             if attacked[c.flip().index()] {
@@ -116,6 +118,15 @@ impl<S: SquareSet> Build<'_, S> {
             tables[c.index()].store(index, byte);
         }
         legal
+    }
+
+    /// In a build from one side, adds slot `index` to Black's no-escape set if `illegal`:
+    /// the slot is then illegal with Black to move (see `no_escape.rs`).
+    #[inline]
+    fn black_illegal(&self, index: u64, illegal: bool) {
+        if self.swap.is_some() && illegal {
+            self.no_escape[Color::Black.index()].add_slots(&[index]);
+        }
     }
 
     /// The byte phase 1 gives slot `slot`, a legal position with `c` to move (a provisional

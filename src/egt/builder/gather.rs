@@ -10,16 +10,17 @@ use super::Build;
 use crate::board::{Color, SquareSet};
 
 impl<S: SquareSet> Build<'_, S> {
-    /// Sets the candidates (empty: the last step's checks took them), parked as the mover's
-    /// steps of `kind` park them (`Build::parking`), to every predecessor, with `mover` to
+    /// Sets the candidates (empty: the last step's checks took them) of the mover's step of
+    /// `kind` (its wins of the distance reached have the byte `win`), parked where the
+    /// mover's steps park them (`Build::parking`), to every predecessor, with `mover` to
     /// move, of the positions of the other side in `frontier` (of value `byte`): the
     /// positions before the mover's last move. Only bits are set here, at random; the table
     /// is then read in index order by the caller's filter, which keeps the big table's
     /// accesses local.
-    pub(super) fn gather(&self, mover: Color, kind: Kind, frontier: &Frontier, byte: u8) {
+    pub(super) fn gather(&self, mover: Color, kind: Kind, frontier: &Frontier, byte: u8, win: u8) {
         let holder = self.holder(mover.flip());
         let unpass = self.rules.null_move.allows(mover);
-        match self.parking(mover, kind) {
+        match self.parking(mover) {
             Some(set) => {
                 // Read before the step writes the mover's table.
                 let table = self.sides.frozen(holder);
@@ -31,12 +32,14 @@ impl<S: SquareSet> Build<'_, S> {
                 });
             }
             // The frontier's table is the mover's, in which the candidates are parked: its
-            // slots are read through the writer, as other threads park candidates.
+            // slots are read through the writer, as other threads park candidates (never in
+            // the frontier's slots: a position lost or won is no candidate).
             None => {
                 let table = self.sides.writer(holder);
-                let into = self
-                    .candidates
-                    .parked_in(Slots::Table(&table), self.ix.block_len());
+                let into = self.candidates.parked_in(
+                    Slots::Table(&table, (kind == Kind::Win).then_some(win)),
+                    self.ix.block_len(),
+                );
                 frontier.for_each_read(
                     |w| table.equal(w, byte),
                     |w| table.prefetch(w),

@@ -39,8 +39,10 @@ impl<S: SquareSet> Build<'_, S> {
             let lost = &self.lost_at(target)[c.index()];
             let win = self.far.code(Kind::Win, n);
             let opponent = self.holder(c.flip());
-            self.gather(c, Kind::Loss, &self.won[opponent.index()], win);
-            let no_escape = &self.no_escape[opponent.index()];
+            self.gather(c, Kind::Loss, &self.won[opponent.index()], win, win);
+            // The opponent's set holds the opponent's positions at their own slots, from one
+            // side too (`no_escape.rs`).
+            let no_escape = &self.no_escape[c.flip().index()];
             let len = self.ix.block_len() as u64;
             self.check_candidates(c, Kind::Loss, win, lost, |w, bits, word| {
                 let bytes = word.bytes();
@@ -49,27 +51,16 @@ impl<S: SquareSet> Build<'_, S> {
                     return undecided;
                 }
                 let mut kept = S::default();
-                let losers = match (self.block(w), self.swapped_block(w)) {
-                    (Some(block), _) => Some((
-                        self.quiet_losers_of_block(w, undecided, &block, c, no_escape),
-                        block.0,
-                    )),
-                    (None, Some((swap, sq))) => Some((
-                        self.quiet_losers_of_block_swapped(undecided, &sq, c, swap, no_escape),
-                        sq,
-                    )),
-                    (None, None) => None,
-                };
-                if let Some((losers, sq)) = losers {
+                if let Some(block) = self.checked_block(w) {
+                    let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
                     let bm = self.men.block_man();
                     for_each_bit(losers, |x| {
-                        let mut s = sq;
+                        let mut s = block.0;
                         s[bm] = x;
                         let p = w * len + x as u64;
                         let occ = self.men.occupancy(&s);
-                        // The pass reaches the same slot, or, from one side, its image's.
-                        let passed = self.as_held(p, &s).0;
-                        let d = self.other_moves_lose(passed, &s, occ, c, no_escape, n);
+                        // The pass reaches the same slot.
+                        let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
                         if self.settle_loss(c, word, p, d, target) {
                             kept |= S::bit(x);
                         }
@@ -128,23 +119,21 @@ impl<S: SquareSet> Build<'_, S> {
         n: u16,
     ) -> Option<u16> {
         let occ = self.men.occupancy(sq);
-        let (held, image) = self.as_held(index, sq);
-        let plain = self.ix.is_plain(&image);
+        let plain = self.ix.is_plain(sq);
         let closed = self.men.for_each_quiet(sq, occ, c, |i, t| {
-            let (i, t) = self.held_move(i, t);
-            let mut s2 = image;
+            let mut s2 = *sq;
             s2[i] = t;
-            (self.ix.after_move(held, plain, &image, i, &s2))
+            (self.ix.after_move(index, plain, sq, i, &s2))
                 .is_none_or(|next| no_escape.contains(next))
         });
         if !closed {
             return None;
         }
-        self.other_moves_lose(held, sq, occ, c, no_escape, n)
+        self.other_moves_lose(index, sq, occ, c, no_escape, n)
     }
 
     /// `all_moves_lose` once every quiet move is known to reach a slot of `no_escape`: the
-    /// exits and the pass, which reaches slot `passed` of `no_escape` (see `Build::as_held`).
+    /// exits and the pass, which reaches slot `passed` of `no_escape`.
     fn other_moves_lose(
         &self,
         passed: u64,

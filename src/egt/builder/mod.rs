@@ -34,7 +34,8 @@
 
 use crate::board::en_passant::PawnRules;
 use crate::board::geometry::Geometry;
-use crate::board::{Color, Square, SquareSet};
+use crate::board::size::MAX_SIDE;
+use crate::board::{for_each_bit, Color, Square, SquareSet};
 use crate::egt::dtz;
 use crate::egt::index::{ColourSwap, Indexer};
 use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
@@ -136,7 +137,7 @@ struct Build<'a, S> {
     lost: [[Frontier; 2]; 2],
     /// Per side: the positions a move into saves nothing (illegal, or won in at most the
     /// distance reached), for the loss checks; during the side's own steps they hold its
-    /// candidates too.
+    /// candidates too. From one side, Black's alone (see `no_escape.rs`).
     no_escape: [NoEscape<S>; 2],
     pending: Pending,
     /// Distances beyond the byte's.
@@ -310,9 +311,9 @@ pub fn build_table<'t>(
                 candidates: Candidates::new(blocks.clone()),
                 won: [0, 1].map(|_| Frontier::new(blocks.clone(), len)),
                 lost: [0, 1].map(|_| [0, 1].map(|_| Frontier::new(blocks.clone(), len))),
-                // A build from one side parks no candidates in Black's set, and reads none
-                // of it (`Build::parking`): it holds no slots.
-                no_escape: Color::BOTH.map(|c| match held.contains(&c) {
+                // A build from one side holds Black's set alone, White's positions standing
+                // in it at their images' slots (`no_escape.rs`).
+                no_escape: Color::BOTH.map(|c| match swap.is_none() || c == Color::Black {
                     true => NoEscape::new(blocks.clone(), len),
                     false => NoEscape::new(0..0, len),
                 }),
@@ -422,7 +423,11 @@ impl<'a, S: SquareSet> Build<'a, S> {
         for &c in self.sides_built() {
             let table = self.sides.frozen(c);
             self.pending.index_blocks(c, &table);
-            self.no_escape[c.index()].start_from(&table);
+            // From one side, the first pass has set Black's illegal slots, which are White's
+            // illegal slots' images.
+            if self.swap.is_none() {
+                self.no_escape[c.index()].start_from(&table);
+            }
         }
         let captures = start.elapsed();
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
@@ -685,24 +690,23 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
     }
 
-    /// The no-escape set in which the candidates of side `c`'s steps of `kind` are parked
-    /// (see `candidates.rs`): side c's, which no step reads while c's run; or none, when
-    /// White's steps stand for both sides' and a loss step reads White's set meanwhile: its
-    /// candidates are parked in White's table.
+    /// The no-escape set in which the candidates of side `c`'s steps are parked (see
+    /// `candidates.rs`): side c's, which no step reads while c's run; or none, when White's
+    /// steps stand for both sides' and the one set is Black's, laid out as Black's positions
+    /// (see [`Build::add_no_escape`]): they are parked in White's table.
     #[inline]
-    fn parking(&self, c: Color, kind: Kind) -> Option<&NoEscape<S>> {
+    fn parking(&self, c: Color) -> Option<&NoEscape<S>> {
         match self.swap {
-            Some(_) if kind == Kind::Loss => None,
-            _ => Some(&self.no_escape[self.holder(c).index()]),
+            Some(_) => None,
+            None => Some(&self.no_escape[c.index()]),
         }
     }
 
     /// The placement `sq` (slot `index`) with the other side to move, as the table that holds
     /// those positions (`holder`) holds it: the same, or, when White's table stands for
-    /// Black's, the colour swap's image and its slot. Its moves are then the images of
-    /// `sq`'s (`Build::held_move`), so that `Indexer::after_move` finds the slots they reach,
-    /// and un-moving the mover's men from it finds the mover's predecessors of a position of
-    /// the other side's frontier.
+    /// Black's, the colour swap's image and its slot: un-moving the mover's men from it finds
+    /// the mover's predecessors of a position of the other side's frontier, and the slot of
+    /// a White position's image is where Black's no-escape set holds it.
     #[inline]
     fn as_held(&self, index: u64, sq: &Squares) -> (u64, Squares) {
         match self.swap {
@@ -712,15 +716,6 @@ impl<'a, S: SquareSet> Build<'a, S> {
                 (slot.expect("the image of a position is one"), image)
             }
             None => (index, *sq),
-        }
-    }
-
-    /// Man `i`'s move to `to`, as it moves in the placement `as_held` gives.
-    #[inline]
-    fn held_move(&self, i: usize, to: Square) -> (usize, Square) {
-        match self.swap {
-            Some(swap) => (swap.partner(i), swap.square(to)),
-            None => (i, to),
         }
     }
 
@@ -768,13 +763,46 @@ impl<'a, S: SquareSet> Build<'a, S> {
     }
 
     /// Adds the collected slots `slots` of block `w` of side `c`, of `kind` at the distance
-    /// reached, to the frontier `into`; wins join the side's no-escape set too.
+    /// reached, to the frontier `into`; wins join the side's no-escape bits too.
     #[inline]
     fn join(&self, c: Color, kind: Kind, into: &Frontier, w: u64, slots: S) {
         into.mark(w, slots);
         if kind == Kind::Win {
-            self.no_escape[c.index()].add_alone(w, slots);
+            self.add_no_escape(c, w, slots);
         }
+    }
+
+    /// Adds the slots `slots` of side `c`'s block `w`, which no other thread writes
+    /// meanwhile, to the no-escape bits of c's positions: c's set; or, when White's table
+    /// stands for both sides (`Build::swap`), Black's set at the slots of their images, which
+    /// are Black's positions (see `no_escape.rs`): a line of Black's set for a block's slots
+    /// where the table has blocks (`Build::for_each_image_slot`), an index each otherwise.
+    fn add_no_escape(&self, c: Color, w: u64, slots: S) {
+        let Some(swap) = self.swap else {
+            return self.no_escape[c.index()].add_alone(w, slots);
+        };
+        if slots.is_empty() {
+            return;
+        }
+        // A block is at most the squares of the largest board.
+        let mut images = [0u64; MAX_SIDE as usize * MAX_SIDE as usize];
+        let mut count = 0;
+        let mut add = |p: Option<u64>| {
+            images[count] = p.expect("the image of a position is one");
+            count += 1;
+        };
+        match self.setup_blockwise().then(|| self.block_men(w)).flatten() {
+            Some((sq, _)) => self.for_each_image_slot(&sq, slots, swap, |_, p| add(p)),
+            None => {
+                let len = self.ix.block_len() as u64;
+                for_each_bit(slots, |x| {
+                    let z = w * len + x as u64;
+                    let sq = self.ix.decode(z).expect("wins are positions");
+                    add(Some(self.as_held(z, &sq).0));
+                });
+            }
+        }
+        self.no_escape[Color::Black.index()].add_slots(&images[..count]);
     }
 
     /// The seeded slots of block `w` of side `c`.

@@ -7,8 +7,12 @@
 //! cache.
 //!
 //! The set of the side whose step runs is not read meanwhile: that step parks its candidates
-//! in it (`candidates.rs`). A build of White's side alone has White's set only, which its loss
-//! steps read: they park their candidates in White's table instead.
+//! in it (`candidates.rs`). A build of White's side alone, whose steps stand for Black's too,
+//! holds one set, Black's, laid out as Black's positions, so that White's loss checks read it
+//! a word per block and move as a build of both sides does: White's positions stand in it at
+//! the slots of their images under the colour swap (Black's positions), set one by one as
+//! White's wins are found (`Build::add_no_escape`), and Black's illegal slots are set by the
+//! first pass. Its steps park their candidates in White's table instead.
 
 use crate::board::SquareSet;
 use crate::egt::bytes::{self, BlockBytes};
@@ -193,6 +197,23 @@ impl<S: SquareSet> NoEscape<S> {
             }
         }
         parked
+    }
+
+    /// Adds the slots `slots`, anywhere in the set, which other threads may write meanwhile:
+    /// the reads of their words are started together before the words are ORed, so that
+    /// their misses overlap.
+    #[inline]
+    pub(super) fn add_slots(&self, slots: &[u64]) {
+        let bit = |i: u64| (i - self.first * self.len as u64) as usize;
+        for &i in slots {
+            bytes::prefetch_line(&self.words[bit(i) / 64]);
+        }
+        for &i in slots {
+            let (word, mask) = (&self.words[bit(i) / 64], 1 << (bit(i) % 64));
+            if word.load(Relaxed) & mask == 0 {
+                word.fetch_or(mask, Relaxed);
+            }
+        }
     }
 
     /// Adds the slots `won` of block `w`, which no other thread writes meanwhile (its

@@ -29,7 +29,7 @@
 
 use crate::board::{Color, SquareSet};
 use crate::egt::bytes::{self, BlockBytes};
-use crate::egt::value::{CANDIDATE, UNKNOWN};
+use crate::egt::value::CANDIDATE;
 use std::ops::Deref;
 use std::sync::atomic::{
     AtomicIsize, AtomicU8,
@@ -170,12 +170,12 @@ impl Writer<'_> {
             .fold(S::default(), |set, (x, _)| set | S::bit(x as u8))
     }
 
-    /// Parks slot `index` as a candidate: its byte becomes `CANDIDATE` if it is `UNKNOWN`
-    /// (other threads may park it too, or read the block, meanwhile).
+    /// Parks slot `index` as a candidate: its byte becomes `CANDIDATE` if `parks` says so of
+    /// it (other threads may park it too, or read the block, meanwhile).
     #[inline]
-    pub(super) fn park(&self, index: u64) {
+    pub(super) fn park(&self, index: u64, parks: impl Fn(u8) -> bool) {
         let byte = &self.bytes[index as usize];
-        if byte.load(Relaxed) == UNKNOWN {
+        if parks(byte.load(Relaxed)) {
             byte.store(CANDIDATE, Relaxed);
         }
     }
@@ -229,6 +229,7 @@ impl Word<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::egt::value::UNKNOWN;
 
     fn tables() -> [Vec<AtomicU8>; 2] {
         [0, 1].map(|_| (0..128).map(|_| AtomicU8::new(UNKNOWN)).collect())

@@ -27,6 +27,7 @@ impl<S: SquareSet> Build<'_, S> {
                 Kind::Win,
                 &self.lost_at(n - 1)[self.holder(c.flip()).index()],
                 self.far.code(Kind::Loss, n - 1),
+                win,
             );
             let passes = self.rules.null_move.allows(c);
             let len = self.ix.block_len() as u64;
@@ -51,7 +52,7 @@ impl<S: SquareSet> Build<'_, S> {
                         });
                     }
                     for_each_bit(improves, |b| word.store(b, win));
-                    self.no_escape[c.index()].add_alone(w, improves);
+                    self.add_no_escape(c, w, improves);
                     improves
                 })
         };
