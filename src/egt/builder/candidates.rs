@@ -46,7 +46,7 @@ pub(super) enum Slots<'a, S> {
 pub(super) fn parks(byte: u8, win: Option<u8>) -> bool {
     byte == UNKNOWN
         || win.is_some_and(|win| {
-            byte == NOT_LOST || (byte % 2 == 0 && byte > win && byte != CANDIDATE)
+            byte == NOT_LOST || (byte.is_multiple_of(2) && byte > win && byte != CANDIDATE)
         })
 }
 
