@@ -97,9 +97,9 @@ pub const LOSS_NEW_ODD: u8 = 252;
 pub const WIN_LATER: u8 = 250;
 /// While building only: a provisional loss beyond [`MAX_DIRECT`], as [`WIN_LATER`].
 pub const LOSS_LATER: u8 = 251;
-/// While building only: an undecided position parked as a candidate of a loss step in the
-/// mover's own table (a build of White's side alone, whose loss checks read White's
-/// no-escape set; see `builder/candidates.rs`). The step's check puts [`UNKNOWN`] back.
+/// While building only: a position parked as a candidate of a step in the mover's own table
+/// (a build of White's side alone, whose one no-escape set is laid out as Black's positions;
+/// see `builder/candidates.rs`). The step's check puts [`UNKNOWN`] back.
 pub const CANDIDATE: u8 = 254;
 /// Table byte of a position not (yet) won that can never be lost: the side to move has a
 /// capture into a drawn position. The builder leaves such positions out of its search for

@@ -13,40 +13,23 @@ use super::candidates::{Batch, Parked};
 use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, Square, SquareSet};
-use crate::egt::index::{BlockMove, BlockShape, ColourSwap, Fold};
+use crate::egt::index::{BlockMove, BlockShape, Fold};
 use crate::egt::material::Squares;
 
 impl<S: SquareSet> Build<'_, S> {
     /// The men of block `w` (the block man's entry is 0), and its fold if it has one, when
-    /// the gathers work on it as a whole (see `blockwise`) and the block holds positions (the
-    /// other men stand on distinct squares, and they are canonical).
+    /// the steps work on it as a whole (the first pass does, see `setup_blockwise`) and the
+    /// block holds positions (the other men stand on distinct squares, and they are
+    /// canonical). A build from one side works its blocks so too: the other side's positions
+    /// are read in the layout of Black's (see `images.rs`).
     pub(super) fn block(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
-        if !self.blockwise() {
-            return None;
-        }
-        self.block_men(w)
-    }
-
-    /// The men and fold of block `w`, when the loss checks work on it as a whole: the first
-    /// pass does (`setup_blockwise`), from one side too, where they read Black's no-escape
-    /// set, laid out as Black's positions (`no_escape.rs`).
-    pub(super) fn checked_block(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
         if !self.setup_blockwise() {
             return None;
         }
         self.block_men(w)
     }
 
-    /// In a build from one side (`Build::swap`) of a table with blocks, the colour swap and
-    /// the men of block `w`, when it holds positions: its gathers then take the block as a
-    /// whole on this side, and the images of its un-moves slot by slot.
-    pub(super) fn swapped_block(&self, w: u64) -> Option<(&ColourSwap, Squares)> {
-        let swap = self.swap.filter(|_| self.setup_blockwise())?;
-        Some((swap, self.block_men(w)?.0))
-    }
-
-    /// `block`'s men and fold of block `w`, for a table with blocks whatever the steps do
-    /// (the first pass, see `setup_blockwise`).
+    /// `block`'s men and fold of block `w`, for a table with blocks.
     pub(super) fn block_men(&self, w: u64) -> Option<(Squares, Option<Fold>)> {
         let sq = self.ix.block_men(w)?;
         match self.ix.block_shape(w, &sq) {
@@ -60,13 +43,6 @@ impl<S: SquareSet> Build<'_, S> {
     /// capture plainly (`Men::blockwise`), unless the recipe asks for slot-by-slot work.
     pub(super) fn setup_blockwise(&self) -> bool {
         self.blocks && self.ix.has_blocks() && self.men.blockwise()
-    }
-
-    /// Whether the gathers work block by block on both sides: the first pass does, and the
-    /// build holds both sides. From one side (`Build::swap`) the colour swap turns a block of
-    /// one side into a line of the other (`swapped_block`).
-    pub(super) fn blockwise(&self) -> bool {
-        self.setup_blockwise() && self.swap.is_none()
     }
 
     /// Sets in `into` (positions with `mover` to move) every predecessor, by a move of
@@ -111,72 +87,6 @@ impl<S: SquareSet> Build<'_, S> {
             });
             // In a folded block, an origin may stand for the slot of its mirror image.
             batch.add(w, fold.map_or(origins, |f| self.ix.fold(&f, origins)));
-        }
-    }
-
-    /// `gather_block` in a build from one side (`Build::swap`): the slots `frontier` of
-    /// White's block `w` (men `sq`) stand for the other side's positions at their images,
-    /// whose predecessors by a move of `mover` are the images of the slots' predecessors by a
-    /// move of the mover's opponent. Those are un-made as `gather_block` un-makes them, a
-    /// set of the block man's squares at a time, and the image of each set is a line of
-    /// White's table (the block man's partner on the images of his squares), added slot by
-    /// slot; with passes (`unpass`), the images of the frontier's own slots too.
-    pub(super) fn gather_block_swapped(
-        &self,
-        frontier: S,
-        sq: &Squares,
-        swap: &ColourSwap,
-        mover: Color,
-        unpass: bool,
-        batch: &mut Batch<'_, '_, S>,
-    ) {
-        let bm = self.men.block_man();
-        let others = self.men.others_of_block(sq);
-        // Some un-moves of a royal leave no position: their images have no slot.
-        let mut add_images = |moved: &Squares, slots: S| {
-            self.for_each_image_slot(moved, slots, swap, |_, p| {
-                if let Some(p) = p {
-                    let (w, x) = self.ix.block_and_square(p);
-                    batch.add(w, S::bit(x));
-                }
-            })
-        };
-        if unpass {
-            add_images(sq, frontier);
-        }
-        let opponent = mover.flip();
-        self.men
-            .for_each_unmove_of_block(sq, others, opponent, |i, origin, allowed| {
-                let slots = frontier & allowed;
-                if slots.is_empty() {
-                    return false;
-                }
-                let mut moved = *sq;
-                moved[i] = origin;
-                add_images(&moved, slots);
-                true
-            });
-        if self.men.has_special_moves() {
-            self.men.for_each_special_unmove_of_block(
-                sq,
-                others,
-                opponent,
-                &mut |i, origin, allowed| {
-                    let slots = frontier & allowed;
-                    if !slots.is_empty() {
-                        let mut moved = *sq;
-                        moved[i] = origin;
-                        add_images(&moved, slots);
-                    }
-                },
-            );
-        }
-        if self.men.color(bm) == opponent {
-            let mut origins = S::default();
-            for_each_bit(frontier, |x| {
-                origins |= self.men.unmove_origins(bm, x, others);
-            });
-            add_images(sq, origins);
         }
     }
 
@@ -271,34 +181,6 @@ impl<S: SquareSet> Build<'_, S> {
                 });
         }
         alive
-    }
-
-    /// Calls `f(x, slot)` for each square x of `squares`, with the slot in White's table of
-    /// the image under `swap` of placement `sq` with the block man on x (`None`: no slot, an
-    /// illegal position). The images form a line of the table, the block man's partner
-    /// varying (`Indexer::line`), unless a symmetry fixes their royal pair or there is none.
-    #[inline(always)]
-    pub(super) fn for_each_image_slot(
-        &self,
-        sq: &Squares,
-        squares: S,
-        swap: &ColourSwap,
-        mut f: impl FnMut(Square, Option<u64>),
-    ) {
-        let partner = swap.partner(self.men.block_man());
-        let mut image = swap.placement(sq, self.ix.men());
-        match self.ix.line(&image, partner) {
-            Some((base, stride, turn)) => for_each_bit(squares, |x| {
-                f(
-                    x,
-                    Some(base + stride * turn[swap.square(x) as usize] as u64),
-                )
-            }),
-            None => for_each_bit(squares, |x| {
-                image[partner] = swap.square(x);
-                f(x, self.ix.index(&image))
-            }),
-        }
     }
 
     /// Of the slots `alive` of a block (the other men on `others`), those whose block man's

@@ -231,6 +231,32 @@ impl<S: SquareSet> Build<'_, S> {
         joined
     }
 
+    /// Calls `f(slot)` for each slot of `table` that holds a position of the frontier (of
+    /// value `byte`): the frontier's slots; from one side, their images (see `images.rs`).
+    /// Far distances are few: one call per slot.
+    fn for_each_frontier_slot(
+        &self,
+        frontier: &Frontier,
+        table: &[u8],
+        byte: u8,
+        f: impl Fn(u64) + Sync,
+    ) {
+        let len = self.ix.block_len() as u64;
+        if self.swap.is_none() {
+            return frontier.for_each(table, byte, |w, slots: S| {
+                for_each_bit(slots, |b| f(w * len + b as u64));
+            });
+        }
+        let load = |p: u64| table[p as usize];
+        frontier.for_each_read(
+            |w| self.image_frontier(w, S::default(), byte, load, |_| {}),
+            |_| {},
+            |w, slots: S| {
+                self.for_each_image(w, slots, |_, p| f(p));
+            },
+        );
+    }
+
     /// Settles the frontier `frontier` of side `c`, of `kind` at distance n beyond the direct
     /// ones, once the step after it has un-moved from it: its bytes become `WIN_FAR` /
     /// `LOSS_FAR`, its distances join the exceptions. If the exceptions would outgrow the
@@ -247,8 +273,8 @@ impl<S: SquareSet> Build<'_, S> {
         let count = AtomicU64::new(0);
         let start = {
             let frozen = self.sides.frozen(c);
-            frontier.for_each(&frozen, now, |_, slots: S| {
-                count.fetch_add(slots.count() as u64, Relaxed);
+            self.for_each_frontier_slot(frontier, &frozen, now, |_| {
+                count.fetch_add(1, Relaxed);
             });
             let count = count.into_inner();
             if !self.far.take_room(SETTLED_BYTES * count) {
@@ -258,10 +284,9 @@ impl<S: SquareSet> Build<'_, S> {
             list.reserve_exact(count as usize);
             let start = list.len();
             drop(list);
-            let len = self.ix.block_len() as u64;
-            frontier.for_each(&frozen, now, |w, slots: S| {
+            self.for_each_frontier_slot(frontier, &frozen, now, |slot| {
                 let mut list = settled.lock().expect("no panic holds it");
-                for_each_bit(slots, |b| list.push((w * len + b as u64) << 16 | n as u64));
+                list.push(slot << 16 | n as u64);
             });
             start
         };

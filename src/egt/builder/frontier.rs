@@ -33,6 +33,12 @@ impl Frontier {
         }
     }
 
+    /// Marks block `w` as holding frontier slots.
+    #[inline]
+    pub(super) fn mark_block(&self, w: u64) {
+        self.blocks.set(w);
+    }
+
     /// Marks the blocks 64·k + b for the bits b of `blocks`.
     #[inline]
     pub(super) fn mark_blocks(&self, k: u64, blocks: u64) {

@@ -31,18 +31,32 @@ impl<S: SquareSet> Build<'_, S> {
                     self.gather_from(w, bits, mover, unpass, &into)
                 });
             }
-            // The frontier's table is the mover's, in which the candidates are parked: its
-            // slots are read through the writer, as other threads park candidates (never in
-            // the frontier's slots: a position lost or won is no candidate).
+            // From one side: the frontier holds the blocks of the images of White's slots
+            // (`images.rs`), read in White's table, in which the candidates are parked: its
+            // bytes are read through the writer, as other threads park candidates (never in
+            // the frontier's images: a position lost or won is no candidate). A loss step's
+            // frontier is Black's wins of the distance reached, which join Black's no-escape
+            // set here, a block at a time, before the step's checks read it; until then, the
+            // set holds none of a frontier's slots, whose images are not read.
             None => {
                 let table = self.sides.writer(holder);
                 let into = self.candidates.parked_in(
                     Slots::Table(&table, (kind == Kind::Win).then_some(win)),
                     self.ix.block_len(),
                 );
+                let no_escape = &self.no_escape[Color::Black.index()];
                 frontier.for_each_read(
-                    |w| table.equal(w, byte),
-                    |w| table.prefetch(w),
+                    |w| {
+                        let load = |p| table.load(p);
+                        let closed = no_escape.word(w);
+                        let prefetch = |p| table.prefetch_slot(p);
+                        let bits = self.image_frontier(w, closed, byte, load, prefetch);
+                        if kind == Kind::Loss {
+                            no_escape.or(w, bits);
+                        }
+                        bits
+                    },
+                    |_| {},
                     |w, bits| self.gather_from(w, bits, mover, unpass, &into),
                 );
             }
@@ -55,36 +69,24 @@ impl<S: SquareSet> Build<'_, S> {
         if self.cancelled() {
             return;
         }
-        let len = self.ix.block_len() as u64;
-        if unpass && self.swap.is_none() {
+        if unpass {
             // The same placements with the mover to move, before it passed.
             into.or_word(w, bits);
         }
         if let Some(block) = self.block(w) {
             return self.gather_block(w, bits, &block, mover, into);
         }
+        let len = self.ix.block_len() as u64;
         let mut batch = Batch::new(into);
-        if let Some((swap, sq)) = self.swapped_block(w) {
-            return self.gather_block_swapped(bits, &sq, swap, mover, unpass, &mut batch);
-        }
-        let mut add = |p: u64| {
-            let (w, x) = self.ix.block_and_square(p);
-            batch.add(w, S::bit(x));
-        };
         for_each_bit(bits, |b| {
             let z = w * len + b as u64;
             let sq = self.ix.decode(z).expect("frontier slots are positions");
-            // With the colour swap, the frontier's slots are White's, standing for Black's
-            // positions at their images; the mover's passes reach the images too.
-            let (z, sq) = self.as_held(z, &sq);
-            if unpass && self.swap.is_some() {
-                add(z);
-            }
             let plain = self.ix.is_plain(&sq);
             self.men
                 .for_each_unmove(&sq, self.men.occupancy(&sq), mover, |i, _, pred| {
                     if let Some(p) = self.ix.after_move(z, plain, &sq, i, pred) {
-                        add(p);
+                        let (w, x) = self.ix.block_and_square(p);
+                        batch.add(w, S::bit(x));
                     }
                 });
         });

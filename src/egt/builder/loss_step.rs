@@ -51,7 +51,7 @@ impl<S: SquareSet> Build<'_, S> {
                     return undecided;
                 }
                 let mut kept = S::default();
-                if let Some(block) = self.checked_block(w) {
+                if let Some(block) = self.block(w) {
                     let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
                     let bm = self.men.block_man();
                     for_each_bit(losers, |x| {

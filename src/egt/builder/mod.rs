@@ -31,11 +31,14 @@
 //!
 //! Each step writes only its mover's table and reads only the opponent's: `sides.rs` holds
 //! that rule, the one place where the tables' atomic bytes are read as plain bytes.
+//!
+//! A table whose sides have the same men may be built from White's side alone (`Build::swap`):
+//! Black's positions are then White's seen through the colour swap, and White's steps read
+//! them in the layout of Black's, so that they still work block by block (`images.rs`).
 
 use crate::board::en_passant::PawnRules;
 use crate::board::geometry::Geometry;
-use crate::board::size::MAX_SIDE;
-use crate::board::{for_each_bit, Color, Square, SquareSet};
+use crate::board::{Color, Square, SquareSet};
 use crate::egt::dtz;
 use crate::egt::index::{ColourSwap, Indexer};
 use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
@@ -66,6 +69,7 @@ mod far;
 mod first_pass;
 mod frontier;
 mod gather;
+mod images;
 mod loss_step;
 mod no_escape;
 mod pending;
@@ -180,7 +184,8 @@ pub struct Recipe<'r> {
     pub blocks: bool,
     /// Whether a table stored once that has blocks is built from White's side alone too, as
     /// one without blocks always is (see [`builds_one_side`]): half the table's memory, its
-    /// steps reading the other side's positions slot by slot. What a tight budget asks for.
+    /// steps finding the other side's positions at their images, one by one. What a tight
+    /// budget asks for.
     pub one_side: bool,
     /// Whether a table that may be stored once ([`stored_once`]) keeps White's side alone
     /// (true, as every build does), or both sides (false: the tests compare Black's bytes
@@ -356,9 +361,9 @@ pub fn build_table<'t>(
 /// anyway, because the table has no blocks (`Indexer::has_blocks`: twins alone, as KNN.KNN,
 /// or pawns, as KP.KP) or the recipe works slot by slot (`by_blocks` false); or where the
 /// recipe asks for it (`one_side`, [`Recipe::one_side`]). A table with blocks built from one
-/// side works White's blocks as a whole, and their images, lines of the other side, slot by
-/// slot (the swap turns a block of one side into a line of the other); otherwise it holds
-/// both sides while it is built, each step reading the other side's blocks a word at a time.
+/// side works its blocks as a whole, and finds the images of its decided slots one by one
+/// (the swap turns a block of one side into a line of the other: `images.rs`); otherwise it
+/// holds both sides while it is built, which needs no images.
 pub fn builds_one_side(
     stored_once: bool,
     indexer: &Indexer,
@@ -693,7 +698,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
     /// The no-escape set in which the candidates of side `c`'s steps are parked (see
     /// `candidates.rs`): side c's, which no step reads while c's run; or none, when White's
     /// steps stand for both sides' and the one set is Black's, laid out as Black's positions
-    /// (see [`Build::add_no_escape`]): they are parked in White's table.
+    /// (see `images.rs`): they are parked in White's table.
     #[inline]
     fn parking(&self, c: Color) -> Option<&NoEscape<S>> {
         match self.swap {
@@ -766,43 +771,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
     /// reached, to the frontier `into`; wins join the side's no-escape bits too.
     #[inline]
     fn join(&self, c: Color, kind: Kind, into: &Frontier, w: u64, slots: S) {
-        into.mark(w, slots);
-        if kind == Kind::Win {
-            self.add_no_escape(c, w, slots);
-        }
-    }
-
-    /// Adds the slots `slots` of side `c`'s block `w`, which no other thread writes
-    /// meanwhile, to the no-escape bits of c's positions: c's set; or, when White's table
-    /// stands for both sides (`Build::swap`), Black's set at the slots of their images, which
-    /// are Black's positions (see `no_escape.rs`): a line of Black's set for a block's slots
-    /// where the table has blocks (`Build::for_each_image_slot`), an index each otherwise.
-    fn add_no_escape(&self, c: Color, w: u64, slots: S) {
-        let Some(swap) = self.swap else {
-            return self.no_escape[c.index()].add_alone(w, slots);
-        };
-        if slots.is_empty() {
-            return;
-        }
-        // A block is at most the squares of the largest board.
-        let mut images = [0u64; MAX_SIDE as usize * MAX_SIDE as usize];
-        let mut count = 0;
-        let mut add = |p: Option<u64>| {
-            images[count] = p.expect("the image of a position is one");
-            count += 1;
-        };
-        match self.setup_blockwise().then(|| self.block_men(w)).flatten() {
-            Some((sq, _)) => self.for_each_image_slot(&sq, slots, swap, |_, p| add(p)),
-            None => {
-                let len = self.ix.block_len() as u64;
-                for_each_bit(slots, |x| {
-                    let z = w * len + x as u64;
-                    let sq = self.ix.decode(z).expect("wins are positions");
-                    add(Some(self.as_held(z, &sq).0));
-                });
-            }
-        }
-        self.no_escape[Color::Black.index()].add_slots(&images[..count]);
+        self.decided(c, kind, Some(into), w, slots);
     }
 
     /// The seeded slots of block `w` of side `c`.
@@ -880,18 +849,20 @@ mod tests {
             let both = set.built_with_both_sides(&material);
             assert!(!both.is_stored_once());
             assert!(same_values(once, &both), "{spec} on {board}");
-            // Slot by slot, the build itself holds and works White's side alone.
+            // Slot by slot, the build itself holds and works White's side alone; here with
+            // most distances kept beyond the bytes.
             let cancel = AtomicBool::new(false);
             let recipe = Recipe {
                 blocks: false,
+                direct: 2,
                 ..set.recipe(&material, u64::MAX, &cancel)
             };
             assert!(builds_one_side(true, once.indexer(), false, false));
             let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
             assert!(alone.is_stored_once() && alone.data[1].is_empty());
             assert!(same_values(&alone, &both), "{spec} on {board}, one side");
-            // Asked to build from one side as a tight budget does: a table with blocks has its
-            // first pass worked block by block, its steps slot by slot.
+            // Asked to build from one side as a tight budget does: a table with blocks is
+            // worked block by block.
             let recipe = Recipe {
                 one_side: true,
                 ..set.recipe(&material, u64::MAX, &cancel)
@@ -921,25 +892,30 @@ mod tests {
         assert!(with_blocks >= 5, "{with_blocks} tables with blocks");
     }
 
-    /// A table with blocks built from one side as a tight budget asks (the first pass block
-    /// by block, the steps slot by slot, the gathers a block at a time through the colour
-    /// swap), with passes allowed to both sides and under DTZ (two loss frontiers): every
-    /// slot has the value the block-wise build holding both sides gives it.
+    /// A table with blocks built from one side as a tight budget asks (block by block, the
+    /// other side's positions read in the layout of Black's: `images.rs`), with passes
+    /// allowed to both sides, under DTZ (two loss frontiers), and with most distances kept
+    /// beyond the bytes: every slot has the value the block-wise build holding both sides
+    /// gives it.
     #[test]
     fn a_table_with_blocks_built_from_one_side_agrees_with_both_sides() {
         use crate::egt::rules::NullMove;
+        use crate::egt::value::MAX_DIRECT;
         let passing = Rules {
             null_move: NullMove::Both,
             ..Rules::default()
         };
         let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
         let cases = [
-            ("5x5", "KR.KR", Metric::Dtm, passing),
-            ("4x4", "KRN.KRN", Metric::Dtm, passing),
-            ("5x5", "KQ.KQ", dtz, Rules::default()),
-            ("5x5", "KBN.KBN", Metric::Dtm, Rules::default()),
+            ("5x5", "KR.KR", Metric::Dtm, passing, MAX_DIRECT),
+            ("4x4", "KRN.KRN", Metric::Dtm, passing, MAX_DIRECT),
+            ("5x5", "KQ.KQ", dtz, Rules::default(), MAX_DIRECT),
+            ("5x5", "KBN.KBN", Metric::Dtm, Rules::default(), MAX_DIRECT),
+            // Most distances beyond the bytes: the wins and losses kept as exceptions.
+            ("6x6", "KR.KR", Metric::Dtm, Rules::default(), 2),
+            ("5x5", "KQ.KQ", dtz, Rules::default(), 3),
         ];
-        for (board, spec, metric, rules) in cases {
+        for (board, spec, metric, rules, direct) in cases {
             let board: BoardSize = board.parse().unwrap();
             let mut set =
                 (TableSet::new(PieceSet::standard(), metric).on_board(board)).with_rules(rules);
@@ -950,10 +926,12 @@ mod tests {
             let cancel = AtomicBool::new(false);
             let recipe = Recipe {
                 one_side: true,
+                direct,
                 ..set.recipe(&material, u64::MAX, &cancel)
             };
             let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
             assert!(alone.is_stored_once() && alone.data[1].is_empty(), "{spec}");
+            assert_eq!(alone.far_count() > 0, direct < MAX_DIRECT, "{spec}");
             assert!(same_values(&alone, &both), "{spec} on {board}");
         }
     }

@@ -10,9 +10,9 @@
 //! in it (`candidates.rs`). A build of White's side alone, whose steps stand for Black's too,
 //! holds one set, Black's, laid out as Black's positions, so that White's loss checks read it
 //! a word per block and move as a build of both sides does: White's positions stand in it at
-//! the slots of their images under the colour swap (Black's positions), set one by one as
-//! White's wins are found (`Build::add_no_escape`), and Black's illegal slots are set by the
-//! first pass. Its steps park their candidates in White's table instead.
+//! the slots of their images under the colour swap (Black's positions). The first pass sets
+//! Black's illegal slots, and White's wins of a distance join it as the loss step gathers from
+//! them (`images.rs`). Its steps park their candidates in White's table instead.
 
 use crate::board::SquareSet;
 use crate::egt::bytes::{self, BlockBytes};

@@ -6,10 +6,10 @@
 //! A step of side c (a win or a loss step, see `win_step.rs` and `loss_step.rs`) writes only
 //! c's table and reads only the opponent's: it holds a [`Writer`] of c's table and
 //! [`Frozen`] views of the other. (A build of White's side alone, whose steps stand for
-//! Black's too, reads White's table for the opponent's frontier: a win step through a view
-//! dropped before its check writes; a loss step, whose gather parks its candidates in that
-//! same table, through the writer, a relaxed atomic load per byte, [`Writer::equal`].) At any time a side's table has frozen views out or
-//! writers out, never both: [`Sides::frozen`] and [`Sides::writer`] count them per side and
+//! Black's too, reads White's table for the opponent's frontier: its gathers park their
+//! candidates in that same table, so they read it through the writer, a relaxed atomic load
+//! per byte, [`Writer::load`].) At any time a side's table has frozen views out or writers
+//! out, never both: [`Sides::frozen`] and [`Sides::writer`] count them per side and
 //! panic when asked for the other kind, so a step that would write a table it is also
 //! reading as plain bytes stops at once. The count is a few atomic operations per step, not
 //! per position: it is checked in release builds too. A frozen view is a plain `&[u8]`,
@@ -27,7 +27,7 @@
 //! word's bytes before it writes them; [`Word::store`] takes the word mutably, so the borrow
 //! checker ends the plain view of its bytes before the first store.
 
-use crate::board::{Color, SquareSet};
+use crate::board::Color;
 use crate::egt::bytes::{self, BlockBytes};
 use crate::egt::value::CANDIDATE;
 use std::ops::Deref;
@@ -157,17 +157,6 @@ impl Writer<'_> {
     #[inline]
     pub(super) fn prefetch(&self, w: u64) {
         bytes::prefetch(self.bytes, w, self.block);
-    }
-
-    /// The slots of block `w` whose byte is `byte`, read while other threads may write the
-    /// block's other bytes (a loss step from one side parks candidates in the table it
-    /// reads the frontier from; see `candidates.rs`).
-    #[inline]
-    pub(super) fn equal<S: SquareSet>(&self, w: u64, byte: u8) -> S {
-        let bytes = &self.bytes[w as usize * self.block..][..self.block];
-        (bytes.iter().enumerate())
-            .filter(|(_, b)| b.load(Relaxed) == byte)
-            .fold(S::default(), |set, (x, _)| set | S::bit(x as u8))
     }
 
     /// Parks slot `index` as a candidate: its byte becomes `CANDIDATE` if `parks` says so of

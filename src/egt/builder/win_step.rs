@@ -52,7 +52,6 @@ impl<S: SquareSet> Build<'_, S> {
                         });
                     }
                     for_each_bit(improves, |b| word.store(b, win));
-                    self.add_no_escape(c, w, improves);
                     improves
                 })
         };
