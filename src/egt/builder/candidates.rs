@@ -77,7 +77,7 @@ impl Candidates {
     /// Calls `check(w, bits)`, in parallel, for every block w that holds candidates parked in
     /// `parked` (the no-escape set of the side whose table is `table`, or that table), with
     /// their bits; `check` returns the slots it keeps of them. Marks the blocks that keep
-    /// any in `kept` (if given), and returns how many slots are kept. A set's own bits of a block are read
+    /// any in `kept`, and returns how many slots are kept. A set's own bits of a block are read
     /// from the block's bytes in `table` before `check` sees it (`NoEscape::held`, `won` being
     /// the byte of the side's wins at the distance reached). Before a thread checks a block,
     /// it calls `ahead(w)` for the next block it will check, which may start the reads that
@@ -89,7 +89,7 @@ impl Candidates {
         parked: &Slots<S>,
         table: &Writer,
         won: u8,
-        kept: Option<&Frontier>,
+        kept: &Frontier,
         ahead: impl Fn(u64) + Sync,
         check: impl Fn(u64, S) -> S + Sync,
     ) -> u64 {
@@ -137,9 +137,7 @@ impl Candidates {
                     });
                     // One atomic OR for the word's 64 blocks, not one per block (each a barrier
                     // to the check's table writes).
-                    if let Some(kept) = kept {
-                        kept.mark_blocks(k, blocks);
-                    }
+                    kept.mark_blocks(k, blocks);
                 }
                 count
             })
@@ -154,14 +152,14 @@ impl<S: SquareSet> Build<'_, S> {
     /// `won` the byte of c's wins at the distance reached), parked where such steps park them
     /// (`Build::parking`): `check(w, bits, word)` gets each block's candidates and its word of
     /// c's table, and returns the slots it keeps, decided as `kind` says at the distance
-    /// reached: they join `kept`, and wins c's no-escape bits (`Build::decided`). Returns how
-    /// many it kept; a cancelled build checks nothing more.
+    /// reached: they join c's frontier of `kept` and are recorded (`Build::record`). Returns
+    /// how many it kept; a cancelled build checks nothing more.
     pub(super) fn check_candidates(
         &self,
         c: Color,
         kind: Kind,
         won: u8,
-        kept: &Frontier,
+        kept: &[Frontier; 2],
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
         let table = self.sides.writer(c);
@@ -169,13 +167,11 @@ impl<S: SquareSet> Build<'_, S> {
             Some(set) => Slots::Set(set),
             None => Slots::Table(&table, (kind == Kind::Win).then_some(won)),
         };
-        // From one side, the images of the slots kept join the frontier (`images.rs`).
-        let images = self.swap.is_some();
         self.candidates.check_blocks(
             &parked,
             &table,
             won,
-            (!images).then_some(kept),
+            &kept[c.index()],
             |w| table.prefetch(w),
             |w, bits| {
                 if self.cancelled() {
@@ -184,7 +180,7 @@ impl<S: SquareSet> Build<'_, S> {
                 // SAFETY: check_blocks gives block w to this task only.
                 let mut word = unsafe { table.word(w) };
                 let slots = check(w, bits, &mut word) & bits;
-                self.decided(c, kind, images.then_some(kept), w, slots);
+                self.record(c, kind, kept, w, slots);
                 slots
             },
         )
@@ -373,7 +369,7 @@ mod tests {
                     &parked(),
                     &table,
                     0,
-                    Some(&kept),
+                    &kept,
                     |w| announced.lock().unwrap().push(w),
                     |w, bits: S| {
                         let mut found = found.lock().unwrap();
@@ -424,7 +420,7 @@ mod tests {
                     &parked(),
                     &table,
                     0,
-                    Some(&seen),
+                    &seen,
                     |_| {},
                     |w, bits| {
                         for_each_bit(bits, |b| found.lock().unwrap().push(w * len + b as u64));
@@ -438,14 +434,7 @@ mod tests {
                 assert_eq!(found, next, "{threads} threads");
                 let none = Frontier::new(0..blocks, len as usize);
                 assert_eq!(
-                    candidates.check_blocks(
-                        &parked(),
-                        &table,
-                        0,
-                        Some(&none),
-                        |_| {},
-                        |_, bits| bits
-                    ),
+                    candidates.check_blocks(&parked(), &table, 0, &none, |_| {}, |_, bits| bits),
                     0
                 );
                 assert!(none.blocks().is_empty() && seen.blocks().is_empty());

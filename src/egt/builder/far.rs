@@ -209,10 +209,10 @@ impl Far {
 }
 
 impl<S: SquareSet> Build<'_, S> {
-    /// Adds to the frontier `into` the provisional values of side `c` of `kind` at distance n
+    /// Adds to side `c`'s frontier of `into` its provisional values of `kind` at distance n
     /// beyond the direct ones: those still provisional become `WIN_NEW` / `LOSS_NEW` (a
     /// provisional win may have been bettered since). Returns how many joined.
-    pub(super) fn collect_far(&self, c: Color, n: u16, kind: Kind, into: &Frontier) -> u64 {
+    pub(super) fn collect_far(&self, c: Color, n: u16, kind: Kind, into: &[Frontier; 2]) -> u64 {
         let (later, now) = (kind.later(), kind.now(n));
         let slots = self.far.take(c, n, kind);
         if slots.is_empty() {
@@ -231,32 +231,6 @@ impl<S: SquareSet> Build<'_, S> {
         joined
     }
 
-    /// Calls `f(slot)` for each slot of `table` that holds a position of the frontier (of
-    /// value `byte`): the frontier's slots; from one side, their images (see `images.rs`).
-    /// Far distances are few: one call per slot.
-    fn for_each_frontier_slot(
-        &self,
-        frontier: &Frontier,
-        table: &[u8],
-        byte: u8,
-        f: impl Fn(u64) + Sync,
-    ) {
-        let len = self.ix.block_len() as u64;
-        if self.swap.is_none() {
-            return frontier.for_each(table, byte, |w, slots: S| {
-                for_each_bit(slots, |b| f(w * len + b as u64));
-            });
-        }
-        let load = |p: u64| table[p as usize];
-        frontier.for_each_read(
-            |w| self.image_frontier(w, S::default(), byte, load, |_| {}),
-            |_| {},
-            |w, slots: S| {
-                self.for_each_image(w, slots, |_, p| f(p));
-            },
-        );
-    }
-
     /// Settles the frontier `frontier` of side `c`, of `kind` at distance n beyond the direct
     /// ones, once the step after it has un-moved from it: its bytes become `WIN_FAR` /
     /// `LOSS_FAR`, its distances join the exceptions. If the exceptions would outgrow the
@@ -273,8 +247,8 @@ impl<S: SquareSet> Build<'_, S> {
         let count = AtomicU64::new(0);
         let start = {
             let frozen = self.sides.frozen(c);
-            self.for_each_frontier_slot(frontier, &frozen, now, |_| {
-                count.fetch_add(1, Relaxed);
+            frontier.for_each(&frozen, now, |_, slots: S| {
+                count.fetch_add(slots.count() as u64, Relaxed);
             });
             let count = count.into_inner();
             if !self.far.take_room(SETTLED_BYTES * count) {
@@ -284,9 +258,10 @@ impl<S: SquareSet> Build<'_, S> {
             list.reserve_exact(count as usize);
             let start = list.len();
             drop(list);
-            self.for_each_frontier_slot(frontier, &frozen, now, |slot| {
+            let len = self.ix.block_len() as u64;
+            frontier.for_each(&frozen, now, |w, slots: S| {
                 let mut list = settled.lock().expect("no panic holds it");
-                list.push(slot << 16 | n as u64);
+                for_each_bit(slots, |b| list.push((w * len + b as u64) << 16 | n as u64));
             });
             start
         };

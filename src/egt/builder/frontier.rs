@@ -39,6 +39,12 @@ impl Frontier {
         self.blocks.set(w);
     }
 
+    /// Whether block `w` is marked.
+    #[inline]
+    pub(super) fn holds(&self, w: u64) -> bool {
+        self.blocks.contains(w)
+    }
+
     /// Marks the blocks 64·k + b for the bits b of `blocks`.
     #[inline]
     pub(super) fn mark_blocks(&self, k: u64, blocks: u64) {

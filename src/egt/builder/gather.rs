@@ -13,11 +13,18 @@ impl<S: SquareSet> Build<'_, S> {
     /// Sets the candidates (empty: the last step's checks took them) of the mover's step of
     /// `kind` (its wins of the distance reached have the byte `win`), parked where the
     /// mover's steps park them (`Build::parking`), to every predecessor, with `mover` to
-    /// move, of the positions of the other side in `frontier` (of value `byte`): the
-    /// positions before the mover's last move. Only bits are set here, at random; the table
-    /// is then read in index order by the caller's filter, which keeps the big table's
-    /// accesses local.
-    pub(super) fn gather(&self, mover: Color, kind: Kind, frontier: &Frontier, byte: u8, win: u8) {
+    /// move, of the positions of the other side in its frontier of `frontiers` (of value
+    /// `byte`): the positions before the mover's last move. Only bits are set here, at
+    /// random; the table is then read in index order by the caller's filter, which keeps the
+    /// big table's accesses local.
+    pub(super) fn gather(
+        &self,
+        mover: Color,
+        kind: Kind,
+        frontiers: &[Frontier; 2],
+        byte: u8,
+        win: u8,
+    ) {
         let holder = self.holder(mover.flip());
         let unpass = self.rules.null_move.allows(mover);
         match self.parking(mover) {
@@ -27,17 +34,18 @@ impl<S: SquareSet> Build<'_, S> {
                 let into = self
                     .candidates
                     .parked_in(Slots::Set(set), self.ix.block_len());
-                frontier.for_each(&table, byte, |w, bits| {
+                frontiers[mover.flip().index()].for_each(&table, byte, |w, bits| {
                     self.gather_from(w, bits, mover, unpass, &into)
                 });
             }
-            // From one side: the frontier holds the blocks of the images of White's slots
-            // (`images.rs`), read in White's table, in which the candidates are parked: its
-            // bytes are read through the writer, as other threads park candidates (never in
-            // the frontier's images: a position lost or won is no candidate). A loss step's
-            // frontier is Black's wins of the distance reached, which join Black's no-escape
-            // set here, a block at a time, before the step's checks read it; until then, the
-            // set holds none of a frontier's slots, whose images are not read.
+            // From one side: Black's frontier holds the blocks of the images of White's
+            // frontier (`images.rs`), whose slots are read in White's table, in which the
+            // candidates are parked: its bytes are read through the writer, as other threads
+            // park candidates (never in the frontier's images: a position lost or won is no
+            // candidate). A loss step's frontier is Black's wins of the distance reached,
+            // which join Black's no-escape set here, a block at a time, before the step's
+            // checks read it; until then, the set holds none of a frontier's slots, whose
+            // images are not read.
             None => {
                 let table = self.sides.writer(holder);
                 let into = self.candidates.parked_in(
@@ -45,12 +53,13 @@ impl<S: SquareSet> Build<'_, S> {
                     self.ix.block_len(),
                 );
                 let no_escape = &self.no_escape[Color::Black.index()];
-                frontier.for_each_read(
+                let white = (&frontiers[Color::White.index()], byte);
+                frontiers[Color::Black.index()].for_each_read(
                     |w| {
                         let load = |p| table.load(p);
                         let closed = no_escape.word(w);
                         let prefetch = |p| table.prefetch_slot(p);
-                        let bits = self.image_frontier(w, closed, byte, load, prefetch);
+                        let bits = self.image_frontier(w, closed, white, load, prefetch);
                         if kind == Kind::Loss {
                             no_escape.or(w, bits);
                         }

@@ -13,58 +13,66 @@ use super::bitmap::for_each_bit;
 use super::far::Kind;
 use super::frontier::Frontier;
 use super::Build;
-use crate::board::size::MAX_SIDE;
 use crate::board::{Color, Square, SquareSet};
 use crate::egt::index::ColourSwap;
 use crate::egt::material::Squares;
 
-/// Most slots of a block: the squares of the largest board.
-const MAX_BLOCK: usize = MAX_SIDE as usize * MAX_SIDE as usize;
+/// How many images' bytes a frontier's read starts together.
+const READ_TOGETHER: usize = 16;
 
 impl<S: SquareSet> Build<'_, S> {
-    /// Side `c`'s slots `slots` of block `w`, which no other thread writes meanwhile, decided
-    /// at the distance reached as `kind` says, join the frontier `into` (if given) and, when
-    /// they are wins, c's no-escape bits. From one side, the frontier marks the blocks of
-    /// their images; wins join Black's no-escape set when the loss step reads them back from
-    /// the frontier (`Build::gather`), a block at a time.
-    pub(super) fn decided(&self, c: Color, kind: Kind, into: Option<&Frontier>, w: u64, slots: S) {
+    /// Records side `c`'s slots `slots` of block `w`, which no other thread writes meanwhile,
+    /// decided at the distance reached as `kind` says, and marked in c's frontier of `into`
+    /// (a pair of frontiers, by side): wins join c's no-escape bits. From one side, their
+    /// images, Black's positions decided at that distance, join Black's frontier of the pair
+    /// instead (their blocks marked), and wins join Black's no-escape set when the loss step
+    /// reads them back from it (`Build::gather`), a block at a time.
+    pub(super) fn record(&self, c: Color, kind: Kind, into: &[Frontier; 2], w: u64, slots: S) {
         if self.swap.is_none() {
-            if let Some(into) = into {
-                into.mark(w, slots);
-            }
             if kind == Kind::Win {
                 self.no_escape[c.index()].add_alone(w, slots);
             }
             return;
         }
-        if let Some(into) = into {
-            let len = self.ix.block_len() as u64;
-            self.for_each_image(w, slots, |_, p| into.mark_block(p / len));
-        }
+        let (len, images) = (self.ix.block_len() as u64, &into[Color::Black.index()]);
+        self.for_each_image(w, slots, |_, p| images.mark_block(p / len));
     }
 
-    /// From one side: the slots of block `w`, but those of `not`, whose images hold the
-    /// frontier's value: those whose images' bytes, read by `load`, are `byte` (`prefetch`
-    /// starts the read of a slot's byte).
+    /// From one side: the slots of Black's block `w`, but those of `not`, that belong to the
+    /// frontier `frontier` of White's slots of value `byte`: those whose images lie in its
+    /// blocks, and whose images' bytes, read by `load`, are `byte` (`prefetch` starts the read
+    /// of a slot's byte).
     pub(super) fn image_frontier(
         &self,
         w: u64,
         not: S,
-        byte: u8,
+        (frontier, byte): (&Frontier, u8),
         load: impl Fn(u64) -> u8,
         prefetch: impl Fn(u64),
     ) -> S {
-        let mut images = [(0, 0u64); MAX_BLOCK];
-        let mut count = 0;
-        self.for_each_image(w, S::below(self.ix.block_len()) & !not, |x, p| {
-            images[count] = (x, p);
-            count += 1;
+        let len = self.ix.block_len() as u64;
+        // The reads of a few images are started together, then made.
+        let read = |images: &[(Square, u64)], found: &mut S| {
+            images.iter().for_each(|&(_, p)| prefetch(p));
+            for &(x, p) in images {
+                if load(p) == byte {
+                    *found |= S::bit(x);
+                }
+            }
+        };
+        let (mut found, mut images, mut count) = (S::default(), [(0, 0); READ_TOGETHER], 0);
+        self.for_each_image(w, S::below(len as usize) & !not, |x, p| {
+            if frontier.holds(p / len) {
+                images[count] = (x, p);
+                count += 1;
+                if count == READ_TOGETHER {
+                    read(&images, &mut found);
+                    count = 0;
+                }
+            }
         });
-        let images = &images[..count];
-        images.iter().for_each(|&(_, p)| prefetch(p));
-        (images.iter())
-            .filter(|&&(_, p)| load(p) == byte)
-            .fold(S::default(), |set, &(x, _)| set | S::bit(x))
+        read(&images[..count], &mut found);
+        found
     }
 
     /// From one side: calls `f(x, slot)` for each square x of `squares` where block `w` holds

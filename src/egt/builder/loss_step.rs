@@ -36,10 +36,9 @@ impl<S: SquareSet> Build<'_, S> {
     pub(super) fn loss_step(&self, n: u16) -> u64 {
         let target = self.loss_target(n);
         let step = |c: Color| {
-            let lost = &self.lost_at(target)[c.index()];
+            let lost = self.lost_at(target);
             let win = self.far.code(Kind::Win, n);
-            let opponent = self.holder(c.flip());
-            self.gather(c, Kind::Loss, &self.won[opponent.index()], win, win);
+            self.gather(c, Kind::Loss, &self.won, win, win);
             // The opponent's set holds the opponent's positions at their own slots, from one
             // side too (`no_escape.rs`).
             let no_escape = &self.no_escape[c.flip().index()];

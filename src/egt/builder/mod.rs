@@ -438,7 +438,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
         let (mut wins, mut losses) = (Duration::ZERO, Duration::ZERO);
         let collect_losses = |d: u16| -> u64 {
             (self.sides_built().iter())
-                .map(|&c| self.collect(c, d, Kind::Loss, &self.lost_at(d)[c.index()]))
+                .map(|&c| self.collect(c, d, Kind::Loss, self.lost_at(d)))
                 .sum()
         };
         // The losses at n − 1, and those at n the loss step of n − 1 found (counting plies).
@@ -750,9 +750,9 @@ impl<'a, S: SquareSet> Build<'a, S> {
             || self.far.waiting_beyond(n)
     }
 
-    /// Adds to the frontier `into` the provisional values of side `c` of `kind` at distance
-    /// n, the distance reached; returns how many there are.
-    fn collect(&self, c: Color, n: u16, kind: Kind, into: &Frontier) -> u64 {
+    /// Adds to side `c`'s frontier of `into` its provisional values of `kind` at distance n,
+    /// the distance reached; returns how many there are.
+    fn collect(&self, c: Color, n: u16, kind: Kind, into: &[Frontier; 2]) -> u64 {
         if !self.far.is_direct(n) {
             return self.collect_far(c, n, kind, into);
         }
@@ -768,10 +768,11 @@ impl<'a, S: SquareSet> Build<'a, S> {
     }
 
     /// Adds the collected slots `slots` of block `w` of side `c`, of `kind` at the distance
-    /// reached, to the frontier `into`; wins join the side's no-escape bits too.
+    /// reached, to c's frontier of `into`, and records them (`Build::record`).
     #[inline]
-    fn join(&self, c: Color, kind: Kind, into: &Frontier, w: u64, slots: S) {
-        self.decided(c, kind, Some(into), w, slots);
+    fn join(&self, c: Color, kind: Kind, into: &[Frontier; 2], w: u64, slots: S) {
+        into[c.index()].mark(w, slots);
+        self.record(c, kind, into, w, slots);
     }
 
     /// The seeded slots of block `w` of side `c`.

@@ -20,12 +20,12 @@ impl<S: SquareSet> Build<'_, S> {
         self.won.iter().for_each(Frontier::clear);
         let win = self.far.code(Kind::Win, n);
         let step = |c: Color| {
-            let won = &self.won[c.index()];
+            let won = &self.won;
             let found = self.collect(c, n, Kind::Win, won);
             self.gather(
                 c,
                 Kind::Win,
-                &self.lost_at(n - 1)[self.holder(c.flip()).index()],
+                self.lost_at(n - 1),
                 self.far.code(Kind::Loss, n - 1),
                 win,
             );
