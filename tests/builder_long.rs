@@ -111,7 +111,7 @@ fn six_by_six_with_exceptions() {
     assert!(agree(&make, "KQ.KR", 4) > 1000);
 }
 
-/// Tables stored once and built from White's side alone (see `builds_one_side`): the
+/// Tables stored once, built from White's side alone (`Recipe::once`): the
 /// wins and losses beyond the byte, the frontiers read through the colour swap, passes
 /// (allowed to both sides) and pawns' moves into the finished layers read through it too.
 #[test]

@@ -234,16 +234,6 @@ impl Table {
     pub(crate) fn swap_for(&self, stm: Color) -> Option<&ColourSwap> {
         (self.indexer.colour_swap()).filter(|_| self.once && stm == Color::Black)
     }
-
-    /// Lets Black's side go when the table is [`stored_once`]: its bytes are then read
-    /// through the colour swap. The caller has made sure that the swap maps each side onto
-    /// the other.
-    pub(crate) fn keep_one_side(&mut self) {
-        debug_assert!(self.indexer.colour_swap().is_some());
-        self.once = true;
-        self.data[1] = Vec::new();
-        self.far[1] = Vec::new();
-    }
 }
 
 /// The sides to move whose bytes a table holds: White's alone if it is stored `once`, else

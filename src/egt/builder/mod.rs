@@ -153,8 +153,8 @@ struct Build<'a, S> {
     cancel: &'a AtomicBool,
     /// Whether to work block by block where the table allows it (`Recipe::blocks`).
     blocks: bool,
-    /// The colour swap, when the build holds and works White's side alone (see
-    /// [`builds_one_side`]): Black's positions are then White's seen through it.
+    /// The colour swap, when the build holds and works White's side alone (a table stored
+    /// once, [`Recipe::once`]): Black's positions are then White's seen through it.
     swap: Option<&'a ColourSwap>,
 }
 
@@ -182,14 +182,10 @@ pub struct Recipe<'r> {
     /// Whether a table with blocks is worked block by block (true, as builds do), or slot by
     /// slot (false): the second computation the tests compare the blocks' work with.
     pub blocks: bool,
-    /// Whether a table stored once that has blocks is built from White's side alone too, as
-    /// one without blocks always is (see [`builds_one_side`]): half the table's memory, its
-    /// steps finding the other side's positions at their images, one by one. What a tight
-    /// budget asks for.
-    pub one_side: bool,
-    /// Whether a table that may be stored once ([`stored_once`]) keeps White's side alone
-    /// (true, as every build does), or both sides (false: the tests compare Black's bytes
-    /// with what the colour swap reads).
+    /// Whether a table that may be stored once ([`stored_once`]) is built and kept from
+    /// White's side alone (true, as every build does: half the memory, and less time), or
+    /// with both sides (false: the tests compare Black's bytes with what the colour swap
+    /// reads).
     pub once: bool,
 }
 
@@ -214,7 +210,6 @@ pub fn build_table<'t>(
         far_room,
         cancel,
         blocks: by_blocks,
-        one_side: asked_one_side,
         once,
     } = *recipe;
     report(Phase::Setup, 0.0);
@@ -228,15 +223,15 @@ pub fn build_table<'t>(
     }
     let size = indexer.size();
     let once = once && stored_once(material, &rules, !seeds.is_empty());
-    let one_side = builds_one_side(once, &indexer, by_blocks, asked_one_side);
-    let swap = indexer.colour_swap().filter(|_| one_side);
+    // Black's positions are White's seen through the colour swap.
+    let swap = indexer.colour_swap().filter(|_| once);
     // The sides whose tables and builder's sets are made.
     let held = held_sides(swap.is_some());
     // Rounded up to whole blocks, the bytes past the index being ILLEGAL, so that every
     // block of the table has its bytes. Black's are none when White's stand for them.
     let block_len = indexer.block_len() as u64;
     let data = [Color::White, Color::Black].map(|c| {
-        if c == Color::Black && one_side {
+        if c == Color::Black && once {
             return Vec::new();
         }
         let bytes = memory::filled(indexer.padded_size() as usize, || AtomicU8::new(UNKNOWN));
@@ -339,38 +334,14 @@ pub fn build_table<'t>(
         }
         Ok::<_, BuildError>(())
     })?;
-    let mut table = Table {
+    Ok(Table {
         material: material.clone(),
         indexer,
         data,
         far,
         metric,
-        once: one_side,
-    };
-    // A block-wise build makes Black's side beside White's (its steps read the other side's
-    // blocks), which goes now if the colour swap reads it from White's.
-    if once && !one_side {
-        table.keep_one_side();
-    }
-    Ok(table)
-}
-
-/// Whether a build holds and works White's side alone, Black's steps being White's seen
-/// through the colour swap (half the build's memory and work), for a table that is to be
-/// `stored_once` ([`stored_once`] and [`Recipe::once`]): where its steps go slot by slot
-/// anyway, because the table has no blocks (`Indexer::has_blocks`: twins alone, as KNN.KNN,
-/// or pawns, as KP.KP) or the recipe works slot by slot (`by_blocks` false); or where the
-/// recipe asks for it (`one_side`, [`Recipe::one_side`]). A table with blocks built from one
-/// side works its blocks as a whole, and finds the images of its decided slots one by one
-/// (the swap turns a block of one side into a line of the other: `images.rs`); otherwise it
-/// holds both sides while it is built, which needs no images.
-pub fn builds_one_side(
-    stored_once: bool,
-    indexer: &Indexer,
-    by_blocks: bool,
-    one_side: bool,
-) -> bool {
-    stored_once && (one_side || !(by_blocks && indexer.has_blocks()))
+        once,
+    })
 }
 
 /// Per pawn i of `material`, the tables it promotes into, one per promotion piece of
@@ -850,30 +821,19 @@ mod tests {
             let both = set.built_with_both_sides(&material);
             assert!(!both.is_stored_once());
             assert!(same_values(once, &both), "{spec} on {board}");
-            // Slot by slot, the build itself holds and works White's side alone; here with
-            // most distances kept beyond the bytes.
+            // The build holds and works White's side alone, block by block where the table
+            // has blocks, and slot by slot; here with most distances kept beyond the bytes.
             let cancel = AtomicBool::new(false);
-            let recipe = Recipe {
-                blocks: false,
-                direct: 2,
-                ..set.recipe(&material, u64::MAX, &cancel)
-            };
-            assert!(builds_one_side(true, once.indexer(), false, false));
-            let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
-            assert!(alone.is_stored_once() && alone.data[1].is_empty());
-            assert!(same_values(&alone, &both), "{spec} on {board}, one side");
-            // Asked to build from one side as a tight budget does: a table with blocks is
-            // worked block by block.
-            let recipe = Recipe {
-                one_side: true,
-                ..set.recipe(&material, u64::MAX, &cancel)
-            };
-            let asked = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
-            assert!(asked.is_stored_once() && asked.data[1].is_empty());
-            assert!(
-                same_values(&asked, &both),
-                "{spec} on {board}, asked one side"
-            );
+            for blocks in [true, false] {
+                let recipe = Recipe {
+                    blocks,
+                    direct: 2,
+                    ..set.recipe(&material, u64::MAX, &cancel)
+                };
+                let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+                assert!(alone.is_stored_once() && alone.data[1].is_empty());
+                assert!(same_values(&alone, &both), "{spec} on {board}, one side");
+            }
             with_blocks += usize::from(once.indexer().has_blocks());
             if parent != material {
                 let subs = |m: &Material| {
@@ -926,7 +886,6 @@ mod tests {
             assert!(both.indexer().has_blocks(), "{spec} on {board}");
             let cancel = AtomicBool::new(false);
             let recipe = Recipe {
-                one_side: true,
                 direct,
                 ..set.recipe(&material, u64::MAX, &cancel)
             };

@@ -3,7 +3,7 @@
 
 use super::build::Room;
 use super::TableSet;
-use crate::egt::builder::{builds_one_side, BuildError};
+use crate::egt::builder::BuildError;
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::table::Table;
@@ -93,46 +93,32 @@ impl TableSet {
     /// twin ([`TableSet::with_rule_play`]), its tables too, the transient structures being
     /// those of the larger of the two builds. The tables already held come on top.
     pub fn bytes_needed(&self, material: &Material) -> u64 {
-        self.need(material, false)
-    }
-
-    /// [`TableSet::bytes_needed`], with every table stored once built from White's side
-    /// alone if `one_side` (see [`Room::one_side`](super::build)).
-    fn need(&self, material: &Material, one_side: bool) -> u64 {
-        let (tables, builder) = self.own_need(material, one_side);
+        let (tables, builder) = self.own_need(material);
         let (twin_tables, twin_builder) =
-            (self.rule_twin.as_ref()).map_or((0, 0), |twin| twin.own_need(material, one_side));
+            (self.rule_twin.as_ref()).map_or((0, 0), |twin| twin.own_need(material));
         tables + twin_tables + builder.max(twin_builder)
     }
 
     /// The set's own part of [`TableSet::bytes_needed`], its twin's aside: the tables it
     /// builds, and the largest transient structures of one of those builds.
-    fn own_need(&self, material: &Material, one_side: bool) -> (u64, u64) {
-        (self.sizes(&self.missing(material), one_side).into_iter())
+    fn own_need(&self, material: &Material) -> (u64, u64) {
+        (self.sizes(&self.missing(material)).into_iter())
             .fold((0, 0), |(tables, builder), (t, b)| {
                 (tables + t, builder.max(b))
             })
     }
 
     /// For each of `materials`, the bytes of its table and of its build's transient
-    /// structures: a table stored once is built with White's side alone (always where it
-    /// has no blocks, and if `one_side` where it has), or, block by block, with both sides,
-    /// Black's let go at the end ([`builds_one_side`]).
-    fn sizes(&self, materials: &[Material], one_side: bool) -> Vec<(u64, u64)> {
+    /// structures: a table stored once is built with White's side alone.
+    fn sizes(&self, materials: &[Material]) -> Vec<(u64, u64)> {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
         (materials.iter())
             .map(|m| {
                 let index = Indexer::new(m, &self.geometry, self.fold);
-                let once = self.stores_once(m);
-                let sides = if once { 1 } else { 2 };
-                let (black, worked) = match builds_one_side(once, &index, true, one_side) {
-                    true => (0, 1),
-                    false if once => (index.padded_size(), 2),
-                    false => (0, 2),
-                };
+                let sides = if self.stores_once(m) { 1 } else { 2 };
                 let layer = largest_layer(&index);
-                let builder = builder_bytes(layer, index.block_len(), seeded(m), worked);
-                (table_bytes(&index, sides), builder + black)
+                let builder = builder_bytes(layer, index.block_len(), seeded(m), sides);
+                (table_bytes(&index, sides), builder)
             })
             .collect()
     }
@@ -158,32 +144,18 @@ impl TableSet {
     /// A chain of pawn tables (KPP.KP) holds far less this way than all its tables at once
     /// ([`TableSet::bytes_needed`]).
     pub fn bytes_needed_dropping(&self, material: &Material) -> u64 {
-        self.need_dropping(material, false)
-    }
-
-    /// The least a build of `material` can add to the memory in use at its peak: dropping
-    /// its tables as it goes ([`TableSet::bytes_needed_dropping`]), and building every table
-    /// stored once from White's side alone (about 0.6 of its build's memory where it has
-    /// blocks; KRN.KRN on 8×8 is then built in about 1.2 times the time).
-    pub fn bytes_needed_least(&self, material: &Material) -> u64 {
-        self.need_dropping(material, true)
-    }
-
-    /// [`TableSet::bytes_needed_dropping`], with every table stored once built from White's
-    /// side alone if `one_side`.
-    fn need_dropping(&self, material: &Material, one_side: bool) -> u64 {
-        let (peak, kept) = self.own_need_dropping(material, one_side);
+        let (peak, kept) = self.own_need_dropping(material);
         match &self.rule_twin {
-            Some(twin) => peak.max(kept + twin.own_need_dropping(material, one_side).0),
+            Some(twin) => peak.max(kept + twin.own_need_dropping(material).0),
             None => peak,
         }
     }
 
     /// The set's own part of [`TableSet::bytes_needed_dropping`]: the peak, and the bytes of
     /// the tables kept at the end.
-    fn own_need_dropping(&self, material: &Material, one_side: bool) -> (u64, u64) {
+    fn own_need_dropping(&self, material: &Material) -> (u64, u64) {
         let chain = self.chain(material);
-        let sizes = self.sizes(&chain.todo, one_side);
+        let sizes = self.sizes(&chain.todo);
         let peak = (0..sizes.len())
             .map(|i| {
                 let held: u64 = (0..i)
@@ -225,17 +197,16 @@ impl TableSet {
     /// ([`TableSet::bytes_needed`]) does not fit beside the tables held, the held tables it
     /// does not use are dropped (the twin's too). When it does not fit even so, but a build
     /// that drops its tables as it goes does ([`TableSet::bytes_needed_dropping`]), that is
-    /// the build made; failing that, one that also builds the tables stored once from
-    /// White's side alone ([`TableSet::bytes_needed_least`]). If none fits, it is refused
-    /// with [`BuildError::OverBudget`] naming the least need, and nothing is dropped.
+    /// the build made. If neither fits, it is refused with [`BuildError::OverBudget`] naming
+    /// the least need, and nothing is dropped.
     /// Returns the build's room: what the budget leaves for its lists of distances beyond a
     /// byte, which no one can reckon before the build, and how it builds.
     pub(super) fn make_room(&mut self, material: &Material) -> Result<Room, BuildError> {
         let used = self.used_bytes(material);
-        let ways = [(false, false), (true, false), (true, true)];
-        let needs = ways.map(|(dropping, one_side)| match dropping {
-            false => self.need(material, one_side),
-            true => self.need_dropping(material, one_side),
+        let ways = [false, true];
+        let needs = ways.map(|dropping| match dropping {
+            false => self.bytes_needed(material),
+            true => self.bytes_needed_dropping(material),
         });
         let fits = |need: u64| used.saturating_add(need) <= self.budget;
         let Some(k) = (0..ways.len()).find(|&k| fits(needs[k])) else {
@@ -245,20 +216,13 @@ impl TableSet {
                 budget: self.budget,
             });
         };
-        let ((dropping, one_side), need) = (ways[k], needs[k]);
-        if one_side {
-            log::info!(
-                "{material}: its tables stored once are built from White's side alone, to fit \
-                 the budget"
-            );
-        }
+        let (dropping, need) = (ways[k], needs[k]);
         if dropping || self.bytes().saturating_add(need) > self.budget {
             self.drop_unused(material);
         }
         Ok(Room {
             far: self.budget.saturating_sub(used.saturating_add(need)),
             dropping,
-            one_side,
         })
     }
 
@@ -276,7 +240,6 @@ impl TableSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Color;
     use crate::egt::progress::Silent;
     use crate::egt::table::Metric;
     use crate::piece::PieceSet;
@@ -433,47 +396,5 @@ mod tests {
             })
         );
         assert_eq!(set.bytes(), used + unused);
-    }
-
-    /// A build whose tables stored once do not fit the budget with both sides, even dropping
-    /// its tables as it goes, builds them from White's side alone (KQ.KQ, which keeps its
-    /// blocks): it fits a budget of just that need, and its table is the one
-    /// built with both sides. A byte less and it is refused, naming that need.
-    #[test]
-    fn tables_stored_once_are_built_from_one_side_to_fit_the_budget() {
-        let pieces = PieceSet::standard();
-        let kqkq = Material::parse("KQ.KQ", &pieces).unwrap();
-        let mut normal = TableSet::new(pieces.clone(), Metric::Dtm);
-        let least = normal.bytes_needed_least(&kqkq);
-        let dropping = normal.bytes_needed_dropping(&kqkq);
-        let index = Indexer::new(&kqkq, normal.geometry(), true);
-        // Black's side of KQ.KQ, which a block-wise build holds until it ends, and the
-        // builder's sets of Black's side.
-        let (layer, len) = (largest_layer(&index), index.block_len());
-        let black_sets = builder_bytes(layer, len, false, 2) - builder_bytes(layer, len, false, 1);
-        assert!(black_sets >= index.padded_size() / 8);
-        assert_eq!(dropping - least, index.padded_size() + black_sets);
-        normal.build(&kqkq, &Silent).unwrap();
-        let mut lean = TableSet::new(pieces.clone(), Metric::Dtm);
-        lean.set_budget(least);
-        lean.build(&kqkq, &Silent).unwrap();
-        let (a, b) = (normal.get(&kqkq).unwrap(), lean.get(&kqkq).unwrap());
-        assert!(b.is_stored_once());
-        for i in 0..index.size() {
-            let Some(sq) = index.decode(i) else { continue };
-            for c in Color::BOTH {
-                assert_eq!(a.value(&sq, c), b.value(&sq, c), "slot {i}, {c:?} to move");
-            }
-        }
-        let mut short = TableSet::new(pieces, Metric::Dtm);
-        short.set_budget(least - 1);
-        assert_eq!(
-            short.build(&kqkq, &Silent),
-            Err(BuildError::OverBudget {
-                endgame: "KQ.KQ".to_string(),
-                need: least,
-                budget: least - 1
-            })
-        );
     }
 }

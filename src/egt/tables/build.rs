@@ -12,15 +12,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// The room a build has: what the budget leaves for its lists of long distances, whether it
-/// drops its tables as it goes (see [`TableSet::bytes_needed_dropping`]), and whether it
-/// builds the tables stored once from White's side alone even where they have blocks (see
-/// [`TableSet::bytes_needed_least`]).
+/// The room a build has: what the budget leaves for its lists of long distances, and whether
+/// it drops its tables as it goes (see [`TableSet::bytes_needed_dropping`]).
 #[derive(Clone, Copy)]
 pub(super) struct Room {
     pub(super) far: u64,
     pub(super) dropping: bool,
-    pub(super) one_side: bool,
 }
 
 /// A part of a build's progress: the tables of one set (the set's own, or its DTZ twin's).
@@ -200,10 +197,7 @@ impl TableSet {
                 far_room = far_room.saturating_sub(table.far_bytes());
                 self.hold_loaded(m, table);
             } else {
-                let recipe = Recipe {
-                    one_side: room.one_side,
-                    ..self.recipe(&m, far_room, cancel)
-                };
+                let recipe = self.recipe(&m, far_room, cancel);
                 let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
                 let table = built.map_err(|e| match e {
                     BuildError::OverBudget { need: far, .. } => BuildError::OverBudget {
@@ -260,7 +254,6 @@ impl TableSet {
             far_room,
             cancel,
             blocks: true,
-            one_side: false,
             once: true,
         }
     }
