@@ -780,12 +780,11 @@ mod tests {
     /// swap: every slot with Black to move has the value the same build holding both sides
     /// gives it, on square and rectangular boards, with one-way pieces (a silver general, a
     /// piece of no symmetry, the Berolina pawn), pawns (en passant), a cannon and a
-    /// grasshopper, twins, under DTM, DTC and DTZ; and so does the table built slot by slot
-    /// from White's side alone, whose steps stand for Black's through the swap (as every
-    /// table without blocks is built: KNN.KNN, KP.KP here), and the one built from one side
-    /// with its first pass block by block (as a tight budget asks). A larger table whose captures
-    /// reach one with Black to move (read block by block through the swap) is the one built
-    /// from the table with both sides.
+    /// grasshopper, twins, under DTM, DTC and DTZ; and so does the table built from White's
+    /// side alone, whose steps stand for Black's through the swap (as every table stored once
+    /// is built), block by block where it has blocks and slot by slot, with most distances
+    /// kept beyond the bytes. A larger table whose captures reach one with Black to move (read
+    /// block by block through the swap) is the one built from the table with both sides.
     #[test]
     fn a_table_stored_once_reads_black_as_both_sides_built_hold_it() {
         let one_way = "K: K\nN: N\nS: 0,1 1,1 -1,1 1,-1 -1,-1\nV: rWfF\n";
@@ -853,8 +852,8 @@ mod tests {
         assert!(with_blocks >= 5, "{with_blocks} tables with blocks");
     }
 
-    /// A table with blocks built from one side as a tight budget asks (block by block, the
-    /// other side's positions read in the layout of Black's: `images.rs`), with passes
+    /// A table with blocks built from one side, as every table stored once is (block by block,
+    /// the other side's positions read in the layout of Black's: `images.rs`), with passes
     /// allowed to both sides, under DTZ (two loss frontiers), and with most distances kept
     /// beyond the bytes: every slot has the value the block-wise build holding both sides
     /// gives it.
