@@ -99,7 +99,7 @@ pub struct Table {
 /// Whether a table of `material` built under `rules` (`seeded`: with values fixed by seeds)
 /// is stored once: both sides have the same men, and nothing else tells the colours apart (a
 /// null move allowed to one side only, seeds), so the colour swap
-/// ([`ColourSwap`](crate::egt::index::ColourSwap)) maps each position with Black to move
+/// ([`ColourSwap`]) maps each position with Black to move
 /// onto one with White to move of the same value, and Black's side needs no bytes of its own.
 ///
 /// ```
