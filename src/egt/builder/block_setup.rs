@@ -34,7 +34,7 @@ impl<S: SquareSet> Build<'_, S> {
                     tables[c.index()].store(w * len + x, ILLEGAL);
                 }
             }
-            self.black_illegal_in_block(w, block);
+            self.black_illegal(w, block);
             return 0;
         };
         let bm = self.men.block_man();
@@ -53,7 +53,7 @@ impl<S: SquareSet> Build<'_, S> {
         let mut legal = 0;
         let canonical = fold.map_or(block, |f| f.keep::<S>());
         let black_positions = canonical & !others & !attacked[Color::White.index()];
-        self.black_illegal_in_block(w, block & !black_positions);
+        self.black_illegal(w, block & !black_positions);
         for &c in self.sides_built() {
             let positions = canonical & !others & !attacked[c.flip().index()];
             let exiting = self.exits_in_block(&sq, others, positions, c, exits);
@@ -92,9 +92,9 @@ impl<S: SquareSet> Build<'_, S> {
     /// In a build from one side, adds the slots `illegal` of block `w` to Black's no-escape
     /// set: they are illegal with Black to move (see `no_escape.rs`).
     #[inline]
-    fn black_illegal_in_block(&self, w: u64, illegal: S) {
+    pub(super) fn black_illegal(&self, w: u64, illegal: S) {
         if self.swap.is_some() {
-            self.no_escape[Color::Black.index()].add_alone(w, illegal);
+            self.no_escape[Color::Black.index()].or(w, illegal);
         }
     }
 

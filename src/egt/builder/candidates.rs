@@ -163,10 +163,7 @@ impl<S: SquareSet> Build<'_, S> {
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
         let table = self.sides.writer(c);
-        let parked = match self.parking(c) {
-            Some(set) => Slots::Set(set),
-            None => Slots::Table(&table, (kind == Kind::Win).then_some(won)),
-        };
+        let parked = self.slots(c, kind, &table, won);
         self.candidates.check_blocks(
             &parked,
             &table,
@@ -184,6 +181,23 @@ impl<S: SquareSet> Build<'_, S> {
                 slots
             },
         )
+    }
+}
+
+impl<S: SquareSet> Build<'_, S> {
+    /// Where side `c`'s step of `kind` parks its candidates (`Build::parking`): its
+    /// no-escape set, or `table`, c's, where a win step's wins have the byte `win`.
+    pub(super) fn slots<'a>(
+        &'a self,
+        c: Color,
+        kind: Kind,
+        table: &'a Writer,
+        win: u8,
+    ) -> Slots<'a, S> {
+        match self.parking(c) {
+            Some(set) => Slots::Set(set),
+            None => Slots::Table(table, (kind == Kind::Win).then_some(win)),
+        }
     }
 }
 

@@ -100,12 +100,12 @@ impl<S: SquareSet> Build<'_, S> {
             for &c in self.sides_built() {
                 tables[c.index()].store(index, ILLEGAL);
             }
-            self.black_illegal(index, true);
+            self.black_illegal_slot(index, true);
             return 0;
         };
         let occ = self.men.occupancy(sq);
         let attacked = Color::BOTH.map(|c| self.men.royal_attacked(sq, occ.all(), c));
-        self.black_illegal(index, attacked[Color::White.index()]);
+        self.black_illegal_slot(index, attacked[Color::White.index()]);
         let mut legal = 0;
         for &c in self.sides_built() {
             if attacked[c.flip().index()] {
@@ -120,12 +120,12 @@ impl<S: SquareSet> Build<'_, S> {
         legal
     }
 
-    /// In a build from one side, adds slot `index` to Black's no-escape set if `illegal`:
-    /// the slot is then illegal with Black to move (see `no_escape.rs`).
+    /// `black_illegal` for slot `index` alone, if `illegal`.
     #[inline]
-    fn black_illegal(&self, index: u64, illegal: bool) {
-        if self.swap.is_some() && illegal {
-            self.no_escape[Color::Black.index()].add_slots(&[index]);
+    fn black_illegal_slot(&self, index: u64, illegal: bool) {
+        if illegal {
+            let (w, x) = self.ix.block_and_square(index);
+            self.black_illegal(w, S::bit(x));
         }
     }
 

@@ -25,15 +25,13 @@ impl<S: SquareSet> Build<'_, S> {
         byte: u8,
         win: u8,
     ) {
-        let holder = self.holder(mover.flip());
         let unpass = self.rules.null_move.allows(mover);
+        let len = self.ix.block_len();
         match self.parking(mover) {
             Some(set) => {
                 // Read before the step writes the mover's table.
-                let table = self.sides.frozen(holder);
-                let into = self
-                    .candidates
-                    .parked_in(Slots::Set(set), self.ix.block_len());
+                let table = self.sides.frozen(mover.flip());
+                let into = self.candidates.parked_in(Slots::Set(set), len);
                 frontiers[mover.flip().index()].for_each(&table, byte, |w, bits| {
                     self.gather_from(w, bits, mover, unpass, &into)
                 });
@@ -47,11 +45,10 @@ impl<S: SquareSet> Build<'_, S> {
             // checks read it; until then, the set holds none of a frontier's slots, whose
             // images are not read.
             None => {
-                let table = self.sides.writer(holder);
-                let into = self.candidates.parked_in(
-                    Slots::Table(&table, (kind == Kind::Win).then_some(win)),
-                    self.ix.block_len(),
-                );
+                let table = self.sides.writer(Color::White);
+                let into = self
+                    .candidates
+                    .parked_in(self.slots(mover, kind, &table, win), len);
                 let no_escape = &self.no_escape[Color::Black.index()];
                 let white = (&frontiers[Color::White.index()], byte);
                 frontiers[Color::Black.index()].for_each_read(

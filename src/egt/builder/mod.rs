@@ -655,17 +655,6 @@ impl<'a, S: SquareSet> Build<'a, S> {
         held_sides(self.swap.is_some())
     }
 
-    /// The side whose table, frontiers and no-escape set hold the positions with `c` to
-    /// move: `c`, or White when Black's are White's seen through the colour swap.
-    #[inline]
-    fn holder(&self, c: Color) -> Color {
-        if self.swap.is_some() {
-            Color::White
-        } else {
-            c
-        }
-    }
-
     /// The no-escape set in which the candidates of side `c`'s steps are parked (see
     /// `candidates.rs`): side c's, which no step reads while c's run; or none, when White's
     /// steps stand for both sides' and the one set is Black's, laid out as Black's positions
@@ -679,7 +668,7 @@ impl<'a, S: SquareSet> Build<'a, S> {
     }
 
     /// The placement `sq` (slot `index`) with the other side to move, as the table that holds
-    /// those positions (`holder`) holds it: the same, or, when White's table stands for
+    /// those positions holds it: the same, or, when White's table stands for
     /// Black's, the colour swap's image and its slot: un-moving the mover's men from it finds
     /// the mover's predecessors of a position of the other side's frontier, and the slot of
     /// a White position's image is where Black's no-escape set holds it.

@@ -156,7 +156,8 @@ impl<S: SquareSet> NoEscape<S> {
         }
     }
 
-    /// Adds the slots `bits` of block `w` (candidates parked here, see `candidates.rs`).
+    /// Adds the slots `bits` of block `w`, which other threads may write meanwhile (candidates
+    /// parked here, see `candidates.rs`; from one side, Black's illegal slots and wins too).
     #[inline]
     pub(super) fn or(&self, w: u64, bits: S) {
         // Read first: a word that holds them already costs no locked write.
@@ -197,23 +198,6 @@ impl<S: SquareSet> NoEscape<S> {
             }
         }
         parked
-    }
-
-    /// Adds the slots `slots`, anywhere in the set, which other threads may write meanwhile:
-    /// the reads of their words are started together before the words are ORed, so that
-    /// their misses overlap.
-    #[inline]
-    pub(super) fn add_slots(&self, slots: &[u64]) {
-        let bit = |i: u64| (i - self.first * self.len as u64) as usize;
-        for &i in slots {
-            bytes::prefetch_line(&self.words[bit(i) / 64]);
-        }
-        for &i in slots {
-            let (word, mask) = (&self.words[bit(i) / 64], 1 << (bit(i) % 64));
-            if word.load(Relaxed) & mask == 0 {
-                word.fetch_or(mask, Relaxed);
-            }
-        }
     }
 
     /// Adds the slots `won` of block `w`, which no other thread writes meanwhile (its
