@@ -180,6 +180,28 @@ impl Material {
         side(Color::White).eq(side(Color::Black))
     }
 
+    /// The material with the sides' men exchanged: the endgame seen by the other side
+    /// (`KN.KNN` for `KNN.KN`); itself when [`Material::is_colour_symmetric`].
+    ///
+    /// ```
+    /// use fairy_egt::egt::material::Material;
+    /// use fairy_egt::piece::PieceSet;
+    ///
+    /// let pieces = PieceSet::standard();
+    /// let knn_kn = Material::parse("KNN.KN", &pieces).unwrap();
+    /// assert_eq!(knn_kn.colour_swapped().name(), "KN.KNN");
+    /// assert_eq!(knn_kn.colour_swapped().colour_swapped(), knn_kn);
+    /// ```
+    pub fn colour_swapped(&self) -> Material {
+        let men = (self.men.iter())
+            .map(|m| ManKind {
+                color: m.color.flip(),
+                ..*m
+            })
+            .collect();
+        Material::from_men(men)
+    }
+
     /// The material after man `i` (not a royal) is captured.
     pub fn without(&self, i: usize) -> Material {
         let mut men = self.men.clone();

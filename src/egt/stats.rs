@@ -281,7 +281,20 @@ fn at_distance(histogram: &mut Vec<u64>, d: u16) -> &mut u64 {
 
 /// Counts a built table.
 pub fn table_stats(table: &Table, geometry: &Geometry) -> TableStats {
-    count(table, geometry, true)
+    match table.mirror_of() {
+        // The colour swap maps each position onto one of the other material with the other
+        // side to move, of the same value, and their classes one to one.
+        Some(of) => {
+            let s = table_stats(of, geometry);
+            TableStats {
+                endgame: table.material().name(),
+                wtm: s.btm,
+                btm: s.wtm,
+                ..s
+            }
+        }
+        None => count(table, geometry, true),
+    }
 }
 
 /// `table_stats`, by blocks where the table has them (`by_blocks`), else slot by slot.

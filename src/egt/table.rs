@@ -7,6 +7,7 @@ use crate::egt::material::{Material, Squares};
 use crate::egt::rules::{NullMove, Rules};
 use crate::egt::value::{decode, Value, WIN_FAR};
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
 
 /// Distance metric of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -94,6 +95,18 @@ pub struct Table {
     pub(crate) metric: Metric,
     /// Whether White's side alone is held.
     pub(crate) once: bool,
+    /// For a table read from the colour-swapped material's (see [`Table::mirrored`]),
+    /// that table; it then holds no bytes of its own.
+    pub(crate) mirror: Option<Mirror>,
+}
+
+/// Where a table that holds no bytes reads its values: the table of the colour-swapped
+/// material, through the colour swap.
+pub(crate) struct Mirror {
+    /// The table of the colour-swapped material.
+    of: Arc<Table>,
+    /// From this table's placements to `of`'s.
+    swap: ColourSwap,
 }
 
 /// Whether a table of `material` built under `rules` (`seeded`: with values fixed by seeds)
@@ -115,11 +128,70 @@ pub struct Table {
 /// assert!(!stored_once(&Material::parse("KBN.KN", &pieces).unwrap(), &Rules::default(), false));
 /// ```
 pub fn stored_once(material: &Material, rules: &Rules, seeded: bool) -> bool {
-    let colour_blind = matches!(rules.null_move, NullMove::None | NullMove::Both);
-    material.is_colour_symmetric() && colour_blind && !seeded
+    material.is_colour_symmetric() && colour_blind(rules, seeded)
+}
+
+/// Whether tables built under `rules` (`seeded`: some with values fixed by seeds) tell the
+/// colours apart by their men alone, so that the colour swap maps each position onto one of
+/// the same value, the other side to move: no seeds, and a null move for both sides or
+/// neither. Then a table stored once reads Black's side from White's ([`stored_once`]), and
+/// a table may be read from its colour-swapped material's ([`Table::mirrored`]).
+pub fn colour_blind(rules: &Rules, seeded: bool) -> bool {
+    matches!(rules.null_move, NullMove::None | NullMove::Both) && !seeded
 }
 
 impl Table {
+    /// The table of `of`'s colour-swapped material ([`Material::colour_swapped`]:
+    /// `KN.KNN` for `KNN.KN`), holding no bytes: each position is read as its image under
+    /// the colour swap, with the other side to move, from `of`. Its index is built with
+    /// `geometry` and `fold`, as `of`'s was. Valid only where nothing tells the colours
+    /// apart but the men (no seeds, a null move for both sides or neither), as for
+    /// [`stored_once`].
+    ///
+    /// ```
+    /// use fairy_egt::board::Color;
+    /// use fairy_egt::egt::material::Material;
+    /// use fairy_egt::egt::progress::Silent;
+    /// use fairy_egt::egt::table::{Metric, Table};
+    /// use fairy_egt::egt::tables::TableSet;
+    /// use fairy_egt::egt::value::Value;
+    /// use fairy_egt::piece::PieceSet;
+    ///
+    /// let mut tables = TableSet::new(PieceSet::standard(), Metric::Dtm);
+    /// let kqk = Material::parse("KQ.K", tables.pieces())?;
+    /// tables.build(&kqk, &Silent)?;
+    /// let kkq = Table::mirrored(tables.shared(&kqk).unwrap(), tables.geometry(), true);
+    /// assert_eq!(kkq.material().name(), "K.KQ");
+    /// // White's king on a1, Black's on b3 and his queen on h2: Black mates in one (Qh1).
+    /// let (a1, b3, h2) = (0, 2 * 8 + 1, 8 + 7);
+    /// assert_eq!(kkq.value(&[a1, b3, h2, 0, 0, 0], Color::Black), Some(Value::Win(1)));
+    /// assert_eq!(kkq.bytes(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mirrored(
+        of: Arc<Table>,
+        geometry: &crate::board::geometry::Geometry,
+        fold: bool,
+    ) -> Table {
+        let material = of.material.colour_swapped();
+        let swap = ColourSwap::between(&material, &of.material, geometry.board());
+        Table {
+            indexer: Indexer::new(&material, geometry, fold),
+            material,
+            data: [Vec::new(), Vec::new()],
+            far: [Vec::new(), Vec::new()],
+            metric: of.metric,
+            once: false,
+            mirror: Some(Mirror { of, swap }),
+        }
+    }
+
+    /// The table this one reads its values from, when it holds none of its own (see
+    /// [`Table::mirrored`]).
+    pub fn mirror_of(&self) -> Option<&Arc<Table>> {
+        self.mirror.as_ref().map(|m| &m.of)
+    }
+
     /// The material of the table.
     pub fn material(&self) -> &Material {
         &self.material
@@ -151,9 +223,13 @@ impl Table {
         self.held_colors().len() as u64
     }
 
-    /// The sides to move whose bytes are held.
+    /// The sides to move whose bytes are held: none for a table read from another
+    /// ([`Table::mirrored`]).
     pub(crate) fn held_colors(&self) -> &'static [Color] {
-        held_sides(self.once)
+        match self.mirror {
+            Some(_) => &[],
+            None => held_sides(self.once),
+        }
     }
 
     /// Positions, of both sides to move, whose distance is longer than a byte holds
@@ -177,6 +253,9 @@ impl Table {
     /// Black's slots of a table stored once are decoded and read through the colour swap.
     #[inline]
     pub(crate) fn value_at(&self, index: u64, stm: Color) -> Option<Value> {
+        if let Some(m) = &self.mirror {
+            return m.value(&self.indexer.decode(index)?, self.indexer.men(), stm);
+        }
         read_side_held(
             &self.indexer,
             self.swap_for(stm).is_some(),
@@ -219,6 +298,9 @@ impl Table {
     /// position is illegal (the side to move can capture the enemy royal).
     #[inline]
     pub fn value(&self, sq: &Squares, stm: Color) -> Option<Value> {
+        if let Some(m) = &self.mirror {
+            return m.value(sq, self.indexer.men(), stm);
+        }
         read_placement(
             &self.indexer,
             self.swap_for(stm).is_some(),
@@ -233,6 +315,25 @@ impl Table {
     #[inline]
     pub(crate) fn swap_for(&self, stm: Color) -> Option<&ColourSwap> {
         (self.indexer.colour_swap()).filter(|_| self.once && stm == Color::Black)
+    }
+
+    /// Where side `stm`'s values are read when not from this table's own bytes: the colour
+    /// swap, and the table that holds the images, with the other side to move (Black's side
+    /// of a table stored once, or every position of a table read from another).
+    #[inline]
+    pub(crate) fn read_through(&self, stm: Color) -> Option<(&ColourSwap, &Table)> {
+        match &self.mirror {
+            Some(m) => Some((&m.swap, &*m.of)),
+            None => self.swap_for(stm).map(|swap| (swap, self)),
+        }
+    }
+}
+
+impl Mirror {
+    /// The value of placement `sq` of `men` men with `stm` to move: its image's.
+    #[inline]
+    fn value(&self, sq: &Squares, men: usize, stm: Color) -> Option<Value> {
+        self.of.value(&self.swap.placement(sq, men), stm.flip())
     }
 }
 

@@ -506,6 +506,7 @@ pub fn read(
         far,
         metric,
         once,
+        mirror: None,
     })
 }
 

@@ -217,7 +217,8 @@ impl<S: SquareSet> Build<'_, S> {
     /// Calls `f(x, value)` for every square x in `squares` of man `m` in the placements
     /// `after` of table `sub` (a smaller table, or this one's finished layers), `stm` to
     /// move: one block of `sub` when m is its block man too. Black's side of a table stored
-    /// once is read from White's at the colour swap's images.
+    /// once is read from White's at the colour swap's images, and a table read from the
+    /// colour-swapped material's from that one's.
     fn sub_values<T: Finished + ?Sized>(
         &self,
         sub: &T,
@@ -231,12 +232,12 @@ impl<S: SquareSet> Build<'_, S> {
             return;
         }
         match sub.swapped(stm) {
-            Some(swap) => {
+            Some((swap, held)) => {
                 let image = swap.placement(&after, sub.indexer().men());
                 let mut turned = S::default();
                 for_each_bit(squares, |x| turned |= S::bit(swap.square(x)));
-                let (partner, white) = (swap.partner(m), Color::White);
-                self.held_values(sub, image, partner, turned, white, |x, v| {
+                let carrier = swap.carrier(m);
+                self.held_values(held, image, carrier, turned, stm.flip(), |x, v| {
                     f(swap.square(x), v)
                 })
             }

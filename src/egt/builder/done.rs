@@ -37,10 +37,12 @@ pub(super) trait Finished {
         self.value_at(self.indexer().index(sq)?, stm)
     }
 
-    /// The colour swap through which side `stm`'s values are read, when the table holds
-    /// White's side alone (`Table::is_stored_once`) and `stm` is Black.
+    /// Where side `stm`'s values are read when not from the table's own bytes: the colour
+    /// swap, and the table holding the images, read with the other side to move (Black's
+    /// side of a table that holds White's alone, `Table::is_stored_once`; every position of
+    /// a table read from the colour-swapped material's, `Table::mirrored`).
     #[inline]
-    fn swapped(&self, _stm: Color) -> Option<&ColourSwap> {
+    fn swapped(&self, _stm: Color) -> Option<(&ColourSwap, &Self)> {
         None
     }
 }
@@ -62,8 +64,8 @@ impl Finished for Table {
     }
 
     #[inline]
-    fn swapped(&self, stm: Color) -> Option<&ColourSwap> {
-        self.swap_for(stm)
+    fn swapped(&self, stm: Color) -> Option<(&ColourSwap, &Self)> {
+        self.read_through(stm)
     }
 }
 
@@ -90,7 +92,7 @@ impl Finished for Done<'_> {
     }
 
     #[inline]
-    fn swapped(&self, stm: Color) -> Option<&ColourSwap> {
-        self.swap.filter(|_| stm == Color::Black)
+    fn swapped(&self, stm: Color) -> Option<(&ColourSwap, &Self)> {
+        (self.swap.filter(|_| stm == Color::Black)).map(|swap| (swap, self))
     }
 }

@@ -78,16 +78,20 @@ pub struct Indexer {
     swap: Option<ColourSwap>,
 }
 
-/// The colour swap of a material with the same men on both sides (`KQ.KQ`, `KNN.KNN`): each
-/// man changes side, taking the place of his partner (the man of the other side with the same
-/// letter and rank in man order), and the board turns upside down, so that the position with
-/// one side to move becomes one of the same material with the other side to move. Black's
-/// steps are White's turned upside down, so the swap maps every move onto a move: a position
-/// and its image have the same value for the side to move.
+/// The colour swap of a material: each man changes side, taking the place of his partner
+/// (the man of the other side with the same letter and rank in man order), and the board
+/// turns upside down, so that the position with one side to move becomes one of the
+/// colour-swapped material (`KN.KNN` for `KNN.KN`, the material itself for `KQ.KQ` or
+/// `KNN.KNN`) with the other side to move. Black's steps are White's turned upside down, so
+/// the swap maps every move onto a move: a position and its image have the same value for
+/// the side to move.
 #[derive(Clone, Debug)]
 pub struct ColourSwap {
-    /// Per man, his partner.
+    /// Per man of the image, his partner in the placement swapped.
     partner: [usize; MAX_MEN],
+    /// Per man of the placement swapped, the man of the image who takes his square's image
+    /// (the inverse of `partner`; the same when the material is its own image).
+    carrier: [usize; MAX_MEN],
     /// Per square, its image with the ranks reversed.
     flip: Vec<Square>,
 }
@@ -98,30 +102,53 @@ impl ColourSwap {
         if !material.is_colour_symmetric() {
             return None;
         }
-        let men = material.men();
+        Some(ColourSwap::between(material, material, board))
+    }
+
+    /// The swap of placements of `from` onto placements of `to`, its colour-swapped material
+    /// ([`Material::colour_swapped`]), on `board`.
+    ///
+    /// # Panics
+    /// If `to` is not `from` with its colours swapped.
+    pub fn between(from: &Material, to: &Material, board: BoardSize) -> ColourSwap {
+        assert_eq!(&from.colour_swapped(), to, "the colour-swapped material");
+        let (men, image) = (from.men(), to.men());
         let mut partner = [0; MAX_MEN];
-        for (i, m) in men.iter().enumerate() {
+        let mut carrier = [0; MAX_MEN];
+        for (i, m) in image.iter().enumerate() {
             let same = |o: &&ManKind| o.letter == m.letter && o.royal == m.royal;
-            let rank = men[..i]
+            let rank = image[..i]
                 .iter()
                 .filter(|o| same(o) && o.color == m.color)
                 .count();
             partner[i] = (men.iter().enumerate())
                 .filter(|(_, o)| same(o) && o.color != m.color)
                 .nth(rank)
-                .expect("both sides have the same men")
+                .expect("both materials have the same men, colours swapped")
                 .0;
+            carrier[partner[i]] = i;
         }
         let flip = (board.all_squares())
             .map(|s| board.image(Sym::FLIP_RANKS, s))
             .collect();
-        Some(ColourSwap { partner, flip })
+        ColourSwap {
+            partner,
+            carrier,
+            flip,
+        }
     }
 
-    /// The man who takes man `i`'s place.
+    /// The man of the placement swapped whose place man `i` of the image takes.
     #[inline]
     pub fn partner(&self, i: usize) -> usize {
         self.partner[i]
+    }
+
+    /// The man of the image who takes man `j`'s place (the inverse of
+    /// [`ColourSwap::partner`]).
+    #[inline]
+    pub fn carrier(&self, j: usize) -> usize {
+        self.carrier[j]
     }
 
     /// The image of square `s`.

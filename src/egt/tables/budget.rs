@@ -6,7 +6,7 @@ use super::TableSet;
 use crate::egt::builder::BuildError;
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
-use crate::egt::table::Table;
+use crate::egt::table::{colour_blind, Table};
 
 /// An allowance for a build's small structures, whatever the table's size: the men's move
 /// lists, the list of sub-tables, the rayon jobs' state (a few kilobytes, measured).
@@ -69,6 +69,18 @@ pub(super) struct Chain {
     keep: Vec<Material>,
     /// The tables each of `todo` reads (`Material::exits`).
     reads: Vec<Vec<Material>>,
+    /// Per table of `todo`, where it is read from when it is no build of its own: the
+    /// table of its colour-swapped material (see [`TableSet::mirror_source`]).
+    pub(super) mirrors: Vec<Option<Mirrored>>,
+}
+
+/// The colour-swapped table a table of a chain is read from ([`Table::mirrored`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mirrored {
+    /// A table held before the build.
+    Held,
+    /// The table at this place in the chain, built (or loaded) before.
+    InChain(usize),
 }
 
 impl Chain {
@@ -79,8 +91,12 @@ impl Chain {
 
     /// Whether `todo[m]` is still needed while `todo[from]` and those after it are built:
     /// it is kept, or one of them reads it.
+    /// A table that another still live is read from stays live.
     pub(super) fn live(&self, m: usize, from: usize) -> bool {
-        self.keeps(m) || self.reads[from..].iter().any(|r| r.contains(&self.todo[m]))
+        self.keeps(m)
+            || self.reads[from..].iter().any(|r| r.contains(&self.todo[m]))
+            || (self.mirrors.iter().enumerate())
+                .any(|(v, at)| *at == Some(Mirrored::InChain(m)) && self.live(v, from))
     }
 }
 
@@ -102,19 +118,22 @@ impl TableSet {
     /// The set's own part of [`TableSet::bytes_needed`], its twin's aside: the tables it
     /// builds, and the largest transient structures of one of those builds.
     fn own_need(&self, material: &Material) -> (u64, u64) {
-        (self.sizes(&self.missing(material)).into_iter())
-            .fold((0, 0), |(tables, builder), (t, b)| {
-                (tables + t, builder.max(b))
-            })
+        (self.sizes(&self.chain(material)).into_iter()).fold((0, 0), |(tables, builder), (t, b)| {
+            (tables + t, builder.max(b))
+        })
     }
 
-    /// For each of `materials`, the bytes of its table and of its build's transient
-    /// structures: a table stored once is built with White's side alone.
-    fn sizes(&self, materials: &[Material]) -> Vec<(u64, u64)> {
+    /// For each table of `chain`, the bytes of its table and of its build's transient
+    /// structures: a table stored once is built with White's side alone, and a table read
+    /// from its colour-swapped material's has its index alone.
+    fn sizes(&self, chain: &Chain) -> Vec<(u64, u64)> {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
-        (materials.iter())
-            .map(|m| {
+        (chain.todo.iter().zip(&chain.mirrors))
+            .map(|(m, mirrored)| {
                 let index = Indexer::new(m, &self.geometry, self.fold);
+                if mirrored.is_some() {
+                    return (index.heap_bytes(), 0);
+                }
                 let sides = if self.stores_once(m) { 1 } else { 2 };
                 let layer = largest_layer(&index);
                 let builder = builder_bytes(layer, index.block_len(), seeded(m), sides);
@@ -155,7 +174,7 @@ impl TableSet {
     /// the tables kept at the end.
     fn own_need_dropping(&self, material: &Material) -> (u64, u64) {
         let chain = self.chain(material);
-        let sizes = self.sizes(&chain.todo);
+        let sizes = self.sizes(&chain);
         let peak = (0..sizes.len())
             .map(|i| {
                 let held: u64 = (0..i)
@@ -178,11 +197,40 @@ impl TableSet {
     pub(super) fn chain(&self, material: &Material) -> Chain {
         let todo = self.missing(material);
         let reads = todo.iter().map(|m| self.exits(m)).collect();
+        let mut mirrors = Vec::with_capacity(todo.len());
+        for m in &todo {
+            let source = self.mirror_source(m, material, &todo, &mirrors);
+            mirrors.push(source);
+        }
         Chain {
             keep: self.kept_when_dropping(material),
             reads,
             todo,
+            mirrors,
         }
+    }
+
+    /// Where a build of `requested` reads `m`'s table from, `m` being a table of its chain
+    /// `todo` and `mirrors` what the tables before it are read from: `None` when it is built
+    /// (or loaded), or the table of its colour-swapped material (`KNN.KN` for `KN.KNN`)
+    /// when that is held or built before it and is itself built, and nothing but the men
+    /// tells the colours apart ([`colour_blind`]). The requested table is always built.
+    fn mirror_source(
+        &self,
+        m: &Material,
+        requested: &Material,
+        todo: &[Material],
+        mirrors: &[Option<Mirrored>],
+    ) -> Option<Mirrored> {
+        let swapped = m.colour_swapped();
+        if m == requested || swapped == *m || !colour_blind(&self.rules, self.seeds.is_some()) {
+            return None;
+        }
+        if let Some(t) = self.tables.get(&swapped) {
+            return t.mirror_of().is_none().then_some(Mirrored::Held);
+        }
+        let at = todo[..mirrors.len()].iter().position(|t| *t == swapped)?;
+        mirrors[at].is_none().then_some(Mirrored::InChain(at))
     }
 
     /// The tables a build of `material` that drops tables as it goes keeps: `material`'s and
@@ -306,7 +354,8 @@ mod tests {
     }
 
     /// A pawn chain too big to hold whole is built by dropping each table once no later
-    /// table reads it: K+P against K+P fits in a budget below holding its 13 tables, and ends
+    /// table reads it (or one read from it: a colour-swapped table such as K.KP, read from
+    /// KP.K's): K+P against K+P fits in a budget below holding its 13 tables, and ends
     /// holding only itself and the tables its moves lead into; its table equals one built
     /// holding everything, and its moves can all be probed.
     #[test]
@@ -320,7 +369,7 @@ mod tests {
             whole.bytes_needed(&kpkp),
             whole.bytes_needed_dropping(&kpkp),
         );
-        assert!(lean < need * 3 / 4, "{lean} of {need}");
+        assert!(lean < need * 7 / 8, "{lean} of {need}");
         whole.build(&kpkp, &Silent).unwrap();
         let mut lean_set = TableSet::new(pieces, Metric::Dtm);
         lean_set.set_budget(lean);
@@ -357,18 +406,18 @@ mod tests {
         fn parse(spec: &str) -> Material {
             Material::parse(spec, &PieceSet::standard()).unwrap()
         }
-        let (kqk, krk, kqkr) = (parse("KQ.K"), parse("KR.K"), parse("KQ.KR"));
-        // KQ.K, KR.K and K.K held; KQ.KR uses KQ.K and K.K, not KR.K.
+        let (kqk, knk, kqkr) = (parse("KQ.K"), parse("KN.K"), parse("KQ.KR"));
+        // KQ.K, KN.K and K.K held; KQ.KR uses KQ.K and K.K, not KN.K.
         let held_set = || {
             let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
             set.build(&kqk, &Silent).unwrap();
-            set.build(&krk, &Silent).unwrap();
+            set.build(&knk, &Silent).unwrap();
             set
         };
         let mut set = held_set();
         let bytes_of = |set: &TableSet, m: &str| held_bytes(set.get(&parse(m)).unwrap());
         let used = bytes_of(&set, "KQ.K") + bytes_of(&set, "K.K");
-        let unused = bytes_of(&set, "KR.K");
+        let unused = bytes_of(&set, "KN.K");
         assert_eq!(set.bytes(), used + unused);
         // The held tables are not counted again.
         let need = set.bytes_needed(&kqkr);
@@ -377,12 +426,12 @@ mod tests {
         // Room enough beside them all: nothing is dropped.
         set.set_budget(used + unused + need);
         set.build(&kqkr, &Silent).unwrap();
-        assert!(set.get(&krk).is_some());
+        assert!(set.get(&knk).is_some());
         // Room enough once KR.K is dropped: it is.
         let mut set = held_set();
         set.set_budget(used + need);
         set.build(&kqkr, &Silent).unwrap();
-        assert!(set.get(&krk).is_none() && set.get(&kqk).is_some());
+        assert!(set.get(&knk).is_none() && set.get(&kqk).is_some());
         // Not enough even so: refused, naming what KQ.KR needs (the held tables it uses
         // included), and nothing is dropped.
         let mut set = held_set();
@@ -396,5 +445,48 @@ mod tests {
             })
         );
         assert_eq!(set.bytes(), used + unused);
+    }
+
+    /// A table whose colour-swapped material's is held is read from it, not built: beside
+    /// KR.K, a build of KQ.KR reads K.KR from it, needs less by K.KR's bytes, keeps KR.K when
+    /// it drops the tables it does not use (KN.K) to fit, and K.KR's positions have the
+    /// values a set that built it gives them.
+    #[test]
+    fn a_held_table_is_read_for_its_colour_swapped_material_and_kept() {
+        use crate::board::Color;
+        fn parse(spec: &str) -> Material {
+            Material::parse(spec, &PieceSet::standard()).unwrap()
+        }
+        let (krk, kkr, knk, kqkr) = (parse("KR.K"), parse("K.KR"), parse("KN.K"), parse("KQ.KR"));
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        set.build(&krk, &Silent).unwrap();
+        set.build(&knk, &Silent).unwrap();
+        let mut fresh = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let bytes_of = |set: &TableSet, m: &Material| held_bytes(set.get(m).unwrap());
+        let (held_krk, held_kk) = (bytes_of(&set, &krk), bytes_of(&set, &parse("K.K")));
+        let need = set.bytes_needed(&kqkr);
+        let index_bytes = Indexer::new(&kkr, set.geometry(), true).heap_bytes();
+        assert_eq!(
+            need + held_kk + (held_krk - index_bytes),
+            fresh.bytes_needed(&kqkr)
+        );
+        // Room for KR.K, K.K and the build, not for KN.K: KN.K goes, KR.K stays.
+        set.set_budget(held_krk + held_kk + need);
+        set.build(&kqkr, &Silent).unwrap();
+        assert!(set.get(&knk).is_none());
+        let kept = set.shared(&krk).unwrap();
+        let read = set.get(&kkr).unwrap();
+        assert!(read
+            .mirror_of()
+            .is_some_and(|of| std::sync::Arc::ptr_eq(of, &kept)));
+        fresh.build(&kqkr, &Silent).unwrap();
+        let built = fresh.get(&kkr).unwrap();
+        assert!(built.mirror_of().is_none());
+        for i in 0..built.indexer().size() {
+            for c in Color::BOTH {
+                assert_eq!(read.value_at(i, c), built.value_at(i, c), "slot {i}");
+            }
+        }
+        assert_eq!(held_bytes(read), index_bytes);
     }
 }

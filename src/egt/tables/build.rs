@@ -7,6 +7,7 @@ use crate::egt::builder::{build_table, BuildError, Recipe};
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::progress::{time_left, BuildEvent, Phase, Progress, TableClock};
+use crate::egt::table::Table;
 use crate::egt::value::MAX_DIRECT;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -191,7 +192,15 @@ impl TableSet {
                 })
             };
             let key = self.key(&m);
-            if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
+            if chain.mirrors[at].is_some() {
+                // Read from its colour-swapped material's table, held or built before it.
+                let of = self
+                    .shared(&m.colour_swapped())
+                    .expect("the partner is held");
+                total = (total - w).max(1.0);
+                let table = Table::mirrored(of, &self.geometry, self.fold);
+                self.tables.insert(m.clone(), Arc::new(table));
+            } else if let Some(table) = self.load(&m, &key, &|| report(Phase::Loading, 0.0)) {
                 // A load is no share of the build's time: the shares are of the tables built.
                 total = (total - w).max(1.0);
                 far_room = far_room.saturating_sub(table.far_bytes());

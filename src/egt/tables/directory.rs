@@ -88,6 +88,10 @@ impl TableSet {
         let (Some(dir), Some(table)) = (&mut self.dir, self.tables.get(material)) else {
             return;
         };
+        if table.mirror_of().is_some() {
+            // Its values are its partner's, whose file holds them.
+            return;
+        }
         if dir.saved.contains(material) {
             return;
         }

@@ -46,7 +46,7 @@ use crate::egt::dtz::Rule;
 use crate::egt::material::Material;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
-use crate::egt::table::{stored_once, Metric, Table};
+use crate::egt::table::{colour_blind, stored_once, Metric, Table};
 use crate::egt::table_file::TableKey;
 use crate::egt::value::MAX_DIRECT;
 use crate::piece::PieceSet;
@@ -278,10 +278,22 @@ impl TableSet {
     }
 
     /// Whether a build of `material` uses the table of `m`: it is `material` or one of the
-    /// smaller endgames its captures and promotions reach.
-    fn used_by<'m>(&self, material: &'m Material) -> impl Fn(&Material) -> bool + 'm {
-        let subs = self.sub_materials(material);
-        move |m| m == material || subs.contains(m)
+    /// smaller endgames its captures and promotions reach, or the colour-swapped material of
+    /// one of those that is read from it (held so, or to be built so: see
+    /// [`Table::mirrored`]).
+    fn used_by(&self, material: &Material) -> impl Fn(&Material) -> bool {
+        let mut used = self.sub_materials(material);
+        let read_from_partner = |m: &Material| match self.tables.get(m) {
+            Some(t) => t.mirror_of().is_some(),
+            None => colour_blind(&self.rules, self.seeds.is_some()),
+        };
+        let partners: Vec<Material> = (used.iter())
+            .filter(|m| read_from_partner(m))
+            .map(Material::colour_swapped)
+            .collect();
+        used.extend(partners);
+        used.push(material.clone());
+        move |m| used.contains(m)
     }
 
     /// The endgames a game of `material` reaches by captures and promotions (to the
