@@ -769,9 +769,9 @@ mod tests {
     /// A table read from its colour-swapped material's (`KN.KNN` from `KNN.KN`, as a build
     /// whose chain holds both reads the second) gives every slot, both sides to move, the
     /// value its own build gives it: with twins, pawns (en passant, promotions), Berolina
-    /// pawns and one-way pieces, on square and rectangular boards, under DTM, DTC and DTZ; and
-    /// the table whose captures read it (block by block where it has blocks) is the one built
-    /// from its own build.
+    /// pawns and one-way pieces, on square and rectangular boards, under DTM, DTC and DTZ, and
+    /// has its statistics; and the table whose captures read it (block by block where it has
+    /// blocks) is the one built from its own build.
     #[test]
     fn a_table_read_from_its_colour_swapped_partner_is_its_own_build() {
         let one_way = "K: K\nN: N\nS: 0,1 1,1 -1,1 1,-1 -1,-1\n";
@@ -813,6 +813,8 @@ mod tests {
                     assert!(of.mirror_of().is_none() && table.bytes() == 0);
                     let built = own(&m);
                     assert!(same_values(table, &built), "{m} on {board}");
+                    let stats = |t: &Table| crate::egt::stats::table_stats(t, set.geometry());
+                    assert_eq!(stats(table), stats(&built), "{m} on {board}");
                     mirrored.push((m, built));
                 }
             }
