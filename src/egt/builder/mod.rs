@@ -766,6 +766,15 @@ mod tests {
         })
     }
 
+    /// Pieces that move forward, for the colour swap's tests: a silver general (`S`) and a
+    /// piece of no symmetry (`V`) with the knight; and the Berolina pawn with the queen and
+    /// the knight.
+    fn one_way_pieces() -> [PieceSet; 2] {
+        let one_way = "K: K\nN: N\nS: 0,1 1,1 -1,1 1,-1 -1,-1\nV: rWfF\n";
+        let berolina = "K: K\nQ: Q\nN: N\nP: fmFfceWifmnA\n";
+        [one_way, berolina].map(|d| crate::piece::parse::parse_piece_defs(d, "test.ini").unwrap())
+    }
+
     /// A table read from its colour-swapped material's (`KN.KNN` from `KNN.KN`, as a build
     /// whose chain holds both reads the second) gives every slot, both sides to move, the
     /// value its own build gives it: with twins, pawns (en passant, promotions), Berolina
@@ -774,10 +783,7 @@ mod tests {
     /// blocks) is the one built from its own build.
     #[test]
     fn a_table_read_from_its_colour_swapped_partner_is_its_own_build() {
-        let one_way = "K: K\nN: N\nS: 0,1 1,1 -1,1 1,-1 -1,-1\n";
-        let one_way = crate::piece::parse::parse_piece_defs(one_way, "test.ini").unwrap();
-        let berolina = "K: K\nQ: Q\nN: N\nP: fmFfceWifmnA\n";
-        let berolina = crate::piece::parse::parse_piece_defs(berolina, "test.ini").unwrap();
+        let [one_way, berolina] = one_way_pieces();
         let standard = PieceSet::standard();
         let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
         let cases = [
@@ -847,10 +853,7 @@ mod tests {
     /// block by block through the swap) is the one built from the table with both sides.
     #[test]
     fn a_table_stored_once_reads_black_as_both_sides_built_hold_it() {
-        let one_way = "K: K\nN: N\nS: 0,1 1,1 -1,1 1,-1 -1,-1\nV: rWfF\n";
-        let one_way = crate::piece::parse::parse_piece_defs(one_way, "test.ini").unwrap();
-        let berolina = "K: K\nQ: Q\nN: N\nP: fmFfceWifmnA\n";
-        let berolina = crate::piece::parse::parse_piece_defs(berolina, "test.ini").unwrap();
+        let [one_way, berolina] = one_way_pieces();
         let standard = PieceSet::standard();
         let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
         let cases = [
