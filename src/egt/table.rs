@@ -1,5 +1,6 @@
 //! A built table: the value of every position of one material, for both sides to move.
 
+use crate::board::geometry::Geometry;
 use crate::board::Color;
 use crate::egt::dtz::Rule;
 use crate::egt::index::{ColourSwap, Indexer};
@@ -168,11 +169,7 @@ impl Table {
     /// assert_eq!(kkq.bytes(), 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn mirrored(
-        of: Arc<Table>,
-        geometry: &crate::board::geometry::Geometry,
-        fold: bool,
-    ) -> Table {
+    pub fn mirrored(of: Arc<Table>, geometry: &Geometry, fold: bool) -> Table {
         let material = of.material.colour_swapped();
         let swap = ColourSwap::between(&material, &of.material, geometry.board());
         Table {

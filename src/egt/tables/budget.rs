@@ -90,8 +90,7 @@ impl Chain {
     }
 
     /// Whether `todo[m]` is still needed while `todo[from]` and those after it are built:
-    /// it is kept, or one of them reads it.
-    /// A table that another still live is read from stays live.
+    /// it is kept, one of them reads it, or a table still needed is read from it.
     pub(super) fn live(&self, m: usize, from: usize) -> bool {
         self.keeps(m)
             || self.reads[from..].iter().any(|r| r.contains(&self.todo[m]))
@@ -427,7 +426,7 @@ mod tests {
         set.set_budget(used + unused + need);
         set.build(&kqkr, &Silent).unwrap();
         assert!(set.get(&knk).is_some());
-        // Room enough once KR.K is dropped: it is.
+        // Room enough once KN.K is dropped: it is.
         let mut set = held_set();
         set.set_budget(used + need);
         set.build(&kqkr, &Silent).unwrap();

@@ -46,11 +46,11 @@ use crate::egt::dtz::Rule;
 use crate::egt::material::Material;
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
-use crate::egt::table::{colour_blind, stored_once, Metric, Table};
+use crate::egt::table::{stored_once, Metric, Table};
 use crate::egt::table_file::TableKey;
 use crate::egt::value::MAX_DIRECT;
 use crate::piece::PieceSet;
-use budget::held_bytes;
+use budget::{held_bytes, Mirrored};
 use directory::TableDir;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -278,19 +278,18 @@ impl TableSet {
     }
 
     /// Whether a build of `material` uses the table of `m`: it is `material` or one of the
-    /// smaller endgames its captures and promotions reach, or the colour-swapped material of
-    /// one of those that is read from it (held so, or to be built so: see
-    /// [`Table::mirrored`]).
+    /// smaller endgames its captures and promotions reach, or a held table one of those is
+    /// read from (held so already, or to be read so by the build: see [`Table::mirrored`]).
     fn used_by(&self, material: &Material) -> impl Fn(&Material) -> bool {
         let mut used = self.sub_materials(material);
-        let read_from_partner = |m: &Material| match self.tables.get(m) {
-            Some(t) => t.mirror_of().is_some(),
-            None => colour_blind(&self.rules, self.seeds.is_some()),
-        };
-        let partners: Vec<Material> = (used.iter())
-            .filter(|m| read_from_partner(m))
-            .map(Material::colour_swapped)
-            .collect();
+        let chain = self.chain(material);
+        let to_read = (chain.todo.iter().zip(&chain.mirrors))
+            .filter(|(_, from)| **from == Some(Mirrored::Held))
+            .map(|(m, _)| m.colour_swapped());
+        let read = (used.iter())
+            .filter_map(|m| self.tables.get(m)?.mirror_of())
+            .map(|of| of.material().clone());
+        let partners: Vec<Material> = to_read.chain(read).collect();
         used.extend(partners);
         used.push(material.clone());
         move |m| used.contains(m)
