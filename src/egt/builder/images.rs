@@ -5,8 +5,8 @@
 //! images of White's decided slots, Black's positions, which the next step un-moves from.
 //! What the frontier's slots are, the table's bytes at their images say.
 //!
-//! The swap takes a block (the block man varying) to a line of the table (his partner
-//! varying): a block's images are found a line at a time (`Indexer::line`), and read or set
+//! The swap takes a block (the block man varying) to a line of the table (the man who takes
+//! his place varying, `ColourSwap::carrier`): a block's images are found a line at a time (`Indexer::line`), and read or set
 //! one slot at a time, with their reads started together.
 
 use super::bitmap::for_each_bit;
@@ -103,8 +103,8 @@ impl<S: SquareSet> Build<'_, S> {
 
     /// Calls `f(x, slot)` for each square x of `squares`, with the slot in White's table of
     /// the image under `swap` of placement `sq` with the block man on x (`None`: no slot, an
-    /// illegal position). The images form a line of the table, the block man's partner
-    /// varying (`Indexer::line`), unless a symmetry fixes their royal pair or there is none.
+    /// illegal position). The images form a line of the table, the man who takes the block
+    /// man's place (`ColourSwap::carrier`) varying (`Indexer::line`), unless a symmetry fixes their royal pair or there is none.
     #[inline(always)]
     fn for_each_image_slot(
         &self,
@@ -113,9 +113,9 @@ impl<S: SquareSet> Build<'_, S> {
         swap: &ColourSwap,
         mut f: impl FnMut(Square, Option<u64>),
     ) {
-        let partner = swap.partner(self.men.block_man());
+        let carrier = swap.carrier(self.men.block_man());
         let mut image = swap.placement(sq, self.ix.men());
-        match self.ix.line(&image, partner) {
+        match self.ix.line(&image, carrier) {
             Some((base, stride, turn)) => for_each_bit(squares, |x| {
                 f(
                     x,
@@ -123,7 +123,7 @@ impl<S: SquareSet> Build<'_, S> {
                 )
             }),
             None => for_each_bit(squares, |x| {
-                image[partner] = swap.square(x);
+                image[carrier] = swap.square(x);
                 f(x, self.ix.index(&image))
             }),
         }

@@ -138,14 +138,7 @@ impl ColourSwap {
         }
     }
 
-    /// The man of the placement swapped whose place man `i` of the image takes.
-    #[inline]
-    pub fn partner(&self, i: usize) -> usize {
-        self.partner[i]
-    }
-
-    /// The man of the image who takes man `j`'s place (the inverse of
-    /// [`ColourSwap::partner`]).
+    /// The man of the image who takes man `j`'s place (the inverse of `partner`).
     #[inline]
     pub fn carrier(&self, j: usize) -> usize {
         self.carrier[j]
