@@ -63,6 +63,9 @@ pub struct Indexer {
     rest_divisor: Divisor,
     /// Per man: index step of one square for a man alone in its group (0 otherwise).
     strides: [u64; MAX_MEN],
+    /// Per man of a group of identical men: the group (its number in `groups`) and the index
+    /// step of one rank of the group's digit; `None` for a man alone, a royal or a pawn.
+    group_digits: [Option<(usize, u64)>; MAX_MEN],
     /// The man whose square is the last digit of the index, if he is alone in his group.
     block_man: Option<usize>,
     /// Per element of G: the fold of a block fixed by it.
@@ -238,10 +241,13 @@ impl Indexer {
             .map(|g| g.start);
         let rest: u64 = groups.iter().map(|g| g.size).product();
         let mut strides = [0; MAX_MEN];
+        let mut group_digits = [None; MAX_MEN];
         let mut stride = 1;
-        for g in groups.iter().rev() {
+        for (k, g) in groups.iter().enumerate().rev() {
             if g.len == 1 {
                 strides[g.start] = stride;
+            } else {
+                group_digits[g.start..g.start + g.len].fill(Some((k, stride)));
             }
             stride *= g.size;
         }
@@ -279,6 +285,7 @@ impl Indexer {
             rest_shift,
             rest_divisor: Divisor::new(rest),
             strides,
+            group_digits,
             block_man,
             folds,
             block_shift: n.is_power_of_two().then(|| n.trailing_zeros()),
@@ -466,8 +473,9 @@ impl Indexer {
 
     /// Index after man `i` of the placement `sq` (slot `index`, `plain` as `is_plain`)
     /// moves, given the new placement `moved`; `None` if the new placement has no slot.
-    /// Cheap when `sq` is plain: a man alone in its group shifts the index by a stride, and a
-    /// royal landing on another plain pair keeps the rest of the index.
+    /// Cheap when `sq` is plain: a man alone in its group shifts the index by a stride, one of
+    /// identical men by the change of his group's rank times the group's stride, and a royal
+    /// landing on another plain pair keeps the rest of the index.
     #[inline]
     pub fn after_move(
         &self,
@@ -504,6 +512,11 @@ impl Indexer {
                 let stride = self.strides[i] as i64;
                 if stride != 0 {
                     return Some((index as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64);
+                }
+                if let Some((g, stride)) = self.group_digits[i] {
+                    let group = &self.groups[g];
+                    let change = group.rank(moved) as i64 - group.rank(sq) as i64;
+                    return Some((index as i64 + change * stride as i64) as u64);
                 }
             }
         }
@@ -610,15 +623,7 @@ impl Indexer {
     fn rest_plain(&self, sq: &Squares) -> u64 {
         let mut r = 0;
         for g in &self.groups {
-            let rank = if g.len == 1 {
-                sq[g.start] as u64
-            } else {
-                let mut s = [0; MAX_MEN];
-                s[..g.len].copy_from_slice(&sq[g.start..g.start + g.len]);
-                s[..g.len].sort_unstable();
-                rank_sorted(&s[..g.len])
-            };
-            r = r * g.size + rank;
+            r = r * g.size + g.rank(sq);
         }
         r
     }
@@ -846,6 +851,46 @@ mod tests {
                 "{spec}"
             );
         }
+    }
+
+    /// `after_move` gives the index of the placement moved for every man and target square:
+    /// lone men (a stride), identical men (their group's rank), royals, pawns, on plain and
+    /// other royal pairs, on 8×8 and 10×8.
+    #[test]
+    fn a_move_reaches_the_index_of_the_placement_moved() {
+        let set = PieceSet::standard();
+        let boards = [
+            (
+                BoardSize::STANDARD,
+                &["KNN.KB", "KRR.KN", "KNNN.K", "KNN.KP", "KPP.KN"][..],
+            ),
+            (BoardSize::new(10, 8).unwrap(), &["KBB.KNN", "KRR.KP"][..]),
+        ];
+        let mut other = 0;
+        for (board, specs) in boards {
+            let geo = Geometry::on(&set, board);
+            let n = board.squares() as u8;
+            for &spec in specs {
+                let ix = Indexer::new(&material(spec, &set), &geo, true);
+                let mut plain = 0;
+                for z in (0..ix.size()).step_by(31_337) {
+                    let Some(sq) = ix.decode(z) else { continue };
+                    let is_plain = ix.is_plain(&sq);
+                    for i in 0..ix.men {
+                        for t in (0..n).filter(|t| !sq[..ix.men].contains(t)) {
+                            let mut moved = sq;
+                            moved[i] = t;
+                            let after = ix.after_move(z, is_plain, &sq, i, &moved);
+                            assert_eq!(after, ix.index(&moved), "{spec} {sq:?} man {i} to {t}");
+                            plain += u64::from(is_plain);
+                            other += u64::from(!is_plain);
+                        }
+                    }
+                }
+                assert!(plain > 10_000, "{spec}: {plain}");
+            }
+        }
+        assert!(other > 10_000, "{other} moves from other royal pairs");
     }
 
     /// A line's slots are the index of each placement on it, and lines exist exactly for

@@ -70,6 +70,29 @@ impl Group {
                 .copy_from_slice(&self.unrank[rank as usize][..self.len]);
         }
     }
+
+    /// The group's digit of placement `sq`: the square of a man alone, the rank of the set of
+    /// squares of identical men.
+    #[inline(always)]
+    pub(super) fn rank(&self, sq: &Squares) -> u64 {
+        let men = &sq[self.start..self.start + self.len];
+        match *men {
+            [x] => x as u64,
+            // The most frequent group, a pair, without a sort.
+            [a, b] => {
+                let (low, high) = if a < b { (a, b) } else { (b, a) };
+                // C(low, 1) + C(high, 2), as `rank_sorted` counts.
+                let high = high as u64;
+                low as u64 + high * (high.max(1) - 1) / 2
+            }
+            _ => {
+                let mut s = [0; MAX_MEN];
+                s[..self.len].copy_from_slice(men);
+                s[..self.len].sort_unstable();
+                rank_sorted(&s[..self.len])
+            }
+        }
+    }
 }
 
 /// C(n, k).
