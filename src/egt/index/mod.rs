@@ -39,7 +39,7 @@ use crate::egt::material::{ManKind, Material, Squares, MAX_MEN};
 use crate::with_tables;
 use divisor::Divisor;
 use pairs::{renumbered, royal_pairs, PairSlot, NO_PAIR};
-use ranks::{binomial, rank_sorted, Group};
+use ranks::{binomial, Group};
 use slices::{pawn_placements, Slices};
 use std::ops::Range;
 
@@ -632,17 +632,7 @@ impl Indexer {
     fn rest_of(&self, image: &[Square], sq: &Squares) -> u64 {
         let mut r = 0;
         for g in &self.groups {
-            let rank = if g.len == 1 {
-                image[sq[g.start] as usize] as u64
-            } else {
-                let mut s = [0; MAX_MEN];
-                for k in 0..g.len {
-                    s[k] = image[sq[g.start + k] as usize];
-                }
-                s[..g.len].sort_unstable();
-                rank_sorted(&s[..g.len])
-            };
-            r = r * g.size + rank;
+            r = r * g.size + g.rank_mapped(sq, |x| image[x as usize]);
         }
         r
     }

@@ -75,11 +75,18 @@ impl Group {
     /// squares of identical men.
     #[inline(always)]
     pub(super) fn rank(&self, sq: &Squares) -> u64 {
+        self.rank_mapped(sq, |x| x)
+    }
+
+    /// `rank` of the placement whose men stand on `image(x)` for each square x of `sq`.
+    #[inline(always)]
+    pub(super) fn rank_mapped(&self, sq: &Squares, image: impl Fn(Square) -> Square) -> u64 {
         let men = &sq[self.start..self.start + self.len];
         match *men {
-            [x] => x as u64,
+            [x] => image(x) as u64,
             // The most frequent group, a pair, without a sort.
             [a, b] => {
+                let (a, b) = (image(a), image(b));
                 let (low, high) = if a < b { (a, b) } else { (b, a) };
                 // C(low, 1) + C(high, 2), as `rank_sorted` counts.
                 let high = high as u64;
@@ -87,7 +94,9 @@ impl Group {
             }
             _ => {
                 let mut s = [0; MAX_MEN];
-                s[..self.len].copy_from_slice(men);
+                for (to, &from) in s.iter_mut().zip(men) {
+                    *to = image(from);
+                }
                 s[..self.len].sort_unstable();
                 rank_sorted(&s[..self.len])
             }
@@ -105,7 +114,7 @@ pub(super) fn binomial(n: u64, k: u64) -> u64 {
 
 /// Rank of an ascending set of squares in the combinatorial number system.
 #[inline]
-pub(super) fn rank_sorted(s: &[Square]) -> u64 {
+fn rank_sorted(s: &[Square]) -> u64 {
     s.iter()
         .enumerate()
         .map(|(i, &q)| BINOMIALS[q as usize][i + 1])

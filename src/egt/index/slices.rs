@@ -11,7 +11,7 @@
 use super::distinct;
 use super::divisor::Divisor;
 use super::pairs::PairSlot;
-use super::ranks::{binomial, rank_sorted, Group};
+use super::ranks::{binomial, Group};
 use crate::board::{BoardSize, Square};
 use crate::egt::material::{Squares, MAX_MEN};
 use std::ops::Range;
@@ -153,15 +153,14 @@ impl Slices {
         let mut ranks = [0u64; 2];
         for (g, rank) in self.sides.iter().zip(&mut ranks) {
             let Some(g) = g else { continue };
-            let mut s = [0; MAX_MEN];
-            for k in 0..g.len {
-                s[k] = sq[g.start + k].wrapping_sub(self.low);
-                if s[k] as usize >= self.span {
-                    return None;
-                }
+            let pawns = &sq[g.start..g.start + g.len];
+            if pawns
+                .iter()
+                .any(|&x| x.wrapping_sub(self.low) as usize >= self.span)
+            {
+                return None;
             }
-            s[..g.len].sort_unstable();
-            *rank = rank_sorted(&s[..g.len]);
+            *rank = g.rank_mapped(sq, |x| x.wrapping_sub(self.low));
         }
         Some(ranks[0] * self.black_ranks + ranks[1])
     }
