@@ -6,8 +6,8 @@
 //! What the frontier's slots are, the table's bytes at their images say.
 //!
 //! The swap takes a block (the block man varying) to a line of the table (the man who takes
-//! his place varying, `ColourSwap::carrier`): a block's images are found a line at a time (`Indexer::line`), and read or set
-//! one slot at a time, with their reads started together.
+//! his place varying, `ColourSwap::carrier`): a block's images are found a line at a time
+//! (`Indexer::line`), and read or set one slot at a time, with their reads started together.
 
 use super::bitmap::for_each_bit;
 use super::far::Kind;
@@ -104,7 +104,8 @@ impl<S: SquareSet> Build<'_, S> {
     /// Calls `f(x, slot)` for each square x of `squares`, with the slot in White's table of
     /// the image under `swap` of placement `sq` with the block man on x (`None`: no slot, an
     /// illegal position). The images form a line of the table, the man who takes the block
-    /// man's place (`ColourSwap::carrier`) varying (`Indexer::line`), unless a symmetry fixes their royal pair or there is none.
+    /// man's place (`ColourSwap::carrier`) varying (`Indexer::line`), unless a symmetry fixes
+    /// their royal pair or there is none.
     #[inline(always)]
     fn for_each_image_slot(
         &self,
