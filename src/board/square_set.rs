@@ -201,7 +201,7 @@ impl SquareSet for Bits256 {
 
     #[inline]
     fn is_empty(self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
     }
 
     #[inline]
@@ -212,14 +212,28 @@ impl SquareSet for Bits256 {
 
     #[inline]
     fn below_lowest(self) -> Self {
-        Bits256::below(self.lowest() as usize)
+        // (x − 1) & !x, the subtraction borrowing from word to word: no branches.
+        let mut out = [0; 4];
+        let mut borrow = 1;
+        for (o, &w) in out.iter_mut().zip(&self.0) {
+            *o = w.wrapping_sub(borrow) & !w;
+            borrow &= (w == 0) as u64;
+        }
+        Bits256(out)
     }
 
     #[inline]
     fn above_highest(self) -> Self {
-        let i = self.0.iter().rposition(|&w| w != 0).unwrap_or(0);
-        let highest = i * 64 + 63 - self.0[i].leading_zeros() as usize;
-        !Bits256::below(highest + 1)
+        // Word by word from the top: all of a word while no higher word holds a square, then
+        // the bits above its highest, then nothing.
+        let mut out = [0; 4];
+        let mut open = true;
+        for (o, &w) in out.iter_mut().zip(&self.0).rev() {
+            let above = !u64::MAX.checked_shr(w.leading_zeros()).unwrap_or(0);
+            *o = if open { above } else { 0 };
+            open &= w == 0;
+        }
+        Bits256(out)
     }
 
     #[inline]
@@ -242,14 +256,8 @@ impl SquareSet for Bits256 {
     #[inline]
     fn below(sq: usize) -> Self {
         Bits256(std::array::from_fn(|i| {
-            let start = i * 64;
-            if sq >= start + 64 {
-                !0
-            } else if sq <= start {
-                0
-            } else {
-                (1u64 << (sq - start)) - 1
-            }
+            let k = sq.saturating_sub(i * 64).min(64) as u32;
+            !u64::MAX.checked_shl(k).unwrap_or(0)
         }))
     }
 }

@@ -71,6 +71,13 @@ impl<'a> BlockBytes<'a> {
             });
             return S::from_lanes(|_| m);
         }
+        // The 10×8 and 12×12 boards' blocks, unrolled too.
+        if let Ok(block) = <&[u8; 80]>::try_from(self.0) {
+            return mask_of_chunks(block, test);
+        }
+        if let Ok(block) = <&[u8; 144]>::try_from(self.0) {
+            return mask_of_chunks(block, test);
+        }
         self.mask_of_any_length(test)
     }
 
@@ -112,6 +119,21 @@ impl<'a> BlockBytes<'a> {
             f(k, &last);
         }
     }
+}
+
+/// `BlockBytes::mask` of a block of N bytes, N a multiple of 16 (at most 256), with the
+/// loop over its chunks unrolled.
+#[inline(always)]
+fn mask_of_chunks<const N: usize, S: SquareSet>(
+    block: &[u8; N],
+    test: impl Fn(&[u8; 16]) -> u16,
+) -> S {
+    let mut lanes = [0u64; 4];
+    for k in 0..N / 16 {
+        let chunk: &[u8; 16] = block[16 * k..][..16].try_into().expect("16 bytes");
+        lanes[k / 4] |= (test(chunk) as u64) << (16 * (k % 4));
+    }
+    S::from_lanes(|k| lanes[k])
 }
 
 /// Asks the processor to start loading the bytes of block `w` (of `len` slots) of a table's

@@ -71,21 +71,25 @@ impl<S: SquareSet> NoEscape<S> {
     }
 
     /// Calls `f(word, bits)` for the parts of `bits`, a set of block `w`'s slots, that lie in
-    /// each word (empty parts left out).
+    /// each word (empty parts left out): a word shared by two lanes gets both parts at once.
     #[inline]
     fn for_each_part(&self, w: u64, bits: S, mut f: impl FnMut(&AtomicU64, u64)) {
         let o = self.offset(w);
         let (i, shift) = (o / 64, o % 64);
         let bits = bits & S::below(self.len);
-        for k in 0..self.len.div_ceil(64) {
+        let used = self.len.div_ceil(64);
+        // The high bits of lane k − 1 that spill into word i + k.
+        let mut carry = 0;
+        for k in 0..used {
             let lane = bits.lane(k);
-            if lane == 0 {
-                continue;
+            let part = lane << shift | carry;
+            carry = if shift > 0 { lane >> (64 - shift) } else { 0 };
+            if part != 0 {
+                f(&self.words[i + k], part);
             }
-            f(&self.words[i + k], lane << shift);
-            if shift > 0 && lane >> (64 - shift) != 0 {
-                f(&self.words[i + k + 1], lane >> (64 - shift));
-            }
+        }
+        if carry != 0 {
+            f(&self.words[i + used], carry);
         }
     }
 
