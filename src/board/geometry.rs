@@ -7,6 +7,7 @@
 use super::promotion::{default_promotions, promotions, Promotion, PromotionError};
 pub use super::ray::Ray;
 use super::size::BoardSize;
+pub use super::slides::Slides;
 use super::special::{Special, Specials};
 use super::square::{Color, Square};
 use super::square_set::{for_each_bit, Bits256, SquareSet};
@@ -74,6 +75,9 @@ pub struct PieceMoves<S> {
     special_attackers: Vec<S>,
     /// Whether every step is plain (no specials anywhere).
     plain: bool,
+    /// The non-capturing moves' retro steps, for a set of squares at once (`None` if a step
+    /// is special or only a first move).
+    retro_slides: Option<Slides<S>>,
 }
 
 impl<S: SquareSet> PieceMoves<S> {
@@ -117,6 +121,7 @@ impl<S: SquareSet> PieceMoves<S> {
             specials: Vec::with_capacity(n),
             special_attackers: Vec::new(),
             plain: steps.iter().all(|s| s.kind == StepKind::Plain),
+            retro_slides: Slides::retro(board, steps),
         };
         for sq in board.all_squares() {
             let forward = walk_all(sq, false, |_| true, None);
@@ -238,6 +243,13 @@ impl<S: SquareSet> PieceMoves<S> {
     #[inline]
     pub fn unmove_origins(&self, to: Square, occupied: S) -> S {
         self.retro_sets[to as usize].free(occupied)
+    }
+
+    /// The retro steps of the non-capturing moves, which give `unmove_origins` for a whole
+    /// set of squares at once; `None` where a move is special or only a first move.
+    #[inline]
+    pub fn retro_slides(&self) -> Option<&Slides<S>> {
+        self.retro_slides.as_ref()
     }
 
     /// The empty squares where a man on `from` would capture one more man placed there,

@@ -11,6 +11,7 @@ pub mod promotion;
 mod ray;
 pub mod setup;
 pub mod size;
+mod slides;
 mod special;
 pub mod square;
 pub mod square_set;

@@ -59,6 +59,10 @@ pub trait SquareSet:
     /// The squares numbered below `n` (all of them from `CAPACITY` on).
     fn below(n: usize) -> Self;
 
+    /// The set with every square number raised by `by` (lowered, if negative); squares
+    /// beyond either end are lost. `|by|` must be less than `CAPACITY`.
+    fn shifted(self, by: i32) -> Self;
+
     /// Whether `sq` is in the set.
     #[inline]
     fn contains(self, sq: Square) -> bool {
@@ -145,6 +149,15 @@ macro_rules! native_set {
                     <$t>::MAX
                 } else {
                     (1 << n) - 1
+                }
+            }
+
+            #[inline]
+            fn shifted(self, by: i32) -> Self {
+                if by >= 0 {
+                    self << by
+                } else {
+                    self >> -by
                 }
             }
         }
@@ -254,6 +267,24 @@ impl SquareSet for Bits256 {
     }
 
     #[inline]
+    fn shifted(self, by: i32) -> Self {
+        let (words, bits) = ((by.unsigned_abs() / 64) as usize, by.unsigned_abs() % 64);
+        // Word i of the result takes bits from words j and j ∓ 1 of the set.
+        let at = |j: Option<usize>| j.and_then(|j| self.0.get(j)).copied().unwrap_or(0);
+        Bits256(std::array::from_fn(|i| {
+            if by >= 0 {
+                let low = at(i.checked_sub(words)) << bits;
+                let carry = at(i.checked_sub(words + 1)).checked_shr(64 - bits);
+                low | carry.unwrap_or(0)
+            } else {
+                let high = at(Some(i + words)) >> bits;
+                let carry = at(Some(i + words + 1)).checked_shl(64 - bits);
+                high | carry.unwrap_or(0)
+            }
+        }))
+    }
+
+    #[inline]
     fn below(sq: usize) -> Self {
         Bits256(std::array::from_fn(|i| {
             let k = sq.saturating_sub(i * 64).min(64) as u32;
@@ -315,5 +346,33 @@ mod tests {
         assert_eq!(members(Bits256::below(200)).len(), 200);
         assert_eq!(u64::below(64), !0);
         assert!(!Bits256::bit(200).contains(72));
+    }
+
+    /// A shift moves every square by the same number, dropping those it takes off the ends.
+    fn check_shift<S: SquareSet>(squares: &[Square]) {
+        let s: S = of(squares);
+        for by in [-130i32, -64, -63, -9, -1, 0, 1, 7, 64, 65, 129] {
+            if by.unsigned_abs() as usize >= S::CAPACITY {
+                continue;
+            }
+            let want: Vec<Square> = (squares.iter())
+                .map(|&q| q as i32 + by)
+                .filter(|&q| (0..S::CAPACITY as i32).contains(&q))
+                .map(|q| q as Square)
+                .collect();
+            assert_eq!(members(s.shifted(by)), want, "{squares:?} by {by}");
+        }
+    }
+
+    #[test]
+    fn shifts_move_every_square_alike() {
+        for squares in [&[0u8, 5, 17, 40, 63][..], &[1, 62]] {
+            check_shift::<u64>(squares);
+            check_shift::<u128>(squares);
+            check_shift::<Bits256>(squares);
+        }
+        check_shift::<u128>(&[0, 63, 64, 100, 127]);
+        check_shift::<Bits256>(&[0, 63, 64, 100, 127]);
+        check_shift::<Bits256>(&[0, 63, 64, 127, 128, 191, 192, 200, 255]);
     }
 }

@@ -621,6 +621,19 @@ impl<'a, S: SquareSet> Men<'a, S> {
         }
     }
 
+    /// Squares man `i` may have come from by a non-capturing move to any square of `targets`,
+    /// given the occupied squares: `unmove_origins` of each, united, all at once where his
+    /// moves allow (`PieceMoves::retro_slides`).
+    #[inline]
+    pub fn unmove_origins_of_set(&self, i: usize, targets: S, occupied: S) -> S {
+        if let Some(slides) = self.men[i].moves.retro_slides() {
+            return slides.origins(targets, occupied);
+        }
+        let mut origins = S::default();
+        for_each_bit(targets, |y| origins |= self.unmove_origins(i, y, occupied));
+        origins
+    }
+
     /// The placement after man `i` captures man `j`, in the smaller material's order.
     #[inline]
     pub fn after_capture(&self, sq: &Squares, i: usize, j: usize) -> Squares {

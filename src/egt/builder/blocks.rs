@@ -81,10 +81,7 @@ impl<S: SquareSet> Build<'_, S> {
             );
         }
         if self.men.color(bm) == mover {
-            let mut origins = S::default();
-            for_each_bit(frontier, |x| {
-                origins |= self.men.unmove_origins(bm, x, others);
-            });
+            let origins = self.men.unmove_origins_of_set(bm, frontier, others);
             // In a folded block, an origin may stand for the slot of its mirror image.
             batch.add(w, fold.map_or(origins, |f| self.ix.fold(&f, origins)));
         }
@@ -188,16 +185,13 @@ impl<S: SquareSet> Build<'_, S> {
     #[inline(always)]
     fn own_quiet_losers(&self, mut alive: S, closed: S, others: S) -> S {
         let bm = self.men.block_man();
-        // Walk the fewer: the candidates' moves, or the moves into the open squares
-        // (a move from x reaches y exactly when x is an origin of an un-move from y).
+        // A move from x reaches y exactly when x is an origin of an un-move from y: the
+        // un-moves from the open squares, all at once where the block man's moves allow, or
+        // else the fewer of the candidates' moves and the un-moves, walked square by square.
         let board = S::below(self.ix.block_len());
         let open = board & !closed & !others;
-        if open.count() < alive.count() {
-            let mut escaping = S::default();
-            for_each_bit(open, |y| {
-                escaping |= self.men.unmove_origins(bm, y, others);
-            });
-            alive &= !escaping;
+        if self.men.moves(bm).retro_slides().is_some() || open.count() < alive.count() {
+            alive &= !self.men.unmove_origins_of_set(bm, open, others);
         } else {
             for_each_bit(alive, |x| {
                 if !(self.men.quiet_targets(bm, x, others) & !closed).is_empty() {

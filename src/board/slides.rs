@@ -1,0 +1,147 @@
+//! Un-moves of a whole set of squares at once: the squares a man may have come from, by a
+//! non-capturing plain leap or ride, to any square of a set. The builder asks this of a block's
+//! man for all the slots of a block (`Men::unmove_origins_of_set`); square by square it would
+//! walk every ray of every slot. Each step is a shift of the set by the step's square
+//! difference, its squares first cut to those the step keeps on the board, repeated along a
+//! ride while the squares reached are empty.
+
+use super::size::BoardSize;
+use super::square_set::SquareSet;
+use crate::piece::{Step, StepKind};
+
+/// One retro step: a shift of the square numbers by `by`, from the squares `keep` (those it
+/// leaves on the board), at most `range` times.
+#[derive(Clone, Copy, Debug)]
+struct Slide<S> {
+    keep: S,
+    by: i32,
+    range: u8,
+}
+
+/// The retro steps of a piece's non-capturing moves, for [`Slides::origins`].
+#[derive(Clone, Debug)]
+pub struct Slides<S>(Vec<Slide<S>>);
+
+impl<S: SquareSet> Slides<S> {
+    /// The retro steps of `steps` (in the colour's orientation) on `board`; `None` when a step
+    /// is no plain leap or ride or is taken only from the second rank (the pawn's double
+    /// step): such moves are found square by square.
+    pub fn retro(board: BoardSize, steps: &[Step]) -> Option<Slides<S>> {
+        if steps.iter().any(|s| s.kind != StepKind::Plain || s.initial) {
+            return None;
+        }
+        let slides = (steps.iter().filter(|s| s.mode.moves()))
+            .map(|s| {
+                // Back along the step: from (f, r) to (f − dx, r − dy).
+                let (dx, dy) = (-s.dx, -s.dy);
+                let keep = board
+                    .all_squares()
+                    .filter(|&q| {
+                        let (f, r) = (board.file_of(q), board.rank_of(q));
+                        board.square_at(f + dx, r + dy).is_some()
+                    })
+                    .fold(S::default(), |k, q| k | S::bit(q));
+                Slide {
+                    keep,
+                    by: dx as i32 + dy as i32 * board.files() as i32,
+                    range: if s.range == 0 { u8::MAX } else { s.range },
+                }
+            })
+            .filter(|slide| !slide.keep.is_empty())
+            .collect();
+        Some(Slides(slides))
+    }
+
+    /// The empty squares (not in `occupied`) from which a non-capturing move reaches a square
+    /// of `targets` over empty squares: the union of `unmove_origins` over `targets`.
+    #[inline]
+    pub fn origins(&self, targets: S, occupied: S) -> S {
+        let empty = !occupied;
+        let mut origins = S::default();
+        for slide in &self.0 {
+            let mut reached = targets;
+            for _ in 0..slide.range {
+                reached = (reached & slide.keep).shifted(slide.by) & empty;
+                if reached.is_empty() {
+                    break;
+                }
+                origins |= reached;
+            }
+        }
+        origins
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::geometry::PieceMoves;
+    use crate::board::square_set::for_each_bit;
+    use crate::board::Bits256;
+    use crate::piece::StepMode;
+
+    /// Steps of a Queen, a Knight, a Nightrider, a forward-only Rook limited to 2 squares
+    /// that captures otherwise (moving only forward), and a Wazir that only captures.
+    fn pieces() -> Vec<Vec<Step>> {
+        let both = StepMode::Both;
+        let eight = |dx: i8, dy: i8, range: u8| {
+            [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+                .iter()
+                .flat_map(|&(a, b)| [(a * dx, b * dy), (a * dy, b * dx)])
+                .map(|(x, y)| Step::plain(x, y, range, both))
+                .collect::<Vec<_>>()
+        };
+        let mut queen = eight(1, 0, 0);
+        queen.extend(eight(1, 1, 0));
+        let one_way = vec![
+            Step::plain(0, 1, 2, StepMode::MoveOnly),
+            Step::plain(1, 1, 1, StepMode::CaptureOnly),
+            Step::plain(-1, 1, 1, StepMode::CaptureOnly),
+        ];
+        let capturer = (eight(1, 0, 1).into_iter())
+            .map(|s| Step::plain(s.dx, s.dy, 1, StepMode::CaptureOnly))
+            .collect();
+        vec![queen, eight(1, 2, 1), eight(1, 2, 0), one_way, capturer]
+    }
+
+    fn check<S: SquareSet>(board: BoardSize) {
+        let n = board.squares();
+        // A small generator of pseudo-random sets, the same on every run.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = || {
+            let mut set = S::default();
+            for q in 0..n {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                if state.is_multiple_of(5) {
+                    set |= S::bit(q as u8);
+                }
+            }
+            set
+        };
+        for steps in pieces() {
+            let moves = PieceMoves::<S>::new(board, &steps, 1);
+            let slides = Slides::<S>::retro(board, &steps).expect("plain steps");
+            for _ in 0..50 {
+                let (targets, occupied) = (random(), random());
+                let targets = targets & !occupied;
+                let mut want = S::default();
+                for_each_bit(targets, |y| want |= moves.unmove_origins(y, occupied));
+                assert_eq!(slides.origins(targets, occupied), want, "{board} {steps:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn slides_find_the_origins_rays_find() {
+        check::<u64>(BoardSize::new(5, 5).unwrap());
+        check::<u64>(BoardSize::new(8, 8).unwrap());
+        check::<u64>(BoardSize::new(7, 9).unwrap());
+        check::<u128>(BoardSize::new(10, 8).unwrap());
+        check::<u128>(BoardSize::new(11, 11).unwrap());
+        check::<Bits256>(BoardSize::new(12, 12).unwrap());
+        check::<Bits256>(BoardSize::new(16, 16).unwrap());
+        check::<Bits256>(BoardSize::new(13, 11).unwrap());
+    }
+}
