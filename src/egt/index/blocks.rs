@@ -54,7 +54,7 @@ impl Indexer {
     #[inline]
     pub fn block_shape(&self, block: u64, sq: &Squares) -> BlockShape {
         if let Some(s) = &self.slices {
-            let slice = (block / self.blocks_in(s.size)) as u32;
+            let slice = self.slice_of_block(block).0 as u32;
             let (_, mask) =
                 s.pair_slots(slice, &self.pair_slot)[sq[0] as usize * self.n + sq[1] as usize];
             return if mask == 1 {
@@ -88,12 +88,8 @@ impl Indexer {
         let (first, pair_slot) = match &self.slices {
             // The block's placement is in its slice's orientation (see `block_men`).
             Some(s) => {
-                let per_slice = self.blocks_in(s.size);
-                let slice = block / per_slice;
-                (
-                    slice * per_slice,
-                    s.pair_slots(slice as u32, &self.pair_slot),
-                )
+                let (slice, first) = self.slice_of_block(block);
+                (first, s.pair_slots(slice as u32, &self.pair_slot))
             }
             None => (0, &self.pair_slot[..]),
         };
@@ -310,6 +306,14 @@ impl Indexer {
     pub fn block_and_square(&self, slot: u64) -> (u64, Square) {
         let w = self.blocks_in(slot);
         (w, (slot - w * self.n as u64) as Square)
+    }
+
+    /// The pawn slice that holds block `block`, and the slice's first block (in a table with
+    /// pawns; a slice is a whole number of blocks).
+    #[inline]
+    fn slice_of_block(&self, block: u64) -> (u64, u64) {
+        let (slice, within) = self.slice_blocks.div_rem(block);
+        (slice, block - within)
     }
 
     /// `slots / block_len()`: by a shift where the board's squares are a power of two.

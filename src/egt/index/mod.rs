@@ -74,6 +74,8 @@ pub struct Indexer {
     /// two, else the divisor.
     block_shift: Option<u32>,
     block_divisor: Divisor,
+    /// Division by the blocks of a pawn slice (`slice_of_block`; by 1 without pawns).
+    slice_blocks: Divisor,
     /// The pawn slices, for a material with pawns (see `slices`): then `pairs` and
     /// `pair_slot` are those of the identity alone, G folds slices.
     slices: Option<Slices>,
@@ -290,6 +292,7 @@ impl Indexer {
             folds,
             block_shift: n.is_power_of_two().then(|| n.trailing_zeros()),
             block_divisor: Divisor::new(n as u64),
+            slice_blocks: Divisor::new(slices.as_ref().map_or(1, |s| s.size / n as u64)),
             slices,
             swap: ColourSwap::new(material, board),
         }
