@@ -80,8 +80,8 @@ mod tests {
     use crate::board::Bits256;
     use crate::piece::StepMode;
 
-    /// Steps of a Queen, a Knight, a Nightrider, a forward-only Rook limited to 2 squares
-    /// that captures otherwise (moving only forward), and a Wazir that only captures.
+    /// Steps of a Queen, a Knight, a Nightrider, a one-way piece (moves up to two squares
+    /// forward, captures one square diagonally forward), and a Wazir that only captures.
     fn pieces() -> Vec<Vec<Step>> {
         let both = StepMode::Both;
         let eight = |dx: i8, dy: i8, range: u8| {

@@ -63,15 +63,10 @@ impl<'a> BlockBytes<'a> {
     /// The set made of a 16-bit set for each 16 bytes (bytes past the last are left out).
     #[inline(always)]
     fn mask<S: SquareSet>(&self, test: impl Fn(&[u8; 16]) -> u16) -> S {
-        if let (1, Ok(block)) = (S::LANES, <&[u8; 64]>::try_from(self.0)) {
-            // The 8×8 board's block, in one word: four chunks, unrolled.
-            let m = (0..4).fold(0u64, |m, k| {
-                let chunk: &[u8; 16] = block[16 * k..][..16].try_into().expect("16 bytes");
-                m | (test(chunk) as u64) << (16 * k)
-            });
-            return S::from_lanes(|_| m);
+        // The 8×8, 10×8 and 12×12 boards' blocks, their chunks unrolled.
+        if let Ok(block) = <&[u8; 64]>::try_from(self.0) {
+            return mask_of_chunks(block, test);
         }
-        // The 10×8 and 12×12 boards' blocks, unrolled too.
         if let Ok(block) = <&[u8; 80]>::try_from(self.0) {
             return mask_of_chunks(block, test);
         }
