@@ -13,7 +13,7 @@ use super::candidates::{Batch, Parked};
 use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, Square, SquareSet};
-use crate::egt::index::{BlockMove, BlockShape, Fold};
+use crate::egt::index::{BlockMove, BlockMoves, BlockShape, Fold};
 use crate::egt::material::Squares;
 
 impl<S: SquareSet> Build<'_, S> {
@@ -57,6 +57,7 @@ impl<S: SquareSet> Build<'_, S> {
     ) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
+        let moves = self.ix.block_moves(w, sq);
         let mut batch = Batch::new(into);
         self.men
             .for_each_unmove_of_block(sq, others, mover, |i, origin, allowed| {
@@ -64,7 +65,7 @@ impl<S: SquareSet> Build<'_, S> {
                 if slots.is_empty() {
                     return false;
                 }
-                self.add_predecessors(w, sq, i, origin, slots, &mut batch);
+                self.add_predecessors(&moves, sq, i, origin, slots, &mut batch);
                 true
             });
         if self.men.has_special_moves() {
@@ -75,7 +76,7 @@ impl<S: SquareSet> Build<'_, S> {
                 &mut |i, origin, allowed| {
                     let slots = frontier & allowed;
                     if !slots.is_empty() {
-                        self.add_predecessors(w, sq, i, origin, slots, &mut batch);
+                        self.add_predecessors(&moves, sq, i, origin, slots, &mut batch);
                     }
                 },
             );
@@ -87,12 +88,12 @@ impl<S: SquareSet> Build<'_, S> {
         }
     }
 
-    /// Adds to `batch` the predecessors of the slots `slots` of block `w` (men `sq`) by man
-    /// `i`'s un-move from `origin`.
+    /// Adds to `batch` the predecessors of the slots `slots` of a block (men `sq`, its moves
+    /// `moves`) by man `i`'s un-move from `origin`.
     #[inline(always)]
     fn add_predecessors(
         &self,
-        w: u64,
+        moves: &BlockMoves,
         sq: &Squares,
         i: usize,
         origin: Square,
@@ -101,7 +102,7 @@ impl<S: SquareSet> Build<'_, S> {
     ) {
         let mut moved = *sq;
         moved[i] = origin;
-        match self.ix.block_after_move(w, sq, i, &moved) {
+        match moves.after(sq, i, &moved) {
             BlockMove::Off => {}
             BlockMove::Block(b) => batch.add(b, slots),
             BlockMove::Mapped(b, g) => batch.add(b, self.ix.image(g, slots)),
@@ -109,12 +110,12 @@ impl<S: SquareSet> Build<'_, S> {
         }
     }
 
-    /// Of the slots `slots` of block `w` (men `sq`), those from which man `i`'s move to `to`
-    /// reaches a slot off `no_escape`.
+    /// Of the slots `slots` of a block (men `sq`, its moves `moves`), those from which man
+    /// `i`'s move to `to` reaches a slot off `no_escape`.
     #[inline(always)]
     fn escaping(
         &self,
-        w: u64,
+        moves: &BlockMoves,
         sq: &Squares,
         i: usize,
         to: Square,
@@ -123,7 +124,7 @@ impl<S: SquareSet> Build<'_, S> {
     ) -> S {
         let mut moved = *sq;
         moved[i] = to;
-        let closed = match self.ix.block_after_move(w, sq, i, &moved) {
+        let closed = match moves.after(sq, i, &moved) {
             BlockMove::Off => !S::default(),
             BlockMove::Block(b) => no_escape.word(b),
             BlockMove::Mapped(b, g) => self.ix.image(g.inverse(), no_escape.word(b)),
@@ -159,11 +160,12 @@ impl<S: SquareSet> Build<'_, S> {
                 return alive;
             }
         }
+        let moves = self.ix.block_moves(w, sq);
         self.men
             .for_each_quiet_of_block(sq, others, c, |i, to, allowed| {
                 let slots = alive & allowed;
                 if !slots.is_empty() {
-                    alive &= !self.escaping(w, sq, i, to, slots, no_escape);
+                    alive &= !self.escaping(&moves, sq, i, to, slots, no_escape);
                 }
                 !alive.is_empty()
             });
@@ -172,7 +174,7 @@ impl<S: SquareSet> Build<'_, S> {
                 .for_each_special_quiet_of_block(sq, others, c, &mut |i, to, allowed| {
                     let slots = alive & allowed;
                     if !slots.is_empty() {
-                        alive &= !self.escaping(w, sq, i, to, slots, no_escape);
+                        alive &= !self.escaping(&moves, sq, i, to, slots, no_escape);
                     }
                     !alive.is_empty()
                 });

@@ -74,17 +74,10 @@ impl Indexer {
         }
     }
 
-    /// Where the slots of a block go when man `i` (not the block man) moves: `sq` are the
-    /// block's men (`block_men` of a block that is no hole) and `moved` the men after the
-    /// move. The same as `block_of(moved)`, cheaper.
+    /// Where the slots of block `block` go when one of its men moves (see [`BlockMoves`]):
+    /// `sq` are the block's men (`block_men` of a block that is no hole).
     #[inline]
-    pub fn block_after_move(
-        &self,
-        block: u64,
-        sq: &Squares,
-        i: usize,
-        moved: &Squares,
-    ) -> BlockMove {
+    pub fn block_moves(&self, block: u64, sq: &Squares) -> BlockMoves<'_> {
         let (first, pair_slot) = match &self.slices {
             // The block's placement is in its slice's orientation (see `block_men`).
             Some(s) => {
@@ -93,26 +86,16 @@ impl Indexer {
             }
             None => (0, &self.pair_slot[..]),
         };
-        let pair_of = |sq: &Squares| pair_slot[sq[0] as usize * self.n + sq[1] as usize];
-        if i >= 2 && self.strides[i] != 0 && pair_of(sq).1 == 1 {
-            let stride = self.blocks_in(self.strides[i]) as i64;
-            return BlockMove::Block(
-                (block as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64,
-            );
-        }
-        if i < 2 {
-            let (pair, mask) = pair_of(moved);
-            if pair != NO_PAIR && mask == 1 {
-                let per_pair = self.blocks_in(self.rest);
-                return BlockMove::Block(
-                    first + pair as u64 * per_pair + (block - first) % per_pair,
-                );
-            }
-        }
-        match &self.slices {
-            // A man but a pawn keeps the slice and its orientation.
-            Some(_) if !self.is_pawn(i) => self.block_in_slice(first, pair_of(moved), moved),
-            _ => self.block_of(moved),
+        let plain = pair_slot[sq[0] as usize * self.n + sq[1] as usize].1 == 1;
+        let per_pair = self.blocks_in(self.rest);
+        BlockMoves {
+            ix: self,
+            block,
+            first,
+            pair_slot,
+            plain,
+            in_pair: (block - first) % per_pair,
+            per_pair,
         }
     }
 
@@ -359,6 +342,51 @@ impl Indexer {
     }
 }
 
+/// Where the slots of one block go when one of its men (not the block man) moves, the
+/// block's slice and royal pair worked out once for all of its moves
+/// ([`Indexer::block_moves`]): a gather or a check moves a block's men a dozen times or more.
+pub struct BlockMoves<'a> {
+    ix: &'a Indexer,
+    block: u64,
+    /// The first block of the block's slice (0 without pawns).
+    first: u64,
+    /// The royal pairs' slots in the block's slice.
+    pair_slot: &'a [PairSlot],
+    /// Whether the block's royal pair is canonical with no symmetry fixing it.
+    plain: bool,
+    /// The block's place among its royal pair's blocks.
+    in_pair: u64,
+    /// Blocks per royal pair.
+    per_pair: u64,
+}
+
+impl BlockMoves<'_> {
+    /// Where the block's slots go when man `i` moves: `sq` are its men, `moved` the men after
+    /// the move. The same as `block_of(moved)`, cheaper.
+    #[inline]
+    pub fn after(&self, sq: &Squares, i: usize, moved: &Squares) -> BlockMove {
+        let ix = self.ix;
+        if i >= 2 && self.plain && ix.strides[i] != 0 {
+            let stride = ix.blocks_in(ix.strides[i]) as i64;
+            return BlockMove::Block(
+                (self.block as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64,
+            );
+        }
+        let pair_of = |sq: &Squares| self.pair_slot[sq[0] as usize * ix.n + sq[1] as usize];
+        if i < 2 {
+            let (pair, mask) = pair_of(moved);
+            if pair != NO_PAIR && mask == 1 {
+                return BlockMove::Block(self.first + pair as u64 * self.per_pair + self.in_pair);
+            }
+        }
+        match &ix.slices {
+            // A man but a pawn keeps the slice and its orientation.
+            Some(_) if !ix.is_pawn(i) => ix.block_in_slice(self.first, pair_of(moved), moved),
+            _ => ix.block_of(moved),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,7 +401,7 @@ mod tests {
 
     /// Blocks fold and move as the index says: a block's canonical slots are those its shape
     /// names, and when a man other than the block man goes to any square, each slot of the
-    /// block goes where `block_after_move` says, folded blocks and symmetric royal pairs
+    /// block goes where `BlockMoves::after` says, folded blocks and symmetric royal pairs
     /// included; with pawns, pawn moves to other slices (and their mirror images) too. On
     /// the 8×8 board and on boards of other sizes and shapes (blocks of their squares).
     #[test]
@@ -444,7 +472,7 @@ mod tests {
                 for t in (0..n).map(|x| x as u8).filter(|&t| !others.contains(t)) {
                     let mut moved = sq;
                     moved[i] = t;
-                    let to = ix.block_after_move(w, &sq, i, &moved);
+                    let to = ix.block_moves(w, &sq).after(&sq, i, &moved);
                     folded += usize::from(matches!(to, BlockMove::Folded(..)));
                     let occupied = others & !Bits256::bit(sq[i]) | Bits256::bit(t);
                     for x in (0..n).map(|x| x as u8).filter(|&x| !occupied.contains(x)) {

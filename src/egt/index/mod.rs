@@ -31,7 +31,7 @@ mod pairs;
 mod ranks;
 mod slices;
 
-pub use blocks::{BlockMove, BlockShape, Fold};
+pub use blocks::{BlockMove, BlockMoves, BlockShape, Fold};
 
 use crate::board::symmetry_group;
 use crate::board::{geometry::Geometry, BoardSize, Color, Square, Sym};
