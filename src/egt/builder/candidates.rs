@@ -202,16 +202,26 @@ impl<S: SquareSet> Build<'_, S> {
 }
 
 impl<S: SquareSet> Parked<'_, S> {
-    /// Adds the slots `bits` of block `w`.
+    /// Adds the slots `bits` of block `w`. The block is marked only where a slot was parked:
+    /// slots the set holds already (illegal, or won in at most the distance reached), or
+    /// whose bytes the step may not change, are no candidates, and a block of only such
+    /// slots is not checked.
     #[inline]
     pub(super) fn or_word(&self, w: u64, bits: S) {
-        if !bits.is_empty() {
-            match self.slots {
-                Slots::Set(set) => set.or(w, bits),
-                Slots::Table(table, win) => for_each_bit(bits, |x| {
-                    table.park(w * self.len + x as u64, |byte| parks(byte, win))
-                }),
+        if bits.is_empty() {
+            return;
+        }
+        let parked = match self.slots {
+            Slots::Set(set) => set.or(w, bits),
+            Slots::Table(table, win) => {
+                let mut parked = false;
+                for_each_bit(bits, |x| {
+                    parked |= table.park(w * self.len + x as u64, |byte| parks(byte, win))
+                });
+                parked
             }
+        };
+        if parked {
             self.blocks.set(w);
         }
     }
@@ -291,8 +301,8 @@ mod tests {
 
     /// Whatever the number of threads, a step sees every slot parked (in batches) by any
     /// thread that is not the set's own (or, parked in the table, that is undecided), once;
-    /// counts the slots kept and marks their blocks; announces each block it checks but the
-    /// first of its word; leaves the set (or the table) as it was; and takes the candidates,
+    /// counts the slots kept and marks their blocks; checks only the blocks where a slot was
+    /// parked, and announces each of them but the first of its word; leaves the set (or the table) as it was; and takes the candidates,
     /// so that the next step sees only its own. For blocks of one word (8×8), and of 80 and
     /// 144 slots, whose sets share words with their neighbours.
     #[test]
@@ -403,7 +413,9 @@ mod tests {
                     (0..blocks * len).all(|i| table.load(i) == at(i)),
                     "{threads} threads"
                 );
-                let mut marked: Vec<u64> = slots.iter().map(|i| i / len).collect();
+                // Only blocks with a slot parked are checked: a block whose slots were all the set's
+                // own is not.
+                let mut marked: Vec<u64> = want.iter().map(|i| i / len).collect();
                 marked.sort_unstable();
                 marked.dedup();
                 let ahead: Vec<u64> = (0..marked.len())

@@ -162,19 +162,21 @@ impl<S: SquareSet> NoEscape<S> {
 
     /// Adds the slots `bits` of block `w`, which other threads may write meanwhile (candidates
     /// parked here, see `candidates.rs`; from one side, Black's illegal slots and wins too).
+    /// Returns whether the set lacked any of them before: of threads adding the same slot,
+    /// only the one that set it says so.
     #[inline]
-    pub(super) fn or(&self, w: u64, bits: S) {
+    pub(super) fn or(&self, w: u64, bits: S) -> bool {
         // Read first: a word that holds them already costs no locked write.
         let or = |word: &AtomicU64, bits: u64| {
-            if word.load(Relaxed) & bits != bits {
-                word.fetch_or(bits, Relaxed);
-            }
+            word.load(Relaxed) & bits != bits && word.fetch_or(bits, Relaxed) & bits != bits
         };
         if self.aligned {
             let i = self.first_word(w);
-            (0..S::LANES).for_each(|k| or(&self.words[i + k], bits.lane(k)));
+            (0..S::LANES).fold(false, |added, k| or(&self.words[i + k], bits.lane(k)) | added)
         } else {
-            self.for_each_part(w, bits, or);
+            let mut added = false;
+            self.for_each_part(w, bits, |word, bits| added |= or(word, bits));
+            added
         }
     }
 

@@ -160,13 +160,16 @@ impl Writer<'_> {
     }
 
     /// Parks slot `index` as a candidate: its byte becomes `CANDIDATE` if `parks` says so of
-    /// it (other threads may park it too, or read the block, meanwhile).
+    /// it (other threads may park it too, or read the block, meanwhile); returns whether it
+    /// did.
     #[inline]
-    pub(super) fn park(&self, index: u64, parks: impl Fn(u8) -> bool) {
+    pub(super) fn park(&self, index: u64, parks: impl Fn(u8) -> bool) -> bool {
         let byte = &self.bytes[index as usize];
-        if parks(byte.load(Relaxed)) {
+        let parked = parks(byte.load(Relaxed));
+        if parked {
             byte.store(CANDIDATE, Relaxed);
         }
+        parked
     }
 
     /// Starts loading the byte of slot `index` into the caches.
