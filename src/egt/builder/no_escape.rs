@@ -162,13 +162,18 @@ impl<S: SquareSet> NoEscape<S> {
 
     /// Adds the slots `bits` of block `w`, which other threads may write meanwhile (candidates
     /// parked here, see `candidates.rs`; from one side, Black's illegal slots and wins too).
-    /// Returns whether the set lacked any of them before: of threads adding the same slot,
-    /// only the one that set it says so.
+    /// Returns whether the set lacked any of them when this thread looked: of threads adding
+    /// the same slot, at least the one that set it says so.
     #[inline]
     pub(super) fn or(&self, w: u64, bits: S) -> bool {
-        // Read first: a word that holds them already costs no locked write.
+        // Read first: a word that holds them already costs no locked write. The old value
+        // of the locked OR is not asked for, which would make it a compare-and-swap loop.
         let or = |word: &AtomicU64, bits: u64| {
-            word.load(Relaxed) & bits != bits && word.fetch_or(bits, Relaxed) & bits != bits
+            let lacks = word.load(Relaxed) & bits != bits;
+            if lacks {
+                word.fetch_or(bits, Relaxed);
+            }
+            lacks
         };
         if self.aligned {
             let i = self.first_word(w);
