@@ -71,16 +71,18 @@ impl<S: SquareSet> Build<'_, S> {
             // found for the whole block the first time a position asks.
             let mut steps = None;
             for_each_bit(positions & !quiet, |x| {
-                let mut s = sq;
-                s[bm] = x;
                 let in_check = attacked[c.index()].contains(x);
-                let mut occ = fixed;
-                occ.by_color[self.men.color(bm).index()] |= S::bit(x);
                 let slot = w * len + x as u64;
                 let byte = self.byte_given_exits(slot, c, in_check, exits[x as usize], || {
                     let steps =
                         *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
-                    steps.contains(x) || self.men.has_quiet_move(&s, occ, c)
+                    steps.contains(x) || {
+                        let mut s = sq;
+                        s[bm] = x;
+                        let mut occ = fixed;
+                        occ.by_color[self.men.color(bm).index()] |= S::bit(x);
+                        self.men.has_quiet_move(&s, occ, c)
+                    }
                 });
                 bytes[c.index()][byte as usize] += 1;
                 tables[c.index()].store(slot, byte);
