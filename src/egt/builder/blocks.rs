@@ -9,7 +9,7 @@
 //! through the fold; moves into such a block fold the slots they reach.
 
 use super::bitmap::for_each_bit;
-use super::candidates::{Batch, Parked};
+use super::candidates::Batch;
 use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, Square, SquareSet};
@@ -45,7 +45,7 @@ impl<S: SquareSet> Build<'_, S> {
         self.blocks && self.ix.has_blocks() && self.men.blockwise()
     }
 
-    /// Sets in `into` (positions with `mover` to move) every predecessor, by a move of
+    /// Sets, through `batch` (positions with `mover` to move), every predecessor, by a move of
     /// `mover`, of the slots `frontier` of block `w` whose men are `sq` and fold `fold`.
     pub(super) fn gather_block(
         &self,
@@ -53,19 +53,18 @@ impl<S: SquareSet> Build<'_, S> {
         frontier: S,
         (sq, fold): &(Squares, Option<Fold>),
         mover: Color,
-        into: &Parked<S>,
+        batch: &mut Batch<S>,
     ) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
         let moves = self.ix.block_moves(w, sq);
-        let mut batch = Batch::new(into);
         self.men
             .for_each_unmove_of_block(sq, others, mover, |i, origin, allowed| {
                 let slots = frontier & allowed;
                 if slots.is_empty() {
                     return false;
                 }
-                self.add_predecessors(&moves, sq, i, origin, slots, &mut batch);
+                self.add_predecessors(&moves, sq, i, origin, slots, batch);
                 true
             });
         if self.men.has_special_moves() {
@@ -76,7 +75,7 @@ impl<S: SquareSet> Build<'_, S> {
                 &mut |i, origin, allowed| {
                     let slots = frontier & allowed;
                     if !slots.is_empty() {
-                        self.add_predecessors(&moves, sq, i, origin, slots, &mut batch);
+                        self.add_predecessors(&moves, sq, i, origin, slots, batch);
                     }
                 },
             );

@@ -58,22 +58,39 @@ impl Frontier {
     /// Calls `f(w, slots)` for every marked block w and its slots whose byte in `table` is
     /// `byte`, the frontier's value.
     pub(super) fn for_each<S: SquareSet>(&self, table: &[u8], byte: u8, f: impl Fn(u64, S) + Sync) {
+        self.for_each_with(table, byte, || (), |_, w, slots| f(w, slots));
+    }
+
+    /// `for_each` with a state for each run of blocks, as `for_each_read` gives it.
+    pub(super) fn for_each_with<S: SquareSet, T>(
+        &self,
+        table: &[u8],
+        byte: u8,
+        state: impl Fn() -> T + Sync,
+        f: impl Fn(&mut T, u64, S) + Sync,
+    ) {
         self.for_each_read(
             |w| BlockBytes::of_block(table, w, self.len).equal::<S>(byte),
             |w| bytes::prefetch(table, w, self.len),
+            state,
             f,
         );
     }
 
-    /// Calls `f(w, slots(w))` for every marked block w whose `slots(w)`, the frontier's slots
-    /// read from the table, are not empty; `prefetch(w)` starts the read of a block's bytes.
-    pub(super) fn for_each_read<S: SquareSet>(
+    /// Calls `f(state, w, slots(w))` for every marked block w whose `slots(w)`, the frontier's
+    /// slots read from the table, are not empty; `prefetch(w)` starts the read of a block's
+    /// bytes. The blocks are worked on in runs of up to 64, each run with a `state()` of its
+    /// own (a gather's [`Batch`](super::candidates::Batch), which then holds the writes of
+    /// many blocks).
+    pub(super) fn for_each_read<S: SquareSet, T>(
         &self,
         slots: impl Fn(u64) -> S + Sync,
         prefetch: impl Fn(u64) + Sync,
-        f: impl Fn(u64, S) + Sync,
+        state: impl Fn() -> T + Sync,
+        f: impl Fn(&mut T, u64, S) + Sync,
     ) {
         self.blocks.for_each_word(|k, marks| {
+            let mut state = state();
             for_each_bit(marks, |b| {
                 let w = k * 64 + b as u64;
                 // Frontier blocks are far apart, too far for the processor to guess the next
@@ -84,7 +101,7 @@ impl Frontier {
                 }
                 let slots = slots(w);
                 if !slots.is_empty() {
-                    f(w, slots);
+                    f(&mut state, w, slots);
                 }
             })
         });

@@ -3,7 +3,7 @@
 //! whole where the table has them (`blocks.rs`), other slots one by one.
 
 use super::bitmap::for_each_bit;
-use super::candidates::{Batch, Parked, Slots};
+use super::candidates::{Batch, Slots};
 use super::far::Kind;
 use super::frontier::Frontier;
 use super::Build;
@@ -32,9 +32,12 @@ impl<S: SquareSet> Build<'_, S> {
                 // Read before the step writes the mover's table.
                 let table = self.sides.frozen(mover.flip());
                 let into = self.candidates.parked_in(Slots::Set(set), len);
-                frontiers[mover.flip().index()].for_each(&table, byte, |w, bits| {
-                    self.gather_from(w, bits, mover, unpass, &into)
-                });
+                frontiers[mover.flip().index()].for_each_with(
+                    &table,
+                    byte,
+                    || Batch::new(&into),
+                    |batch, w, bits| self.gather_from(w, bits, mover, unpass, batch),
+                );
             }
             // From one side: Black's frontier holds the blocks of the images of White's
             // frontier (`images.rs`), whose slots are read in White's table, in which the
@@ -63,27 +66,27 @@ impl<S: SquareSet> Build<'_, S> {
                         bits
                     },
                     |_| {},
-                    |w, bits| self.gather_from(w, bits, mover, unpass, &into),
+                    || Batch::new(&into),
+                    |batch, w, bits| self.gather_from(w, bits, mover, unpass, batch),
                 );
             }
         }
     }
 
-    /// Parks in `into` the predecessors, with `mover` to move, of the slots `bits` of the
-    /// frontier's block `w` (by un-passing too if `unpass`: the mover may pass).
-    fn gather_from(&self, w: u64, bits: S, mover: Color, unpass: bool, into: &Parked<S>) {
+    /// Parks, through `batch`, the predecessors, with `mover` to move, of the slots `bits` of
+    /// the frontier's block `w` (by un-passing too if `unpass`: the mover may pass).
+    fn gather_from(&self, w: u64, bits: S, mover: Color, unpass: bool, batch: &mut Batch<S>) {
         if self.cancelled() {
             return;
         }
         if unpass {
             // The same placements with the mover to move, before it passed.
-            into.or_word(w, bits);
+            batch.add(w, bits);
         }
         if let Some(block) = self.block(w) {
-            return self.gather_block(w, bits, &block, mover, into);
+            return self.gather_block(w, bits, &block, mover, batch);
         }
         let len = self.ix.block_len() as u64;
-        let mut batch = Batch::new(into);
         for_each_bit(bits, |b| {
             let z = w * len + b as u64;
             let sq = self.ix.decode(z).expect("frontier slots are positions");
