@@ -177,7 +177,9 @@ impl<S: SquareSet> NoEscape<S> {
         };
         if self.aligned {
             let i = self.first_word(w);
-            (0..S::LANES).fold(false, |added, k| or(&self.words[i + k], bits.lane(k)) | added)
+            (0..S::LANES).fold(false, |added, k| {
+                or(&self.words[i + k], bits.lane(k)) | added
+            })
         } else {
             let mut added = false;
             self.for_each_part(w, bits, |word, bits| added |= or(word, bits));
