@@ -302,9 +302,10 @@ mod tests {
     /// Whatever the number of threads, a step sees every slot parked (in batches) by any
     /// thread that is not the set's own (or, parked in the table, that is undecided), once;
     /// counts the slots kept and marks their blocks; checks only the blocks where a slot was
-    /// parked, and announces each of them but the first of its word; leaves the set (or the table) as it was; and takes the candidates,
-    /// so that the next step sees only its own. For blocks of one word (8×8), and of 80 and
-    /// 144 slots, whose sets share words with their neighbours.
+    /// parked, and announces each of them but the first of its word; leaves the set (or the
+    /// table) as it was; and takes the candidates, so that the next step sees only its own.
+    /// For blocks of one word (8×8), and of 80 and 144 slots, whose sets share words with
+    /// their neighbours.
     #[test]
     fn steps_see_the_parked_slots_and_put_the_set_back() {
         for in_table in [false, true] {
@@ -413,8 +414,8 @@ mod tests {
                     (0..blocks * len).all(|i| table.load(i) == at(i)),
                     "{threads} threads"
                 );
-                // Only blocks with a slot parked are checked: a block whose slots were all the set's
-                // own is not.
+                // Only blocks with a slot parked are checked: a block whose slots were all
+                // the set's own is not.
                 let mut marked: Vec<u64> = want.iter().map(|i| i / len).collect();
                 marked.sort_unstable();
                 marked.dedup();
