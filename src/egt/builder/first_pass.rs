@@ -21,9 +21,12 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// side to move.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Exits {
-    best_win: Option<u16>,
-    draw: bool,
-    worst_loss: Option<u16>,
+    /// The quickest win an exit gives.
+    pub(super) best_win: Option<u16>,
+    /// Whether an exit draws.
+    pub(super) draw: bool,
+    /// The longest loss an exit gives.
+    pub(super) worst_loss: Option<u16>,
 }
 
 impl Exits {

@@ -17,6 +17,7 @@
 
 use super::bitmap::for_each_bit;
 use super::far::Kind;
+use super::first_pass::Exits;
 use super::no_escape::NoEscape;
 use super::sides::Word;
 use super::{Build, MAX_DISTANCE};
@@ -24,6 +25,7 @@ use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
 use crate::egt::men::Occupancy;
 use crate::egt::value::{Value, UNKNOWN};
+use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
 
 impl<S: SquareSet> Build<'_, S> {
@@ -52,18 +54,7 @@ impl<S: SquareSet> Build<'_, S> {
                 let mut kept = S::default();
                 if let Some(block) = self.block(w) {
                     let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
-                    let bm = self.men.block_man();
-                    for_each_bit(losers, |x| {
-                        let mut s = block.0;
-                        s[bm] = x;
-                        let p = w * len + x as u64;
-                        let occ = self.men.occupancy(&s);
-                        // The pass reaches the same slot.
-                        let d = self.other_moves_lose(p, &s, occ, c, no_escape, n);
-                        if self.settle_loss(c, word, p, d, target) {
-                            kept |= S::bit(x);
-                        }
-                    });
+                    kept = self.settle_block_losers(w, &block.0, losers, c, word, n, no_escape);
                 } else {
                     for_each_bit(undecided, |b| {
                         let p = w * len + b as u64;
@@ -78,6 +69,56 @@ impl<S: SquareSet> Build<'_, S> {
             })
         };
         self.sides_built().iter().map(|&c| step(c)).sum()
+    }
+
+    /// Settles the slots `losers` of block `w` (men `sq`, side `c` to move, its word of c's
+    /// table `word`), whose quiet moves all reach slots of `no_escape` at step n, as
+    /// `other_moves_lose` says; returns those lost at the step's target. Their exits are
+    /// valued for the block at once, as the first pass does.
+    #[allow(clippy::too_many_arguments)]
+    fn settle_block_losers(
+        &self,
+        w: u64,
+        sq: &Squares,
+        losers: S,
+        c: Color,
+        word: &mut Word,
+        n: u16,
+        no_escape: &NoEscape<S>,
+    ) -> S {
+        if losers.is_empty() {
+            return losers;
+        }
+        let target = self.loss_target(n);
+        let len = self.ix.block_len();
+        EXITS.with_borrow_mut(|exits| {
+            exits.resize(len, Exits::default());
+            let others = self.men.others_of_block(sq);
+            let exiting = self.exits_in_block(sq, others, losers, c, exits);
+            let mut kept = S::default();
+            let mut slow = losers;
+            if !self.rules.null_move.allows(c) && target <= MAX_DISTANCE {
+                // Without an exit, and where passing is not allowed, a loser is lost in what
+                // its quiet moves give: at the target (`other_moves_lose`).
+                kept = losers & !exiting;
+                let code = self.far.code(Kind::Loss, target);
+                for_each_bit(kept, |x| word.store(x, code));
+                slow = losers & exiting;
+            }
+            let bm = self.men.block_man();
+            for_each_bit(slow, |x| {
+                let mut s = *sq;
+                s[bm] = x;
+                let p = w * len as u64 + x as u64;
+                // The pass reaches the same slot.
+                let occ = || self.men.occupancy(&s);
+                let d = self.other_moves_lose(p, &s, occ, c, no_escape, n, exits[x as usize]);
+                if self.settle_loss(c, word, p, d, target) {
+                    kept |= S::bit(x);
+                }
+            });
+            kept
+        })
     }
 
     /// Stores the outcome `d` of `all_moves_lose` for slot `p` of side `c`, in `word`, the
@@ -128,40 +169,43 @@ impl<S: SquareSet> Build<'_, S> {
         if !closed {
             return None;
         }
-        self.other_moves_lose(index, sq, occ, c, no_escape, n)
+        let mut exits = Exits::default();
+        self.for_each_exit_value(sq, occ, c, |v| exits.add(v));
+        self.other_moves_lose(index, sq, || occ, c, no_escape, n, exits)
     }
 
-    /// `all_moves_lose` once every quiet move is known to reach a slot of `no_escape`: the
-    /// exits and the pass, which reaches slot `passed` of `no_escape`.
+    /// `all_moves_lose` once every quiet move is known to reach a slot of `no_escape`, given
+    /// what the exits give side `c` (`exits`): the exits and the pass, which reaches slot
+    /// `passed` of `no_escape`. `occ` gives the placement's occupancy, asked for only where
+    /// passing is allowed.
+    #[allow(clippy::too_many_arguments)]
     fn other_moves_lose(
         &self,
         passed: u64,
         sq: &Squares,
-        occ: Occupancy<S>,
+        occ: impl Fn() -> Occupancy<S>,
         c: Color,
         no_escape: &NoEscape<S>,
         n: u16,
+        exits: Exits,
     ) -> Option<u16> {
+        // An exit that wins or draws: not lost.
+        if exits.best_win.is_some() || exits.draw {
+            return None;
+        }
         // Where passing is not allowed, every candidate was found by a legal quiet move.
-        let quiet = !self.rules.null_move.allows(c) || self.men.has_quiet_move(sq, occ, c);
-        let mut moves = quiet;
+        let quiet = !self.rules.null_move.allows(c) || self.men.has_quiet_move(sq, occ(), c);
+        if !quiet && exits.worst_loss.is_none() {
+            return None;
+        }
         // Each quiet move and the pass reach a win in at most n, one of them in n (see the
         // module doc): the loss they give, n or (counting plies) n + 1.
         let reached = self.loss_target(n);
-        let mut longest = if quiet { reached } else { 0 };
-        let mut all_lose = true;
-        self.for_each_exit_value(sq, occ, c, |v| match v {
-            None => {}
-            Some(Value::Win(d)) => {
-                moves = true;
-                longest = longest.max(d);
-            }
-            Some(_) => all_lose = false,
-        });
-        if !all_lose || !moves {
-            return None;
+        let mut longest = exits.worst_loss.unwrap_or(0);
+        if quiet {
+            longest = longest.max(reached);
         }
-        if self.may_pass(c, || self.men.royal_attacked(sq, occ.all(), c)) {
+        if self.may_pass(c, || self.men.royal_attacked(sq, occ().all(), c)) {
             if !no_escape.contains(passed) {
                 return None;
             }
@@ -169,4 +213,10 @@ impl<S: SquareSet> Build<'_, S> {
         }
         Some(longest)
     }
+}
+
+thread_local! {
+    /// Room for what the exits give each slot of a block (`settle_block_losers`), one per
+    /// thread: only the entries of the slots asked about are written and read.
+    static EXITS: RefCell<Vec<Exits>> = const { RefCell::new(Vec::new()) };
 }
