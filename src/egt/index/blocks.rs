@@ -366,11 +366,21 @@ impl BlockMoves<'_> {
     #[inline]
     pub fn after(&self, sq: &Squares, i: usize, moved: &Squares) -> BlockMove {
         let ix = self.ix;
-        if i >= 2 && self.plain && ix.strides[i] != 0 {
-            let stride = ix.blocks_in(ix.strides[i]) as i64;
-            return BlockMove::Block(
-                (self.block as i64 + (moved[i] as i64 - sq[i] as i64) * stride) as u64,
-            );
+        if i >= 2 && self.plain {
+            // A man alone in his group shifts the block by his stride, one of identical men
+            // by the change of his group's rank times the group's stride (`after_move`).
+            let shift = match ix.group_digits[i] {
+                _ if ix.strides[i] != 0 => Some((moved[i] as i64 - sq[i] as i64, ix.strides[i])),
+                Some((g, stride)) => {
+                    let group = &ix.groups[g];
+                    Some((group.rank(moved) as i64 - group.rank(sq) as i64, stride))
+                }
+                None => None,
+            };
+            if let Some((change, stride)) = shift {
+                let stride = ix.blocks_in(stride) as i64;
+                return BlockMove::Block((self.block as i64 + change * stride) as u64);
+            }
         }
         let pair_of = |sq: &Squares| self.pair_slot[sq[0] as usize * ix.n + sq[1] as usize];
         if i < 2 {
