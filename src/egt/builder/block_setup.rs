@@ -101,8 +101,8 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// For each square of the block man among `positions`, what side `c`'s exits give it
-    /// (its captures; with pawns, their moves and promotions too), in `out[x]` (the other
-    /// entries are left as they were); returns the squares where it has a legal exit. Every
+    /// (its captures; with pawns, their moves and promotions too), in `out[x]` (`out` has an
+    /// entry per slot of the block); returns the squares where it has a legal exit. Every
     /// exit counts: a position whose only legal moves are exits, and whose exits were left
     /// out, would stay undecided.
     pub(super) fn exits_in_block(
@@ -113,7 +113,7 @@ impl<S: SquareSet> Build<'_, S> {
         c: Color,
         out: &mut [Exits],
     ) -> S {
-        for_each_bit(positions, |x| out[x as usize] = Exits::default());
+        out.fill(Exits::default());
         let mut exiting = S::default();
         let mut add = |x: u8, v: Option<Value>| {
             if v.is_some() {

@@ -217,6 +217,6 @@ impl<S: SquareSet> Build<'_, S> {
 
 thread_local! {
     /// Room for what the exits give each slot of a block (`settle_block_losers`), one per
-    /// thread: only the entries of the slots asked about are written and read.
+    /// thread.
     static EXITS: RefCell<Vec<Exits>> = const { RefCell::new(Vec::new()) };
 }
