@@ -164,7 +164,7 @@ impl<S: SquareSet> NoEscape<S> {
     /// parked here, see `candidates.rs`; from one side, Black's illegal slots and wins too).
     /// Returns whether the set lacked any of them when this thread looked: of threads adding
     /// the same slot, at least the one that set it says so.
-    #[inline]
+    #[inline(always)]
     pub(super) fn or(&self, w: u64, bits: S) -> bool {
         // Read first: a word that holds them already costs no locked write. The old value
         // of the locked OR is not asked for, which would make it a compare-and-swap loop.
