@@ -961,12 +961,32 @@ mod tests {
     /// On boards of every set width but 8×8 (one word up to 64 squares, `u128` up to 128, four
     /// words beyond), with and without folded blocks, with pawns (promoting to two pieces, to keep
     /// the sub-tables few): a table built block by block is byte for byte the one built slot
-    /// by slot, from the same smaller tables; DTM and DTC.
+    /// by slot, from the same smaller tables; DTM, DTC and DTZ, with identical men beside the
+    /// block man, and under the rule variants (passing, stalemate and bare royal losing),
+    /// where a loss check's losers and their exits are settled differently.
     #[test]
     fn blocks_build_the_tables_slots_do_on_every_board() {
         // 8×8, whose blocks came first, is checked against the oracles' tables; the cases
         // with the lame leapers (U, T), the cannon (O) and the grasshopper (G) have them as
         // the block man, beside him, hopping over him, with a pawn, and as the royal (U).
+        use crate::egt::rules::NullMove;
+        let passing = Rules {
+            null_move: NullMove::Black,
+            ..Rules::default()
+        };
+        let stalemate_and_bare = Rules {
+            stalemate_wins: true,
+            bare_royal_loses: true,
+            ..Rules::default()
+        };
+        let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
+        let ruled = [
+            ("6x6", "KRN.KR", Metric::Dtm, passing),
+            ("5x5", "KRN.KR", Metric::Dtm, stalemate_and_bare),
+            ("6x6", "KRN.KR", dtz, Rules::default()),
+            ("6x6", "KRR.KN", Metric::Dtm, Rules::default()),
+            ("6x6", "KP.KN", dtz, Rules::default()),
+        ];
         let cases = [
             ("10x8", "KR.KN", Metric::Dtc),
             ("10x8", "KP.KN", Metric::Dtm),
@@ -986,11 +1006,13 @@ mod tests {
             ("6x6", "KOP.K", Metric::Dtm),
             ("6x6", "UR.KO", Metric::Dtm),
         ];
-        for (board, spec, metric) in cases {
+        let cases = cases.map(|(board, spec, metric)| (board, spec, metric, Rules::default()));
+        for (board, spec, metric, rules) in cases.into_iter().chain(ruled) {
             let board: BoardSize = board.parse().unwrap();
             let promotions = if board.files() == 10 { "QA" } else { "QN" };
             let mut set = TableSet::new(PieceSet::standard(), metric)
                 .on_board(board)
+                .with_rules(rules)
                 .with_promotions(promotions)
                 .unwrap();
             let material = Material::parse(spec, set.pieces()).unwrap();
@@ -1008,7 +1030,7 @@ mod tests {
                 assert_eq!(a.len(), b.len());
                 let differ =
                     (a.iter().zip(b)).position(|(x, y)| x.load(Relaxed) != y.load(Relaxed));
-                assert_eq!(differ, None, "{spec} on {board}, {c:?} to move");
+                assert_eq!(differ, None, "{spec} on {board}, {c:?} to move, {rules:?}");
                 assert_eq!(by_blocks.far[c.index()], by_slots.far[c.index()]);
             }
         }
