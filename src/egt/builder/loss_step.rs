@@ -51,20 +51,19 @@ impl<S: SquareSet> Build<'_, S> {
                 if undecided.is_empty() {
                     return undecided;
                 }
-                let mut kept = S::default();
                 if let Some(block) = self.block(w) {
                     let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
-                    kept = self.settle_block_losers(w, &block.0, losers, c, word, n, no_escape);
-                } else {
-                    for_each_bit(undecided, |b| {
-                        let p = w * len + b as u64;
-                        let sq = self.ix.decode(p).expect("candidates are positions");
-                        let d = self.all_moves_lose(p, &sq, c, no_escape, n);
-                        if self.settle_loss(c, word, p, d, target) {
-                            kept |= S::bit(b);
-                        }
-                    });
+                    return self.settle_block_losers(w, &block.0, losers, c, word, n, no_escape);
                 }
+                let mut kept = S::default();
+                for_each_bit(undecided, |b| {
+                    let p = w * len + b as u64;
+                    let sq = self.ix.decode(p).expect("candidates are positions");
+                    let d = self.all_moves_lose(p, &sq, c, no_escape, n);
+                    if self.settle_loss(c, word, p, d, target) {
+                        kept |= S::bit(b);
+                    }
+                });
                 kept
             })
         };

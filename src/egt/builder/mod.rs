@@ -966,9 +966,6 @@ mod tests {
     /// where a loss check's losers and their exits are settled differently.
     #[test]
     fn blocks_build_the_tables_slots_do_on_every_board() {
-        // 8×8, whose blocks came first, is checked against the oracles' tables; the cases
-        // with the lame leapers (U, T), the cannon (O) and the grasshopper (G) have them as
-        // the block man, beside him, hopping over him, with a pawn, and as the royal (U).
         use crate::egt::rules::NullMove;
         let passing = Rules {
             null_move: NullMove::Black,
@@ -987,6 +984,9 @@ mod tests {
             ("6x6", "KRR.KN", Metric::Dtm, Rules::default()),
             ("6x6", "KP.KN", dtz, Rules::default()),
         ];
+        // 8×8, whose blocks came first, is checked against the oracles' tables; the cases
+        // with the lame leapers (U, T), the cannon (O) and the grasshopper (G) have them as
+        // the block man, beside him, hopping over him, with a pawn, and as the royal (U).
         let cases = [
             ("10x8", "KR.KN", Metric::Dtc),
             ("10x8", "KP.KN", Metric::Dtm),

@@ -369,13 +369,13 @@ impl BlockMoves<'_> {
         if i >= 2 && self.plain {
             // A man alone in his group shifts the block by his stride, one of identical men
             // by the change of his group's rank times the group's stride (`after_move`).
-            let shift = match ix.group_digits[i] {
-                _ if ix.strides[i] != 0 => Some((moved[i] as i64 - sq[i] as i64, ix.strides[i])),
-                Some((g, stride)) => {
+            let shift = if ix.strides[i] != 0 {
+                Some((moved[i] as i64 - sq[i] as i64, ix.strides[i]))
+            } else {
+                ix.group_digits[i].map(|(g, stride)| {
                     let group = &ix.groups[g];
-                    Some((group.rank(moved) as i64 - group.rank(sq) as i64, stride))
-                }
-                None => None,
+                    (group.rank(moved) as i64 - group.rank(sq) as i64, stride)
+                })
             };
             if let Some((change, stride)) = shift {
                 let stride = ix.blocks_in(stride) as i64;
