@@ -253,7 +253,7 @@ impl Indexer {
             }
             stride *= g.size;
         }
-        let rest_shift = (rest.is_power_of_two() && !has_pawns).then(|| rest.trailing_zeros());
+        let rest_shift = rest.is_power_of_two().then(|| rest.trailing_zeros());
         let folds = match block_man {
             Some(_) => (syms.iter().zip(&images))
                 .map(|(&g, image)| Fold::new(g, image))
@@ -708,9 +708,11 @@ impl Indexer {
     #[inline]
     fn unpack(&self, mut r: u64, mut packed: u64) -> Squares {
         if self.rest_shift.is_some() {
-            // No identical men: every man's digit is one square, at his stride.
+            // No identical men: every man's digit is one square, at his stride. A pawn has no
+            // digit (his square comes with the slice, in `packed`): his stride is 0.
             for i in 2..self.men {
-                packed |= (r >> self.strides[i].trailing_zeros() & (self.n as u64 - 1)) << (8 * i);
+                let digit = r.checked_shr(self.strides[i].trailing_zeros()).unwrap_or(0);
+                packed |= (digit & (self.n as u64 - 1)) << (8 * i);
             }
         } else {
             // Each digit split off by a multiplication.
