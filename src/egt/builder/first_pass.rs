@@ -142,11 +142,18 @@ impl<S: SquareSet> Build<'_, S> {
         c: Color,
         in_check: bool,
     ) -> u8 {
-        let mut exits = Exits::default();
-        self.for_each_exit_value(sq, occ, c, |v| exits.add(v));
+        let exits = self.exits_of(sq, occ, c);
         self.byte_given_exits(slot, c, in_check, exits, || {
             self.men.has_quiet_move(sq, occ, c)
         })
+    }
+
+    /// What side `c`'s exits from the placement `sq` (occupancy `occ`) give it, slot by slot
+    /// (`exits_in_block` values a block's at once).
+    pub(super) fn exits_of(&self, sq: &Squares, occ: Occupancy<S>, c: Color) -> Exits {
+        let mut exits = Exits::default();
+        self.for_each_exit_value(sq, occ, c, |v| exits.add(v));
+        exits
     }
 
     /// `initial_byte` once the exits are known; `has_quiet_move` tells whether side `c` has

@@ -168,8 +168,7 @@ impl<S: SquareSet> Build<'_, S> {
         if !closed {
             return None;
         }
-        let mut exits = Exits::default();
-        self.for_each_exit_value(sq, occ, c, |v| exits.add(v));
+        let exits = self.exits_of(sq, occ, c);
         self.other_moves_lose(index, sq, || occ, c, no_escape, n, exits)
     }
 

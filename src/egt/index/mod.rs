@@ -708,11 +708,11 @@ impl Indexer {
     #[inline]
     fn unpack(&self, mut r: u64, mut packed: u64) -> Squares {
         if self.rest_shift.is_some() {
-            // No identical men: every man's digit is one square, at his stride. A pawn has no
-            // digit (his square comes with the slice, in `packed`): his stride is 0.
-            for i in 2..self.men {
-                let digit = r.checked_shr(self.strides[i].trailing_zeros()).unwrap_or(0);
-                packed |= (digit & (self.n as u64 - 1)) << (8 * i);
+            // No identical men: every group is one man, whose digit is one square, at his
+            // stride (pawns are no group: their squares come with the slice, in `packed`).
+            for g in &self.groups {
+                let digit = r >> self.strides[g.start].trailing_zeros() & (self.n as u64 - 1);
+                packed |= digit << (8 * g.start);
             }
         } else {
             // Each digit split off by a multiplication.
