@@ -70,6 +70,8 @@ impl<S: SquareSet> Build<'_, S> {
             // Where the royal can step, there is a quiet move, whatever the other men can do:
             // found for the whole block the first time a position asks.
             let mut steps = None;
+            // The longest loss an undecided position's exits give (`exit_bounds.rs`).
+            let mut longest = 0;
             for_each_bit(positions & !quiet, |x| {
                 let in_check = attacked[c.index()].contains(x);
                 let slot = w * len + x as u64;
@@ -84,9 +86,13 @@ impl<S: SquareSet> Build<'_, S> {
                         self.men.has_quiet_move(&s, occ, c)
                     }
                 });
+                if byte == UNKNOWN {
+                    longest = longest.max(exits[x as usize].worst_loss.unwrap_or(0));
+                }
                 bytes[c.index()][byte as usize] += 1;
                 tables[c.index()].store(slot, byte);
             });
+            self.exit_bounds.set(c, w, longest);
         }
         legal
     }

@@ -226,6 +226,8 @@ impl<S: SquareSet> Build<'_, S> {
             };
             tables[c.index()].store(index, byte);
             self.pending.count(c, byte, 1);
+            self.exit_bounds
+                .forget(c, self.ix.block_and_square(index).0);
             if let Some(bits) = &self.fixed {
                 if fixed {
                     bits[c.index()].set(index);

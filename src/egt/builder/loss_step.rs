@@ -89,6 +89,15 @@ impl<S: SquareSet> Build<'_, S> {
             return losers;
         }
         let target = self.loss_target(n);
+        // Where passing is not allowed, a loser whose exits lose in at most the target (or
+        // who has none) is lost in what its quiet moves give: at the target
+        // (`other_moves_lose`).
+        let bulk = !self.rules.null_move.allows(c) && target <= MAX_DISTANCE;
+        let code = self.far.code(Kind::Loss, target);
+        if bulk && self.exit_bounds.within(c, w, target) {
+            for_each_bit(losers, |x| word.store(x, code));
+            return losers;
+        }
         let len = self.ix.block_len();
         EXITS.with_borrow_mut(|exits| {
             exits.resize(len, Exits::default());
@@ -96,11 +105,8 @@ impl<S: SquareSet> Build<'_, S> {
             let exiting = self.exits_in_block(sq, others, losers, c, exits);
             let mut kept = S::default();
             let mut slow = losers;
-            if !self.rules.null_move.allows(c) && target <= MAX_DISTANCE {
-                // Without an exit, and where passing is not allowed, a loser is lost in what
-                // its quiet moves give: at the target (`other_moves_lose`).
+            if bulk {
                 kept = losers & !exiting;
-                let code = self.far.code(Kind::Loss, target);
                 for_each_bit(kept, |x| word.store(x, code));
                 slow = losers & exiting;
             }

@@ -53,6 +53,7 @@ use crate::with_tables;
 use bitmap::Bitmap;
 use candidates::Candidates;
 use done::{Done, Finished};
+use exit_bounds::ExitBounds;
 use far::{Far, Kind};
 use frontier::Frontier;
 use no_escape::NoEscape;
@@ -65,6 +66,7 @@ mod block_setup;
 mod blocks;
 mod candidates;
 mod done;
+mod exit_bounds;
 mod far;
 mod first_pass;
 mod frontier;
@@ -144,6 +146,8 @@ struct Build<'a, S> {
     /// candidates too. From one side, Black's alone (see `no_escape.rs`).
     no_escape: [NoEscape<S>; 2],
     pending: Pending,
+    /// Per side, per block: how long a loss its undecided positions' exits give.
+    exit_bounds: ExitBounds,
     /// Distances beyond the byte's.
     far: Far,
     too_long: AtomicBool,
@@ -318,6 +322,7 @@ pub fn build_table<'t>(
                     false => NoEscape::new(0..0, len),
                 }),
                 pending: Pending::new(blocks.clone(), len, held),
+                exit_bounds: ExitBounds::new(blocks.clone(), held),
                 far: Far::new(direct, far_room.saturating_sub(far_bytes)),
                 too_long: AtomicBool::new(false),
                 fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
@@ -956,6 +961,51 @@ mod tests {
             assert_eq!(alone.far_count() > 0, direct < MAX_DIRECT, "{spec}");
             assert!(same_values(&alone, &both), "{spec} on {board}");
         }
+    }
+
+    /// Seeds that leave positions undecided (EGTgen's code 0), whatever their captures give:
+    /// built block by block, the table is the one built slot by slot, whose loss checks value
+    /// each candidate's exits (a block's bound of its exits' losses must not vouch for a
+    /// seeded position).
+    #[test]
+    fn undecided_seeds_build_by_blocks_as_by_slots() {
+        use crate::egt::seed::{Seed, SeedValue};
+        let board: BoardSize = "5x5".parse().unwrap();
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+        let material = Material::parse("KRN.KR", set.pieces()).unwrap();
+        set.build(&material, &Silent).unwrap();
+        let plain = set.get(&material).unwrap();
+        let ix = plain.indexer();
+        let mut seeds = Vec::new();
+        for p in (0..ix.size()).step_by(3) {
+            let Some(squares) = ix.decode(p) else {
+                continue;
+            };
+            for side in Color::BOTH {
+                if plain.value(&squares, side).is_some() {
+                    let value = SeedValue::Undecided;
+                    seeds.push(Seed {
+                        squares,
+                        side,
+                        value,
+                    });
+                }
+            }
+        }
+        let mut seeded = TableSet::new(PieceSet::standard(), Metric::Dtm)
+            .on_board(board)
+            .with_seeds(material.clone(), seeds);
+        seeded.build(&material, &Silent).unwrap();
+        let by_blocks = seeded.get(&material).unwrap();
+        assert!(by_blocks.indexer().has_blocks());
+        assert!(!same_values(by_blocks, plain), "the seeds change the table");
+        let cancel = AtomicBool::new(false);
+        let recipe = Recipe {
+            blocks: false,
+            ..seeded.recipe(&material, u64::MAX, &cancel)
+        };
+        let by_slots = build_table(&material, &recipe, &|m| seeded.get(m), &|_, _| {}).unwrap();
+        assert!(same_values(by_blocks, &by_slots));
     }
 
     /// On boards of every set width but 8×8 (one word up to 64 squares, `u128` up to 128, four

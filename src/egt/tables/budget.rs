@@ -37,18 +37,19 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 /// slot and side worked on (a step's candidates are parked there, or, in a loss step from one
 /// side, in the table); the blocks (of `block_len` slots) holding candidates, a bit per
 /// block; the frontiers, won and lost (two distances of those) for each side, a bit per
-/// block; the smallest pending byte of each block, for each side worked on; the list of
-/// candidate groups a step checks (64 × 64 blocks each); with seeds, a bitmap of the fixed
-/// positions per side; and the bookkeeping.
+/// block; the smallest pending byte of each block and the longest loss its exits give, for
+/// each side worked on; the list of candidate groups a step checks (64 × 64 blocks each);
+/// with seeds, a bitmap of the fixed positions per side; and the bookkeeping.
 fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 {
     let blocks = slots.div_ceil(block_len as u64);
     let candidates = bitmap_bytes(blocks);
     let no_escape = sides * 8 * ((blocks * block_len as u64).div_ceil(64) + 1) + 8 * (2 - sides);
     let frontiers = 6 * bitmap_bytes(blocks);
     let pending = sides * blocks + 2 * 256 * 8;
+    let exit_bounds = sides * blocks;
     let groups = 8 * blocks.div_ceil(64).div_ceil(64);
     let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
-    candidates + no_escape + frontiers + pending + groups + seeds + BOOKKEEPING_BYTES
+    candidates + no_escape + frontiers + pending + exit_bounds + groups + seeds + BOOKKEEPING_BYTES
 }
 
 /// Slots of the largest layer of a table (the whole table without pawns): the builder's
