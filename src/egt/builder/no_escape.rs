@@ -24,20 +24,27 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The slots of one side's table that are illegal or won in at most the distance reached,
-/// and, while a step of that side runs, its candidates. One bit per slot, packed: slot i of
-/// the layer is bit i − (first slot) of the words, so a block's slots (a set of squares `S`)
-/// start anywhere in a word unless a block is a whole number of words (on the 8×8 board,
-/// one word), and neighbouring blocks may share a word: writes to a shared word are atomic
-/// ORs and ANDs.
+/// and, while a step of that side runs, its candidates. One bit per slot, a block's slots (a
+/// set of squares `S`) in two parts: its whole words (its first lanes: one on the 8×8 board,
+/// where a block is a word), each block's in its own words; and the bits of its last lane
+/// that fill no word (16 of the 80 slots on 10×8, of the 144 on 12×12), packed one block after
+/// the other in words of their own, so that the set takes no more than a bit per slot. Where
+/// a block's part of a word is a power of two, it lies in one word; otherwise it may span two.
+/// Neighbouring blocks share the words of their last parts: writes to those are atomic ORs
+/// and ANDs.
 pub(super) struct NoEscape<S> {
     /// The first block held (the layer's), and how many.
     first: u64,
     blocks: u64,
     /// Slots of a block.
     len: usize,
-    /// Whether each block is a whole number of words (its sets' lanes, one for one).
-    aligned: bool,
-    words: Vec<AtomicU64>,
+    /// Whole words of a block, and the bits of its last part (less than a word).
+    full: usize,
+    tail: usize,
+    /// The blocks' whole words, `full` a block.
+    heads: Vec<AtomicU64>,
+    /// The blocks' last parts, `tail` bits a block.
+    tails: Vec<AtomicU64>,
     set: PhantomData<S>,
 }
 
@@ -45,51 +52,69 @@ impl<S: SquareSet> NoEscape<S> {
     /// No slots, of the blocks `blocks` of a table (the layer in work: no move of the
     /// layer's own reaches another), each of `len` slots.
     pub(super) fn new(blocks: Range<u64>, len: usize) -> NoEscape<S> {
-        let bits = (blocks.end - blocks.start) * len as u64;
-        // A block's last lane may read one word past its own.
-        let words = bits.div_ceil(64) as usize + 1;
+        let count = blocks.end - blocks.start;
+        let (full, tail) = (len / 64, len % 64);
+        // A part that spans two words may read one past the last block's.
+        let tail_words = match tail {
+            0 => 0,
+            _ => (count * tail as u64).div_ceil(64) as usize + 1,
+        };
         NoEscape {
             first: blocks.start,
-            blocks: blocks.end - blocks.start,
+            blocks: count,
             len,
-            aligned: len == 64 * S::LANES,
-            words: memory::filled(words, || AtomicU64::new(0)),
+            full,
+            tail,
+            heads: memory::filled(count as usize * full, || AtomicU64::new(0)),
+            tails: memory::filled(tail_words, || AtomicU64::new(0)),
             set: PhantomData,
         }
     }
 
-    /// The first bit of block `w`.
+    /// The first whole word of block `w`.
     #[inline]
-    fn offset(&self, w: u64) -> usize {
-        (w - self.first) as usize * self.len
+    fn head(&self, w: u64) -> usize {
+        (w - self.first) as usize * self.full
     }
 
-    /// The first word of block `w`, in a set whose blocks are whole words.
+    /// The word and the bit where block `w`'s last part starts.
     #[inline]
-    fn first_word(&self, w: u64) -> usize {
-        (w - self.first) as usize * S::LANES
+    fn tail_at(&self, w: u64) -> (usize, usize) {
+        let bit = (w - self.first) as usize * self.tail;
+        (bit / 64, bit % 64)
     }
 
-    /// Calls `f(word, bits)` for the parts of `bits`, a set of block `w`'s slots, that lie in
-    /// each word (empty parts left out): a word shared by two lanes gets both parts at once.
+    /// Block `w`'s last part (`tail` bits).
     #[inline]
-    fn for_each_part(&self, w: u64, bits: S, mut f: impl FnMut(&AtomicU64, u64)) {
-        let o = self.offset(w);
-        let (i, shift) = (o / 64, o % 64);
-        let bits = bits & S::below(self.len);
-        let used = self.len.div_ceil(64);
-        // The high bits of lane k − 1 that spill into word i + k.
-        let mut carry = 0;
-        for k in 0..used {
-            let lane = bits.lane(k);
-            let part = lane << shift | carry;
-            carry = if shift > 0 { lane >> (64 - shift) } else { 0 };
-            if part != 0 {
-                f(&self.words[i + k], part);
-            }
+    fn tail_bits(&self, w: u64) -> u64 {
+        let (i, shift) = self.tail_at(w);
+        let mut bits = self.tails[i].load(Relaxed) >> shift;
+        if shift + self.tail > 64 {
+            bits |= self.tails[i + 1].load(Relaxed) << (64 - shift);
         }
-        if carry != 0 {
-            f(&self.words[i + used], carry);
+        bits & self.tail_mask()
+    }
+
+    /// The bits of a block's last part, in the lowest bits of a word.
+    #[inline]
+    fn tail_mask(&self) -> u64 {
+        (1 << self.tail) - 1
+    }
+
+    /// Calls `f(word, bits)` for the parts of `bits`, bits of block `w`'s last part, that
+    /// lie in each word (empty ones left out).
+    #[inline]
+    fn for_each_tail_part(&self, w: u64, bits: u64, mut f: impl FnMut(&AtomicU64, u64)) {
+        let bits = bits & self.tail_mask();
+        if bits == 0 {
+            return;
+        }
+        let (i, shift) = self.tail_at(w);
+        if bits << shift != 0 {
+            f(&self.tails[i], bits << shift);
+        }
+        if shift + self.tail > 64 && bits >> (64 - shift) != 0 {
+            f(&self.tails[i + 1], bits >> (64 - shift));
         }
     }
 
@@ -99,14 +124,7 @@ impl<S: SquareSet> NoEscape<S> {
         (0..self.blocks).into_par_iter().for_each(|k| {
             let w = self.first + k;
             let held = NoEscape::<S>::held(&BlockBytes::of_block(table, w, self.len), 0);
-            if self.aligned {
-                let i = self.first_word(w);
-                (0..S::LANES).for_each(|k| self.words[i + k].store(held.lane(k), Relaxed));
-            } else {
-                self.for_each_part(w, held, |word, bits| {
-                    word.fetch_or(bits, Relaxed);
-                });
-            }
+            self.add_alone(w, held);
         });
     }
 
@@ -121,42 +139,43 @@ impl<S: SquareSet> NoEscape<S> {
     /// The slots of block `w`.
     #[inline]
     pub(super) fn word(&self, w: u64) -> S {
-        if self.aligned {
-            let i = self.first_word(w);
-            return S::from_lanes(|k| self.words[i + k].load(Relaxed));
-        }
-        let o = self.offset(w);
-        let (i, shift) = (o / 64, o % 64);
-        let used = self.len.div_ceil(64);
-        let lanes = S::from_lanes(|k| {
-            if k >= used {
-                return 0;
-            }
-            let low = self.words[i + k].load(Relaxed) >> shift;
-            match shift {
-                0 => low,
-                _ => low | self.words[i + k + 1].load(Relaxed) << (64 - shift),
-            }
-        });
-        lanes & S::below(self.len)
+        let i = self.head(w);
+        S::from_lanes(|k| match k {
+            k if k < self.full => self.heads[i + k].load(Relaxed),
+            k if k == self.full && self.tail > 0 => self.tail_bits(w),
+            _ => 0,
+        })
     }
 
     /// Whether the set holds slot `i`.
     #[inline]
     pub(super) fn contains(&self, i: u64) -> bool {
         let bit = (i - self.first * self.len as u64) as usize;
-        self.words[bit / 64].load(Relaxed) & 1 << (bit % 64) != 0
+        if self.tail == 0 {
+            // The whole words of the blocks, one after the other, are the slots in order.
+            return self.heads[bit / 64].load(Relaxed) & 1 << (bit % 64) != 0;
+        }
+        let (w, x) = (self.first + (bit / self.len) as u64, bit % self.len);
+        match x / 64 < self.full {
+            true => self.heads[self.head(w) + x / 64].load(Relaxed) & 1 << (x % 64) != 0,
+            false => self.tail_bits(w) & 1 << (x % 64) != 0,
+        }
     }
 
     /// Starts loading the words of block `w` into the caches, for a read or an `or` soon
     /// after.
     #[inline]
     pub(super) fn prefetch(&self, w: u64) {
-        if let Some(word) = w
-            .checked_sub(self.first)
-            .and_then(|_| self.words.get(self.offset(w) / 64))
-        {
+        if w < self.first {
+            return;
+        }
+        if let Some(word) = self.heads.get(self.head(w)) {
             bytes::prefetch_line(word);
+        }
+        if self.tail > 0 {
+            if let Some(word) = self.tails.get(self.tail_at(w).0) {
+                bytes::prefetch_line(word);
+            }
         }
     }
 
@@ -175,21 +194,22 @@ impl<S: SquareSet> NoEscape<S> {
             }
             lacks
         };
-        if self.aligned {
-            let i = self.first_word(w);
-            (0..S::LANES).fold(false, |added, k| {
-                or(&self.words[i + k], bits.lane(k)) | added
-            })
-        } else {
-            let mut added = false;
-            self.for_each_part(w, bits, |word, bits| added |= or(word, bits));
-            added
+        let i = self.head(w);
+        let mut added = false;
+        for k in 0..self.full {
+            added |= or(&self.heads[i + k], bits.lane(k));
         }
+        if self.tail > 0 {
+            self.for_each_tail_part(w, bits.lane(self.full), |word, bits| {
+                added |= or(word, bits)
+            });
+        }
+        added
     }
 
     /// The slots of block `w` beyond `own`, the block's slots of the set itself (which it
     /// must hold), leaving it `own`: the candidates parked there. No other thread may write
-    /// the block meanwhile (its neighbours, which may share its words, they may).
+    /// the block meanwhile (its neighbours, which may share its last part's words, they may).
     #[inline]
     pub(super) fn unpark(&self, w: u64, own: S) -> S {
         let bits = self.word(w);
@@ -199,13 +219,12 @@ impl<S: SquareSet> NoEscape<S> {
         );
         let parked = bits & !own;
         if !parked.is_empty() {
-            if self.aligned {
-                let i = self.first_word(w);
-                for k in 0..S::LANES {
-                    self.words[i + k].store(own.lane(k), Relaxed);
-                }
-            } else {
-                self.for_each_part(w, parked, |word, bits| {
+            let i = self.head(w);
+            for k in 0..self.full {
+                self.heads[i + k].store(own.lane(k), Relaxed);
+            }
+            if self.tail > 0 {
+                self.for_each_tail_part(w, parked.lane(self.full), |word, bits| {
                     word.fetch_and(!bits, Relaxed);
                 });
             }
@@ -214,19 +233,87 @@ impl<S: SquareSet> NoEscape<S> {
     }
 
     /// Adds the slots `won` of block `w`, which no other thread writes meanwhile (its
-    /// neighbours, which may share its words, they may).
+    /// neighbours, which may share its last part's words, they may).
     #[inline]
     pub(super) fn add_alone(&self, w: u64, won: S) {
-        if self.aligned {
-            let i = self.first_word(w);
-            for k in 0..S::LANES {
-                let word = &self.words[i + k];
-                word.store(word.load(Relaxed) | won.lane(k), Relaxed);
-            }
-        } else {
-            self.for_each_part(w, won, |word, bits| {
+        let i = self.head(w);
+        for k in 0..self.full {
+            let word = &self.heads[i + k];
+            word.store(word.load(Relaxed) | won.lane(k), Relaxed);
+        }
+        if self.tail > 0 {
+            self.for_each_tail_part(w, won.lane(self.full), |word, bits| {
                 word.fetch_or(bits, Relaxed);
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bitmap::for_each_bit;
+    use super::*;
+    use crate::board::Bits256;
+
+    /// Random adds, unparks and lone adds on blocks of `len` slots, next to each other, against
+    /// a plain list of the slots held: every block reads back its own slots.
+    fn holds_what_was_put<S: SquareSet>(len: usize) {
+        let blocks = 5..23u64;
+        let set = NoEscape::<S>::new(blocks.clone(), len);
+        let mut model = vec![false; (blocks.end * len as u64) as usize];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ len as u64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let read = |model: &[bool], w: u64| {
+            (0..len)
+                .filter(|&x| model[w as usize * len + x])
+                .fold(S::default(), |s, x| s | S::bit(x as u8))
+        };
+        for _ in 0..400 {
+            let w = blocks.start + random() % (blocks.end - blocks.start);
+            let lanes: Vec<u64> = (0..S::LANES).map(|_| random() & random()).collect();
+            let bits = S::from_lanes(|k| lanes[k]) & S::below(len);
+            match random() % 3 {
+                0 => {
+                    let lacked = !(bits & !read(&model, w)).is_empty();
+                    assert_eq!(set.or(w, bits), lacked, "len {len}, block {w}");
+                }
+                1 => set.add_alone(w, bits),
+                _ => {
+                    // Keep some of the block's slots as the set's own.
+                    let own = read(&model, w) & bits;
+                    assert_eq!(set.unpark(w, own), read(&model, w) & !own);
+                    for x in 0..len as u64 {
+                        model[(w * len as u64 + x) as usize] = own.contains(x as u8);
+                    }
+                    continue;
+                }
+            }
+            for_each_bit(bits, |x| model[(w * len as u64 + x as u64) as usize] = true);
+        }
+        for w in blocks.clone() {
+            assert!(set.word(w) == read(&model, w), "len {len}, block {w}");
+            for x in 0..len as u64 {
+                let i = w * len as u64 + x;
+                assert_eq!(set.contains(i), model[i as usize], "len {len}, slot {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_of_every_board_hold_their_own_slots() {
+        for len in [9, 16, 25, 36, 49, 64] {
+            holds_what_was_put::<u64>(len);
+        }
+        for len in [80, 81, 100, 121, 128] {
+            holds_what_was_put::<u128>(len);
+        }
+        for len in [144, 169, 196, 225, 256] {
+            holds_what_was_put::<Bits256>(len);
         }
     }
 }

@@ -43,13 +43,25 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 {
     let blocks = slots.div_ceil(block_len as u64);
     let candidates = bitmap_bytes(blocks);
-    let no_escape = sides * 8 * ((blocks * block_len as u64).div_ceil(64) + 1) + 8 * (2 - sides);
+    let no_escape =
+        sides * no_escape_bytes(blocks, block_len) + (2 - sides) * no_escape_bytes(0, block_len);
     let frontiers = 6 * bitmap_bytes(blocks);
     let pending = sides * blocks + 2 * 256 * 8;
     let exit_bounds = sides * blocks;
     let groups = 8 * blocks.div_ceil(64).div_ceil(64);
     let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
     candidates + no_escape + frontiers + pending + exit_bounds + groups + seeds + BOOKKEEPING_BYTES
+}
+
+/// Bytes of a no-escape set of `blocks` blocks of `len` slots (`builder/no_escape.rs`): the
+/// blocks' whole words, and their last parts packed, with a word to spare.
+fn no_escape_bytes(blocks: u64, len: usize) -> u64 {
+    let (full, tail) = (len as u64 / 64, len as u64 % 64);
+    let tails = match tail {
+        0 => 0,
+        _ => (blocks * tail).div_ceil(64) + 1,
+    };
+    8 * (blocks * full + tails)
 }
 
 /// Slots of the largest layer of a table (the whole table without pawns): the builder's
