@@ -41,6 +41,9 @@ pub(super) struct NoEscape<S> {
     /// Whole words of a block, and the bits of its last part (less than a word).
     full: usize,
     tail: usize,
+    /// Whether a block is its set's lanes, one word each (8×8, 16×16): then the loops over
+    /// its words have a length the compiler knows.
+    aligned: bool,
     /// The blocks' whole words, `full` a block.
     heads: Vec<AtomicU64>,
     /// The blocks' last parts, `tail` bits a block.
@@ -65,6 +68,7 @@ impl<S: SquareSet> NoEscape<S> {
             len,
             full,
             tail,
+            aligned: full == S::LANES,
             heads: memory::filled(count as usize * full, || AtomicU64::new(0)),
             tails: memory::filled(tail_words, || AtomicU64::new(0)),
             set: PhantomData,
@@ -140,11 +144,18 @@ impl<S: SquareSet> NoEscape<S> {
     #[inline]
     pub(super) fn word(&self, w: u64) -> S {
         let i = self.head(w);
-        S::from_lanes(|k| match k {
-            k if k < self.full => self.heads[i + k].load(Relaxed),
-            k if k == self.full && self.tail > 0 => self.tail_bits(w),
-            _ => 0,
-        })
+        if self.aligned {
+            return S::from_lanes(|k| self.heads[i + k].load(Relaxed));
+        }
+        // The sets have at most four lanes.
+        let mut lanes = [0; 4];
+        for (k, lane) in lanes.iter_mut().enumerate().take(self.full) {
+            *lane = self.heads[i + k].load(Relaxed);
+        }
+        if self.tail > 0 {
+            lanes[self.full] = self.tail_bits(w);
+        }
+        S::from_lanes(|k| lanes[k])
     }
 
     /// Whether the set holds slot `i`.
@@ -195,6 +206,11 @@ impl<S: SquareSet> NoEscape<S> {
             lacks
         };
         let i = self.head(w);
+        if self.aligned {
+            return (0..S::LANES).fold(false, |added, k| {
+                or(&self.heads[i + k], bits.lane(k)) | added
+            });
+        }
         let mut added = false;
         for k in 0..self.full {
             added |= or(&self.heads[i + k], bits.lane(k));
