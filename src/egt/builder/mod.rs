@@ -77,6 +77,7 @@ mod no_escape;
 mod pending;
 mod sides;
 mod win_step;
+pub(crate) use no_escape::words as no_escape_words;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 use thiserror::Error;

@@ -51,17 +51,25 @@ pub(super) struct NoEscape<S> {
     set: PhantomData<S>,
 }
 
+/// The words of a set of `blocks` blocks of `len` slots: the blocks' whole words, and those
+/// of their last parts (with one to spare: a part that spans two words may read one past the
+/// last block's). What the memory budget reckons for a set.
+pub(crate) fn words(blocks: u64, len: usize) -> (u64, u64) {
+    let (full, tail) = (len as u64 / 64, len as u64 % 64);
+    let tails = match tail {
+        0 => 0,
+        _ => (blocks * tail).div_ceil(64) + 1,
+    };
+    (blocks * full, tails)
+}
+
 impl<S: SquareSet> NoEscape<S> {
     /// No slots, of the blocks `blocks` of a table (the layer in work: no move of the
     /// layer's own reaches another), each of `len` slots.
     pub(super) fn new(blocks: Range<u64>, len: usize) -> NoEscape<S> {
         let count = blocks.end - blocks.start;
         let (full, tail) = (len / 64, len % 64);
-        // A part that spans two words may read one past the last block's.
-        let tail_words = match tail {
-            0 => 0,
-            _ => (count * tail as u64).div_ceil(64) as usize + 1,
-        };
+        let (head_words, tail_words) = words(count, len);
         NoEscape {
             first: blocks.start,
             blocks: count,
@@ -69,8 +77,8 @@ impl<S: SquareSet> NoEscape<S> {
             full,
             tail,
             aligned: full == S::LANES,
-            heads: memory::filled(count as usize * full, || AtomicU64::new(0)),
-            tails: memory::filled(tail_words, || AtomicU64::new(0)),
+            heads: memory::filled(head_words as usize, || AtomicU64::new(0)),
+            tails: memory::filled(tail_words as usize, || AtomicU64::new(0)),
             set: PhantomData,
         }
     }

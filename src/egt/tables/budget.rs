@@ -3,7 +3,7 @@
 
 use super::build::Room;
 use super::TableSet;
-use crate::egt::builder::BuildError;
+use crate::egt::builder::{no_escape_words, BuildError};
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::table::{colour_blind, Table};
@@ -53,15 +53,10 @@ fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 
     candidates + no_escape + frontiers + pending + exit_bounds + groups + seeds + BOOKKEEPING_BYTES
 }
 
-/// Bytes of a no-escape set of `blocks` blocks of `len` slots (`builder/no_escape.rs`): the
-/// blocks' whole words, and their last parts packed, with a word to spare.
+/// Bytes of a no-escape set of `blocks` blocks of `len` slots (`builder/no_escape.rs`).
 fn no_escape_bytes(blocks: u64, len: usize) -> u64 {
-    let (full, tail) = (len as u64 / 64, len as u64 % 64);
-    let tails = match tail {
-        0 => 0,
-        _ => (blocks * tail).div_ceil(64) + 1,
-    };
-    8 * (blocks * full + tails)
+    let (heads, tails) = no_escape_words(blocks, len);
+    8 * (heads + tails)
 }
 
 /// Slots of the largest layer of a table (the whole table without pawns): the builder's
