@@ -38,6 +38,26 @@ impl Bitmap {
         }
     }
 
+    /// A set that holds every number of `bits`.
+    pub(super) fn full(bits: Range<u64>) -> Bitmap {
+        let set = Bitmap::new(bits.clone());
+        if bits.is_empty() {
+            return set;
+        }
+        for (k, word) in set.words.iter().enumerate() {
+            let w = set.first + k as u64;
+            let low = bits.start.saturating_sub(w * 64).min(64);
+            let high = (bits.end - w * 64).min(64);
+            word.store(low_bits(high) & !low_bits(low), Relaxed);
+        }
+        for g in 0..set.words.len().div_ceil(GROUP) {
+            set.mark(g * GROUP, |mark, bit| {
+                mark.fetch_or(bit, Relaxed);
+            });
+        }
+        set
+    }
+
     #[inline]
     pub(super) fn set(&self, i: u64) {
         // Read first: a bit set already costs no locked write.
@@ -88,6 +108,13 @@ impl Bitmap {
         bits
     }
 
+    /// Puts `bits` in word `w`, whose group is marked, in a set that no other thread writes
+    /// meanwhile (as `take_word` takes them).
+    #[inline]
+    pub(super) fn put_word(&self, w: u64, bits: u64) {
+        self.words[self.local(w)].store(bits, Relaxed);
+    }
+
     /// Forgets the marked groups once their words are all empty (see `take_word`): the set
     /// is then empty, without a pass over its words.
     pub(super) fn unmark(&self) {
@@ -134,6 +161,14 @@ impl Bitmap {
             .map(move |(k, word)| (first + k as u64, word))
     }
 
+    /// How many numbers the set holds.
+    pub(super) fn count(&self) -> u64 {
+        (self.groups().into_iter())
+            .flat_map(|g| self.words_of(g))
+            .map(|(_, word)| u64::from(word.load(Relaxed).count_ones()))
+            .sum()
+    }
+
     pub(super) fn clear(&self) {
         self.groups().into_par_iter().for_each(|g| {
             self.words_of(g)
@@ -152,6 +187,16 @@ impl Bitmap {
                 }
             }
         });
+    }
+}
+
+/// The numbers below `n` (at most 64) of a word.
+#[inline]
+fn low_bits(n: u64) -> u64 {
+    if n >= 64 {
+        !0
+    } else {
+        (1 << n) - 1
     }
 }
 
@@ -189,5 +234,22 @@ mod tests {
         set.for_each_word(|_, _| empty.store(false, Relaxed));
         assert!(empty.into_inner());
         assert!((start / 64..size.div_ceil(64)).all(|w| set.word(w) == 0));
+    }
+
+    /// A full set holds its range, from the middle of a word to the middle of another, and
+    /// counts it; its passes visit every word.
+    #[test]
+    fn a_full_set_holds_its_range() {
+        for (start, end) in [(9, 64 * GROUP as u64 * 3 + 17), (64, 128), (5, 40), (0, 0)] {
+            let set = Bitmap::full(start..end);
+            let found = std::sync::Mutex::new(Vec::new());
+            set.for_each_word(|w, b| {
+                for_each_bit(b, |x| found.lock().unwrap().push(w * 64 + x as u64))
+            });
+            let mut found = found.into_inner().unwrap();
+            found.sort_unstable();
+            assert_eq!(found, (start..end).collect::<Vec<_>>());
+            assert_eq!(set.count(), end - start);
+        }
     }
 }

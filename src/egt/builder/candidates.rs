@@ -65,6 +65,11 @@ impl Candidates {
         Candidates(Bitmap::new(blocks))
     }
 
+    /// How many blocks hold candidates.
+    pub(super) fn count(&self) -> u64 {
+        self.0.count()
+    }
+
     /// The candidates of a side, parked in `slots`, of blocks of `len` slots.
     pub(super) fn parked_in<'a, S>(&'a self, slots: Slots<'a, S>, len: usize) -> Parked<'a, S> {
         Parked {

@@ -51,6 +51,11 @@ impl Frontier {
         self.blocks.or_word(k, blocks);
     }
 
+    /// How many blocks are marked.
+    pub(super) fn count(&self) -> u64 {
+        self.blocks.count()
+    }
+
     pub(super) fn clear(&self) {
         self.blocks.clear();
     }

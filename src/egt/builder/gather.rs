@@ -16,18 +16,20 @@ impl<S: SquareSet> Build<'_, S> {
     /// move, of the positions of the other side in its frontier of `frontiers` (of value
     /// `byte`): the positions before the mover's last move. Only bits are set here, at
     /// random; the table is then read in index order by the caller's filter, which keeps the
-    /// big table's accesses local.
+    /// big table's accesses local. Unless `unmove`, nothing is un-moved: only a loss step
+    /// from one side reads the frontier, to add it to the no-escape set (below).
     pub(super) fn gather(
         &self,
         mover: Color,
         kind: Kind,
         frontiers: &[Frontier; 2],
-        byte: u8,
-        win: u8,
+        (byte, win): (u8, u8),
+        unmove: bool,
     ) {
         let unpass = self.rules.null_move.allows(mover);
         let len = self.ix.block_len();
         match self.parking(mover) {
+            Some(_) if !unmove => {}
             Some(set) => {
                 // Read before the step writes the mover's table.
                 let table = self.sides.frozen(mover.flip());
@@ -67,7 +69,11 @@ impl<S: SquareSet> Build<'_, S> {
                     },
                     |_| {},
                     || Batch::new(&into),
-                    |batch, w, bits| self.gather_from(w, bits, mover, unpass, batch),
+                    |batch, w, bits| {
+                        if unmove {
+                            self.gather_from(w, bits, mover, unpass, batch)
+                        }
+                    },
                 );
             }
         }

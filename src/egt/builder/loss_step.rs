@@ -19,6 +19,7 @@ use super::bitmap::for_each_bit;
 use super::far::Kind;
 use super::first_pass::Exits;
 use super::no_escape::NoEscape;
+use super::open_blocks::Cost;
 use super::sides::Word;
 use super::{Build, MAX_DISTANCE};
 use crate::board::{Color, SquareSet};
@@ -27,6 +28,7 @@ use crate::egt::men::Occupancy;
 use crate::egt::value::{Value, UNKNOWN};
 use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
 
 impl<S: SquareSet> Build<'_, S> {
     /// Distance n: every undecided predecessor of a position won in n whose moves all reach
@@ -40,32 +42,53 @@ impl<S: SquareSet> Build<'_, S> {
         let step = |c: Color| {
             let lost = self.lost_at(target);
             let win = self.far.code(Kind::Win, n);
-            self.gather(c, Kind::Loss, &self.won, win, win);
+            // Every open block, or the candidates (`open_blocks.rs`). Checked so, a position
+            // that passing cannot save must have a legal quiet move to lose.
+            let start = Instant::now();
+            let (open, blocks) = self.checks_open(c);
+            let moved = !open || self.rules.null_move.allows(c);
+            self.gather(c, Kind::Loss, &self.won, (win, win), !open);
+            let (gathered, candidates) = (Instant::now(), self.candidates.count());
             // The opponent's set holds the opponent's positions at their own slots, from one
             // side too (`no_escape.rs`).
             let no_escape = &self.no_escape[c.flip().index()];
             let len = self.ix.block_len() as u64;
-            self.check_candidates(c, Kind::Loss, win, lost, |w, bits, word| {
+            let check = |w, bits: S, word: &mut Word| {
                 let bytes = word.bytes();
                 let undecided = bits & bytes.equal::<S>(UNKNOWN) & !self.fixed_word(c, w);
                 if undecided.is_empty() {
                     return undecided;
                 }
                 if let Some(block) = self.block(w) {
-                    let losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
+                    let mut losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
+                    if !moved {
+                        losers = self.with_quiet_move(&block.0, losers, c);
+                    }
                     return self.settle_block_losers(w, &block.0, losers, c, word, n, no_escape);
                 }
                 let mut kept = S::default();
                 for_each_bit(undecided, |b| {
                     let p = w * len + b as u64;
-                    let sq = self.ix.decode(p).expect("candidates are positions");
-                    let d = self.all_moves_lose(p, &sq, c, no_escape, n);
+                    let sq = self.ix.decode(p).expect("undecided slots are positions");
+                    let d = self.all_moves_lose(p, &sq, c, no_escape, n, moved);
                     if self.settle_loss(c, word, p, d, target) {
                         kept |= S::bit(b);
                     }
                 });
                 kept
-            })
+            };
+            let kept = match open {
+                true => self.check_open(c, Kind::Loss, lost, check),
+                false => self.check_candidates(c, Kind::Loss, win, lost, check),
+            };
+            if open {
+                self.costs.timed(c, Cost::Open, blocks, start.elapsed());
+            } else {
+                self.costs.timed(c, Cost::Gathered, blocks, start.elapsed());
+                self.costs
+                    .timed(c, Cost::Candidate, candidates, gathered.elapsed());
+            }
+            kept
         };
         self.sides_built().iter().map(|&c| step(c)).sum()
     }
@@ -154,7 +177,8 @@ impl<S: SquareSet> Build<'_, S> {
     /// If every legal move of side `c` (and its pass, where allowed) reaches a position won
     /// for the opponent (a slot of `no_escape` for positions of this table, at step n), the
     /// longest such win. `None` also when `c` has no legal move: mate and stalemate were
-    /// settled in the first pass (a stalemated side may not pass).
+    /// settled in the first pass (a stalemated side may not pass). Unless `moved` (the
+    /// position was found by un-moving, or its pass is checked), it needs a legal quiet move.
     fn all_moves_lose(
         &self,
         index: u64,
@@ -162,6 +186,7 @@ impl<S: SquareSet> Build<'_, S> {
         c: Color,
         no_escape: &NoEscape<S>,
         n: u16,
+        moved: bool,
     ) -> Option<u16> {
         let occ = self.men.occupancy(sq);
         let plain = self.ix.is_plain(sq);
@@ -171,7 +196,7 @@ impl<S: SquareSet> Build<'_, S> {
             (self.ix.after_move(index, plain, sq, i, &s2))
                 .is_none_or(|next| no_escape.contains(next))
         });
-        if !closed {
+        if !closed || !(moved || self.men.has_quiet_move(sq, occ, c)) {
             return None;
         }
         let exits = self.exits_of(sq, occ, c);

@@ -11,7 +11,8 @@
 //!    `gather.rs`); then each predecessor of a position won in n is checked by a forward look
 //!    at all its moves, and is lost in n when every move reaches a position won for the
 //!    opponent in at most n (`loss_step.rs`, which reads those positions from a bit per slot,
-//!    `no_escape.rs`). Only the frontiers are touched: a frontier is kept as the blocks that
+//!    `no_escape.rs`); where the frontier of wins is a large share of what is undecided, every
+//!    undecided position is checked instead (`open_blocks.rs`). Only the frontiers are touched: a frontier is kept as the blocks that
 //!    hold it (`frontier.rs`), and its slots are read back from the table by their byte; the
 //!    candidates of a step are parked in the mover's no-escape bits, the blocks that hold
 //!    them marked (`candidates.rs`). Provisional values are collected at their
@@ -57,6 +58,7 @@ use exit_bounds::ExitBounds;
 use far::{Far, Kind};
 use frontier::Frontier;
 use no_escape::NoEscape;
+use open_blocks::{OpenBlocks, StepCosts};
 use pending::Pending;
 use sides::Sides;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -74,10 +76,12 @@ mod gather;
 mod images;
 mod loss_step;
 mod no_escape;
+mod open_blocks;
 mod pending;
 mod sides;
 mod win_step;
 pub(crate) use no_escape::words as no_escape_words;
+pub use open_blocks::LossChecks;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -149,6 +153,13 @@ struct Build<'a, S> {
     pending: Pending,
     /// Per side, per block: how long a loss its undecided positions' exits give.
     exit_bounds: ExitBounds,
+    /// Per side: the blocks that may hold undecided positions, for loss steps that check
+    /// them all.
+    open: OpenBlocks,
+    /// Which positions the loss steps check (`Recipe::loss_checks`).
+    loss_checks: LossChecks,
+    /// What the table's loss steps have cost, for the choice between the two ways.
+    costs: &'a StepCosts,
     /// Distances beyond the byte's.
     far: Far,
     too_long: AtomicBool,
@@ -192,6 +203,9 @@ pub struct Recipe<'r> {
     /// with both sides (false: the tests compare Black's bytes with what the colour swap
     /// reads).
     pub once: bool,
+    /// Which positions a loss step checks: as builds do, whichever costs less at each step
+    /// ([`LossChecks::Cheaper`]); the tests compare the two ways.
+    pub loss_checks: LossChecks,
 }
 
 /// Builds the table of `material` as `recipe` says; `sub_table(m)` must give the built table
@@ -216,6 +230,7 @@ pub fn build_table<'t>(
         cancel,
         blocks: by_blocks,
         once,
+        loss_checks,
     } = *recipe;
     report(Phase::Setup, 0.0);
     let setup = Instant::now();
@@ -271,6 +286,7 @@ pub fn build_table<'t>(
     let layers = indexer.layers();
     let pawn_rules = PawnRules::new(geometry.pieces(), geometry.board());
     let mut far: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+    let costs = StepCosts::default();
     // On one of the pool's threads, so that every step's work runs on them.
     with_tables!(geometry, |t| {
         let men = Men::new(material, t).with_blocks_of(&indexer);
@@ -324,6 +340,9 @@ pub fn build_table<'t>(
                 }),
                 pending: Pending::new(blocks.clone(), len, held),
                 exit_bounds: ExitBounds::new(blocks.clone(), held),
+                open: OpenBlocks::new(blocks.clone(), held),
+                loss_checks,
+                costs: &costs,
                 far: Far::new(direct, far_room.saturating_sub(far_bytes)),
                 too_long: AtomicBool::new(false),
                 fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
@@ -1007,6 +1026,76 @@ mod tests {
         };
         let by_slots = build_table(&material, &recipe, &|m| seeded.get(m), &|_, _| {}).unwrap();
         assert!(same_values(by_blocks, &by_slots));
+    }
+
+    /// A loss step that checks every open block finds the positions one that checks the
+    /// gathered candidates finds: a table built either way at every step, and as builds
+    /// choose, is byte for byte the same. With stalemates (a stalemated position's moves all
+    /// vacuously reach wins: it must not be lost), block by block and slot by slot, under
+    /// passing, stalemate and bare-royal rules, DTZ, with pawns, identical men alone (no
+    /// blocks), and built from one side.
+    #[test]
+    fn open_checks_build_the_tables_candidates_do() {
+        use crate::egt::rules::NullMove;
+        let passing = Rules {
+            null_move: NullMove::Black,
+            ..Rules::default()
+        };
+        let stalemate_and_bare = Rules {
+            stalemate_wins: true,
+            bare_royal_loses: true,
+            ..Rules::default()
+        };
+        let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
+        let plain = Rules::default();
+        let cases = [
+            ("8x8", "KQ.K", Metric::Dtm, plain, true),
+            ("6x6", "KQ.K", Metric::Dtm, plain, false),
+            ("6x6", "KRN.KR", Metric::Dtm, passing, true),
+            ("5x5", "KRN.KR", Metric::Dtm, stalemate_and_bare, true),
+            ("6x6", "KRN.KR", dtz, plain, true),
+            ("6x6", "KP.KN", dtz, plain, true),
+            ("5x5", "KRP.KR", Metric::Dtm, plain, true),
+            ("6x6", "KNN.KN", Metric::Dtm, plain, true),
+            ("6x6", "KBB.K", Metric::Dtm, plain, true),
+            ("10x8", "KR.KN", Metric::Dtc, plain, true),
+            ("6x6", "KQ.KQ", Metric::Dtm, plain, true),
+            ("4x4", "KRN.KRN", Metric::Dtm, plain, true),
+            ("5x5", "KP.KP", Metric::Dtm, plain, true),
+        ];
+        for (board, spec, metric, rules, blocks) in cases {
+            let board: BoardSize = board.parse().unwrap();
+            let promotions = if board.files() == 10 { "QA" } else { "QN" };
+            let mut set = TableSet::new(PieceSet::standard(), metric)
+                .on_board(board)
+                .with_rules(rules)
+                .with_promotions(promotions)
+                .unwrap();
+            let material = Material::parse(spec, set.pieces()).unwrap();
+            set.build(&material, &Silent).unwrap();
+            let cancel = AtomicBool::new(false);
+            let built = |loss_checks| {
+                let recipe = Recipe {
+                    blocks,
+                    loss_checks,
+                    ..set.recipe(&material, u64::MAX, &cancel)
+                };
+                build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap()
+            };
+            let chosen = built(LossChecks::Cheaper);
+            let candidates = built(LossChecks::Candidates);
+            let open = built(LossChecks::Open);
+            for table in [&chosen, &open] {
+                for c in Color::BOTH {
+                    let (a, b) = (&table.data[c.index()], &candidates.data[c.index()]);
+                    assert_eq!(a.len(), b.len());
+                    let differ =
+                        (a.iter().zip(b)).position(|(x, y)| x.load(Relaxed) != y.load(Relaxed));
+                    assert_eq!(differ, None, "{spec} on {board}, {c:?} to move, {rules:?}");
+                    assert_eq!(table.far[c.index()], candidates.far[c.index()]);
+                }
+            }
+        }
     }
 
     /// On boards of every set width but 8×8 (one word up to 64 squares, `u128` up to 128, four

@@ -22,13 +22,8 @@ impl<S: SquareSet> Build<'_, S> {
         let step = |c: Color| {
             let won = &self.won;
             let found = self.collect(c, n, Kind::Win, won);
-            self.gather(
-                c,
-                Kind::Win,
-                self.lost_at(n - 1),
-                self.far.code(Kind::Loss, n - 1),
-                win,
-            );
+            let lost = (self.far.code(Kind::Loss, n - 1), win);
+            self.gather(c, Kind::Win, self.lost_at(n - 1), lost, true);
             let passes = self.rules.null_move.allows(c);
             let len = self.ix.block_len() as u64;
             found

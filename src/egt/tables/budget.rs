@@ -36,8 +36,8 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 /// or 1 for a build from White's side alone): the positions no move escapes into, a bit per
 /// slot and side worked on (a step's candidates are parked there, or, in a loss step from one
 /// side, in the table); the blocks (of `block_len` slots) holding candidates, a bit per
-/// block; the frontiers, won and lost (two distances of those) for each side, a bit per
-/// block; the smallest pending byte of each block and the longest loss its exits give, for
+/// block; the frontiers, won and lost (two distances of those) for each side, and the open
+/// blocks of each side worked on, a bit per block; the smallest pending byte of each block and the longest loss its exits give, for
 /// each side worked on; the list of candidate groups a step checks (64 × 64 blocks each);
 /// with seeds, a bitmap of the fixed positions per side; and the bookkeeping.
 fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 {
@@ -46,11 +46,13 @@ fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 
     let no_escape =
         sides * no_escape_bytes(blocks, block_len) + (2 - sides) * no_escape_bytes(0, block_len);
     let frontiers = 6 * bitmap_bytes(blocks);
+    let open = sides * bitmap_bytes(blocks);
     let pending = sides * blocks + 2 * 256 * 8;
     let exit_bounds = sides * blocks;
     let groups = 8 * blocks.div_ceil(64).div_ceil(64);
     let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
-    candidates + no_escape + frontiers + pending + exit_bounds + groups + seeds + BOOKKEEPING_BYTES
+    let sets = candidates + no_escape + frontiers + open;
+    sets + pending + exit_bounds + groups + seeds + BOOKKEEPING_BYTES
 }
 
 /// Bytes of a no-escape set of `blocks` blocks of `len` slots (`builder/no_escape.rs`).

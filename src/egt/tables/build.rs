@@ -3,7 +3,7 @@
 //! progress as a share of the whole build's time.
 
 use super::TableSet;
-use crate::egt::builder::{build_table, BuildError, Recipe};
+use crate::egt::builder::{build_table, BuildError, LossChecks, Recipe};
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::progress::{time_left, BuildEvent, Phase, Progress, TableClock};
@@ -264,6 +264,7 @@ impl TableSet {
             cancel,
             blocks: true,
             once: true,
+            loss_checks: LossChecks::Cheaper,
         }
     }
 

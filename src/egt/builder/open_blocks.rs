@@ -1,0 +1,227 @@
+//! Loss steps that check every open block. A loss step checks the candidates a gather finds
+//! by un-moving from the opponent's new wins (`gather.rs`). Where that frontier is a large
+//! share of the blocks in which the mover still has undecided positions, as at the distances
+//! where most of a table is decided, the un-moves cost more than the checks, and reach nearly
+//! every such block anyway: the step then skips them and checks every *open* block (one with
+//! an undecided slot left) instead, as a breadth-first search that switches from pushing its
+//! frontier to pulling into the unvisited nodes.
+//!
+//! An undecided position checked so whose quiet moves (and pass) all reach the opponent's
+//! wins is one of three: a candidate (one of them reaches a win in exactly the distance
+//! reached); one whose moves all reached wins in fewer moves, which the check of that
+//! distance settled or found saved by an exit, and finds so again; or one without a legal
+//! quiet move. That last is a stalemate (a position whose only legal moves are exits was
+//! decided by the first pass), or one whose pass is checked too, and where passing is not
+//! allowed it is left out (`Build::with_quiet_move`).
+//!
+//! Each side keeps the blocks that may still be open, a bit each: a block found without
+//! undecided slots is dropped at its next check. Which way is cheaper depends on the board
+//! and the men (an un-move costs more where a block is more than one word, a check more
+//! where blocks hold many undecided slots): each side times its steps ([`StepCosts`], kept
+//! over a table's layers), and a step takes the way its last measurements say costs less.
+
+use super::bitmap::{for_each_bit, Bitmap};
+use super::far::Kind;
+use super::frontier::Frontier;
+use super::sides::Word;
+use super::Build;
+use crate::board::{Color, SquareSet};
+use crate::egt::material::Squares;
+use crate::egt::value::UNKNOWN;
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// A loss step may check every open block only when its frontier holds at least one block
+/// for this many open ones: below, checking them all never paid in the tables measured
+/// (KRP.KR and its smaller tables, KBN.KN, KC.KRN on 10×8: docs/SPEED.md).
+const OPEN_PER_FRONTIER_BLOCK: u64 = 4;
+
+/// Steps of fewer blocks than this are not timed: their time is mostly fixed costs.
+const TIMED_BLOCKS: u64 = 10_000;
+
+/// Until a side has checked every open block once, an open block's check is reckoned to cost
+/// this many times a candidate block's: it holds more undecided slots than a block's
+/// candidates (in KRP.KR about twice as costly, 130 ns against 69 ns; 1.5 measured best
+/// over KRP.KR's chain, KBN.KN and KC.KRN on 10×8, docs/SPEED.md).
+const OPEN_PER_CANDIDATE_COST: f64 = 1.5;
+
+/// Which positions a loss step checks ([`Recipe::loss_checks`](super::Recipe)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossChecks {
+    /// Whichever of the two below costs less at each step, judged by the sizes of the
+    /// opponent's frontier and of the open blocks: what builds do.
+    Cheaper,
+    /// The candidates found by un-moving from the opponent's frontier, at every step.
+    Candidates,
+    /// Every undecided position, at every step: the second computation the tests compare
+    /// the candidates' checks with.
+    Open,
+}
+
+/// Per side, the blocks that may hold undecided slots (of the layer in work).
+pub(super) struct OpenBlocks {
+    sets: [Bitmap; 2],
+    /// Per side: how many blocks its set held after its last pass (all, at first).
+    count: [AtomicU64; 2],
+}
+
+/// What a table's loss steps have cost, per side, in nanoseconds (the last step of each way
+/// that was timed), kept over its layers.
+#[derive(Default)]
+pub(super) struct StepCosts([[AtomicU64; 3]; 2]);
+
+/// The costs [`StepCosts`] keeps.
+#[derive(Clone, Copy)]
+pub(super) enum Cost {
+    /// A step that un-moves from the frontier, gather and checks, per frontier block.
+    Gathered = 0,
+    /// Its checks alone, per candidate block.
+    Candidate = 1,
+    /// A step that checks every open block, per open block.
+    Open = 2,
+}
+
+impl StepCosts {
+    /// The last measured `cost` of side `c`'s steps.
+    fn get(&self, c: Color, cost: Cost) -> Option<f64> {
+        let bits = self.0[c.index()][cost as usize].load(Relaxed);
+        // Zero bits: never measured (a step's cost is never exactly 0 ns per block).
+        (bits != 0).then(|| f64::from_bits(bits))
+    }
+
+    /// Records that work of side `c` over `blocks` blocks (frontier, candidate or open ones,
+    /// as `cost` says) took `time`.
+    pub(super) fn timed(&self, c: Color, cost: Cost, blocks: u64, time: Duration) {
+        if blocks >= TIMED_BLOCKS {
+            let ns = (time.as_nanos() as f64 / blocks as f64).max(f64::MIN_POSITIVE);
+            self.0[c.index()][cost as usize].store(ns.to_bits(), Relaxed);
+        }
+    }
+}
+
+impl OpenBlocks {
+    /// Every block of `blocks` open, for the sides `held`.
+    pub(super) fn new(blocks: Range<u64>, held: &[Color]) -> OpenBlocks {
+        let set = |c: Color| match held.contains(&c) {
+            true => Bitmap::full(blocks.clone()),
+            false => Bitmap::new(0..0),
+        };
+        OpenBlocks {
+            sets: Color::BOTH.map(set),
+            count: [0, 1].map(|_| AtomicU64::new(blocks.end - blocks.start)),
+        }
+    }
+}
+
+impl<S: SquareSet> Build<'_, S> {
+    /// Whether side `c`'s loss step checks every open block rather than un-moving from the
+    /// frontier of the opponent's wins, as `Recipe::loss_checks` says, and the blocks the
+    /// step works on that way (the open ones, or the frontier's), for `StepCosts::timed`.
+    pub(super) fn checks_open(&self, c: Color) -> (bool, u64) {
+        // From one side, Black's frontier holds the blocks the gather reads.
+        let gathered = match self.swap {
+            Some(_) => Color::White,
+            None => c,
+        };
+        let frontier = self.won[gathered.flip().index()].count();
+        let open = self.open.count[c.index()].load(Relaxed);
+        let checks_open = match self.loss_checks {
+            LossChecks::Candidates => false,
+            LossChecks::Open => true,
+            LossChecks::Cheaper if frontier * OPEN_PER_FRONTIER_BLOCK < open => false,
+            LossChecks::Cheaper => {
+                let costs = self.costs;
+                let opened = (costs.get(c, Cost::Open))
+                    .or_else(|| Some(costs.get(c, Cost::Candidate)? * OPEN_PER_CANDIDATE_COST));
+                match (costs.get(c, Cost::Gathered), opened) {
+                    (Some(gathered), Some(opened)) => {
+                        (open as f64) * opened < (frontier as f64) * gathered
+                    }
+                    _ => false,
+                }
+            }
+        };
+        (checks_open, if checks_open { open } else { frontier })
+    }
+
+    /// Calls `check(w, undecided, word)`, in parallel, for every block w of side `c` that
+    /// holds undecided slots (`undecided`, with its word of c's table); `check` returns the
+    /// slots it keeps, decided as `kind` says at the distance reached: they join c's frontier
+    /// of `kept` and are recorded (`Build::record`). Returns how many it kept; a cancelled
+    /// build checks nothing more. Blocks without undecided slots are closed.
+    pub(super) fn check_open(
+        &self,
+        c: Color,
+        kind: Kind,
+        kept: &[Frontier; 2],
+        check: impl Fn(u64, S, &mut Word) -> S + Sync,
+    ) -> u64 {
+        let table = self.sides.writer(c);
+        let set = &self.open.sets[c.index()];
+        let (kept_slots, open) = set
+            .groups()
+            .into_par_iter()
+            .map(|g| {
+                let (mut count, mut open) = (0, 0);
+                for (k, _) in set.words_of(g) {
+                    let marks = set.take_word(k);
+                    let (mut still, mut blocks) = (0u64, 0u64);
+                    for_each_bit(marks, |b| {
+                        let w = k * 64 + b as u64;
+                        let later = marks >> b >> 1;
+                        if later != 0 {
+                            table.prefetch(w + 1 + later.trailing_zeros() as u64);
+                        }
+                        if self.cancelled() {
+                            return;
+                        }
+                        // SAFETY: this task is the only one that works on block w.
+                        let mut word = unsafe { table.word(w) };
+                        let undecided = word.bytes().equal::<S>(UNKNOWN);
+                        if undecided.is_empty() {
+                            return;
+                        }
+                        let slots = check(w, undecided, &mut word) & undecided;
+                        self.record(c, kind, kept, w, slots);
+                        if !slots.is_empty() {
+                            blocks |= 1 << b;
+                            count += slots.count() as u64;
+                        }
+                        if slots != undecided {
+                            still |= 1 << b;
+                        }
+                    });
+                    set.put_word(k, still);
+                    open += u64::from(still.count_ones());
+                    kept[c.index()].mark_blocks(k, blocks);
+                }
+                (count, open)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        self.open.count[c.index()].store(open, Relaxed);
+        kept_slots
+    }
+
+    /// Of the slots `slots` of a block (men `sq`), those where side `c` has a legal quiet
+    /// move: where the royal is not boxed in, or has a safe step, at once for the block;
+    /// elsewhere one by one.
+    pub(super) fn with_quiet_move(&self, sq: &Squares, slots: S, c: Color) -> S {
+        let others = self.men.others_of_block(sq);
+        let boxed = slots & self.men.royal_boxed_in_block(sq, others, c);
+        if boxed.is_empty() {
+            return slots;
+        }
+        let bm = self.men.block_man();
+        let mut kept = slots;
+        for_each_bit(boxed & !self.men.royal_steps_in_block(sq, others, c), |x| {
+            let mut s = *sq;
+            s[bm] = x;
+            if !self.men.has_quiet_move(&s, self.men.occupancy(&s), c) {
+                kept &= !S::bit(x);
+            }
+        });
+        kept
+    }
+}
