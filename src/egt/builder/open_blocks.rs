@@ -208,6 +208,9 @@ impl<S: SquareSet> Build<'_, S> {
     /// move: where the royal is not boxed in, or has a safe step, at once for the block;
     /// elsewhere one by one.
     pub(super) fn with_quiet_move(&self, sq: &Squares, slots: S, c: Color) -> S {
+        if slots.is_empty() {
+            return slots;
+        }
         let others = self.men.others_of_block(sq);
         let boxed = slots & self.men.royal_boxed_in_block(sq, others, c);
         if boxed.is_empty() {
