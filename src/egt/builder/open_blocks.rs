@@ -42,10 +42,10 @@ const OPEN_PER_FRONTIER_BLOCK: u64 = 4;
 const TIMED_BLOCKS: u64 = 10_000;
 
 /// Until a side has checked every open block once, an open block's check is reckoned to cost
-/// this many times a candidate block's: it holds more undecided slots than a block's
-/// candidates (in KRP.KR about twice as costly, 130 ns against 69 ns; 1.5 measured best
-/// over KRP.KR's chain, KBN.KN and KC.KRN on 10×8, docs/SPEED.md).
-const OPEN_PER_CANDIDATE_COST: f64 = 1.5;
+/// this many times a candidate block's. It holds more undecided slots than a block's
+/// candidates, but most open blocks have no losers and cost little: over KRP.KR's chain,
+/// KBN.KN and KC.KRN on 10×8, 1.0 did better than 1.5 and 2.0 (docs/SPEED.md).
+const OPEN_PER_CANDIDATE_COST: f64 = 1.0;
 
 /// Which positions a loss step checks ([`Recipe::loss_checks`](super::Recipe)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
