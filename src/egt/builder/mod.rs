@@ -1028,6 +1028,52 @@ mod tests {
         assert!(same_values(by_blocks, &by_slots));
     }
 
+    /// The variants the builder's two-way tests run under: a pass for Black, stalemate-wins
+    /// with bare-royal-loses, and DTZ.
+    fn variants() -> (Rules, Rules, Metric) {
+        let passing = Rules {
+            null_move: crate::egt::rules::NullMove::Black,
+            ..Rules::default()
+        };
+        let stalemate_and_bare = Rules {
+            stalemate_wins: true,
+            bare_royal_loses: true,
+            ..Rules::default()
+        };
+        (
+            passing,
+            stalemate_and_bare,
+            Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES),
+        )
+    }
+
+    /// A table set of `metric` and `rules` on `board` (given as "10x8"), promoting to two
+    /// pieces to keep the sub-tables few, with `spec`'s table built; and its material.
+    fn built_set(board: &str, spec: &str, metric: Metric, rules: Rules) -> (TableSet, Material) {
+        let board: BoardSize = board.parse().unwrap();
+        let promotions = if board.files() == 10 { "QA" } else { "QN" };
+        let mut set = TableSet::new(PieceSet::standard(), metric)
+            .on_board(board)
+            .with_rules(rules)
+            .with_promotions(promotions)
+            .unwrap();
+        let material = Material::parse(spec, set.pieces()).unwrap();
+        set.build(&material, &Silent).unwrap();
+        (set, material)
+    }
+
+    /// Asserts that two builds of one table hold the same bytes and far lists, both sides to
+    /// move (`what` names the case).
+    fn assert_same_bytes(a: &Table, b: &Table, what: &str) {
+        for c in Color::BOTH {
+            let (x, y) = (&a.data[c.index()], &b.data[c.index()]);
+            assert_eq!(x.len(), y.len(), "{what}");
+            let differ = (x.iter().zip(y)).position(|(p, q)| p.load(Relaxed) != q.load(Relaxed));
+            assert_eq!(differ, None, "{what}, {c:?} to move");
+            assert_eq!(a.far[c.index()], b.far[c.index()], "{what}, {c:?} to move");
+        }
+    }
+
     /// A loss step that checks every open block finds the positions one that checks the
     /// gathered candidates finds: a table built either way at every step, and as builds
     /// choose, is byte for byte the same. With stalemates (a stalemated position's moves all
@@ -1036,17 +1082,7 @@ mod tests {
     /// blocks), and built from one side.
     #[test]
     fn open_checks_build_the_tables_candidates_do() {
-        use crate::egt::rules::NullMove;
-        let passing = Rules {
-            null_move: NullMove::Black,
-            ..Rules::default()
-        };
-        let stalemate_and_bare = Rules {
-            stalemate_wins: true,
-            bare_royal_loses: true,
-            ..Rules::default()
-        };
-        let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
+        let (passing, stalemate_and_bare, dtz) = variants();
         let plain = Rules::default();
         let cases = [
             ("8x8", "KQ.K", Metric::Dtm, plain, true),
@@ -1064,15 +1100,7 @@ mod tests {
             ("5x5", "KP.KP", Metric::Dtm, plain, true),
         ];
         for (board, spec, metric, rules, blocks) in cases {
-            let board: BoardSize = board.parse().unwrap();
-            let promotions = if board.files() == 10 { "QA" } else { "QN" };
-            let mut set = TableSet::new(PieceSet::standard(), metric)
-                .on_board(board)
-                .with_rules(rules)
-                .with_promotions(promotions)
-                .unwrap();
-            let material = Material::parse(spec, set.pieces()).unwrap();
-            set.build(&material, &Silent).unwrap();
+            let (set, material) = built_set(board, spec, metric, rules);
             let cancel = AtomicBool::new(false);
             let built = |loss_checks| {
                 let recipe = Recipe {
@@ -1086,14 +1114,7 @@ mod tests {
             let candidates = built(LossChecks::Candidates);
             let open = built(LossChecks::Open);
             for table in [&chosen, &open] {
-                for c in Color::BOTH {
-                    let (a, b) = (&table.data[c.index()], &candidates.data[c.index()]);
-                    assert_eq!(a.len(), b.len());
-                    let differ =
-                        (a.iter().zip(b)).position(|(x, y)| x.load(Relaxed) != y.load(Relaxed));
-                    assert_eq!(differ, None, "{spec} on {board}, {c:?} to move, {rules:?}");
-                    assert_eq!(table.far[c.index()], candidates.far[c.index()]);
-                }
+                assert_same_bytes(table, &candidates, &format!("{spec} on {board}, {rules:?}"));
             }
         }
     }
@@ -1106,17 +1127,7 @@ mod tests {
     /// where a loss check's losers and their exits are settled differently.
     #[test]
     fn blocks_build_the_tables_slots_do_on_every_board() {
-        use crate::egt::rules::NullMove;
-        let passing = Rules {
-            null_move: NullMove::Black,
-            ..Rules::default()
-        };
-        let stalemate_and_bare = Rules {
-            stalemate_wins: true,
-            bare_royal_loses: true,
-            ..Rules::default()
-        };
-        let dtz = Metric::Dtz(crate::egt::dtz::Rule::FIFTY_MOVES);
+        let (passing, stalemate_and_bare, dtz) = variants();
         let ruled = [
             ("6x6", "KRN.KR", Metric::Dtm, passing),
             ("5x5", "KRN.KR", Metric::Dtm, stalemate_and_bare),
@@ -1148,15 +1159,7 @@ mod tests {
         ];
         let cases = cases.map(|(board, spec, metric)| (board, spec, metric, Rules::default()));
         for (board, spec, metric, rules) in cases.into_iter().chain(ruled) {
-            let board: BoardSize = board.parse().unwrap();
-            let promotions = if board.files() == 10 { "QA" } else { "QN" };
-            let mut set = TableSet::new(PieceSet::standard(), metric)
-                .on_board(board)
-                .with_rules(rules)
-                .with_promotions(promotions)
-                .unwrap();
-            let material = Material::parse(spec, set.pieces()).unwrap();
-            set.build(&material, &Silent).unwrap();
+            let (set, material) = built_set(board, spec, metric, rules);
             let by_blocks = set.get(&material).unwrap();
             assert!(by_blocks.indexer().has_blocks(), "{spec} on {board}");
             let cancel = AtomicBool::new(false);
@@ -1165,14 +1168,11 @@ mod tests {
                 ..set.recipe(&material, u64::MAX, &cancel)
             };
             let by_slots = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
-            for c in Color::BOTH {
-                let (a, b) = (&by_blocks.data[c.index()], &by_slots.data[c.index()]);
-                assert_eq!(a.len(), b.len());
-                let differ =
-                    (a.iter().zip(b)).position(|(x, y)| x.load(Relaxed) != y.load(Relaxed));
-                assert_eq!(differ, None, "{spec} on {board}, {c:?} to move, {rules:?}");
-                assert_eq!(by_blocks.far[c.index()], by_slots.far[c.index()]);
-            }
+            assert_same_bytes(
+                by_blocks,
+                &by_slots,
+                &format!("{spec} on {board}, {rules:?}"),
+            );
         }
     }
 }
