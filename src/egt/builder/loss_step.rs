@@ -3,7 +3,9 @@
 //! move reaches a position won for the opponent in at most n (in n, or later when a capture
 //! reaches a longer win). The positions of this table that moves reach are read from the
 //! opponent's no-escape bits (`no_escape.rs`), not from its table. Tables with blocks look at
-//! a block's quiet moves for all its slots at a time (`blocks.rs`).
+//! a block's quiet moves for all its slots at a time (`blocks.rs`). Where the frontier of wins
+//! is a large share of the blocks still open, a step checks every undecided position instead,
+//! without the gather (`open_blocks.rs`).
 //!
 //! The quiet moves and the pass of a candidate that all reach such positions reach wins in at
 //! most n, and one of them a win in exactly n: the candidate was found from it, and were they
