@@ -7,6 +7,7 @@
 //! group of 64 words, set when a word of the group may be non-empty: passes over the set and
 //! clearing it visit only the marked groups, not the whole set at every distance.
 
+use crate::board::SquareSet;
 use crate::egt::memory;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -48,7 +49,8 @@ impl Bitmap {
             let w = set.first + k as u64;
             let low = bits.start.saturating_sub(w * 64).min(64);
             let high = (bits.end - w * 64).min(64);
-            word.store(low_bits(high) & !low_bits(low), Relaxed);
+            let below = |n: u64| <u64 as SquareSet>::below(n as usize);
+            word.store(below(high) & !below(low), Relaxed);
         }
         for g in 0..set.words.len().div_ceil(GROUP) {
             set.mark(g * GROUP, |mark, bit| {
@@ -187,16 +189,6 @@ impl Bitmap {
                 }
             }
         });
-    }
-}
-
-/// The numbers below `n` (at most 64) of a word.
-#[inline]
-fn low_bits(n: u64) -> u64 {
-    if n >= 64 {
-        !0
-    } else {
-        (1 << n) - 1
     }
 }
 

@@ -120,12 +120,12 @@ impl<S: SquareSet> Build<'_, S> {
     /// frontier of the opponent's wins, as `Recipe::loss_checks` says, and the blocks the
     /// step works on that way (the open ones, or the frontier's), for `StepCosts::timed`.
     pub(super) fn checks_open(&self, c: Color) -> (bool, u64) {
-        // From one side, Black's frontier holds the blocks the gather reads.
-        let gathered = match self.swap {
-            Some(_) => Color::White,
-            None => c,
+        // The gather reads the opponent's frontier; from one side, Black's holds its blocks.
+        let read = match self.swap {
+            Some(_) => Color::Black,
+            None => c.flip(),
         };
-        let frontier = self.won[gathered.flip().index()].count();
+        let frontier = self.won[read.index()].count();
         let open = self.open.count[c.index()].load(Relaxed);
         let checks_open = match self.loss_checks {
             LossChecks::Candidates => false,
