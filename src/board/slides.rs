@@ -2,20 +2,35 @@
 //! non-capturing plain leap or ride, to any square of a set. The builder asks this of a block's
 //! man for all the slots of a block (`Men::unmove_origins_of_set`); square by square it would
 //! walk every ray of every slot. Each step is a shift of the set by the step's square
-//! difference, its squares first cut to those the step keeps on the board, repeated along a
-//! ride while the squares reached are empty.
+//! difference, its squares first cut to those the step keeps on the board. A leap is one such
+//! shift; a ride of unlimited range is an occluded fill (Kogge–Stone: the squares reached in
+//! 1, 2, 4, … steps at once, a fixed number of rounds with no test per square); a ride of
+//! limited range repeats the step while the squares reached are empty.
 
 use super::size::BoardSize;
 use super::square_set::SquareSet;
 use crate::piece::{Step, StepKind};
 
 /// One retro step: a shift of the square numbers by `by`, from the squares `keep` (those it
-/// leaves on the board), at most `range` times.
+/// leaves on the board), onto the squares `lands` (the shifted `keep`), at most `range` times.
 #[derive(Clone, Copy, Debug)]
 struct Slide<S> {
     keep: S,
+    lands: S,
     by: i32,
-    range: u8,
+    range: Range,
+}
+
+/// How far a retro step goes.
+#[derive(Clone, Copy, Debug)]
+enum Range {
+    /// Once: a leap.
+    Leap,
+    /// Up to this many times, while the squares reached are empty.
+    Limited(u8),
+    /// Along the whole ray: an occluded fill of this many doubling rounds after the first
+    /// step (`2^rounds` steps cover the longest ray of the step on the board).
+    Fill(u32),
 }
 
 /// The retro steps of a piece's non-capturing moves, for [`Slides::origins`].
@@ -41,10 +56,24 @@ impl<S: SquareSet> Slides<S> {
                         board.square_at(f + dx, r + dy).is_some()
                     })
                     .fold(S::default(), |k, q| k | S::bit(q));
+                let by = dx as i32 + dy as i32 * board.files() as i32;
+                // The most steps a ray takes on the board.
+                let longest = [(dx, board.files()), (dy, board.ranks())]
+                    .into_iter()
+                    .filter(|&(d, _)| d != 0)
+                    .map(|(d, len)| (len - 1) as u32 / d.unsigned_abs() as u32)
+                    .min()
+                    .unwrap_or(0);
+                let range = match s.range {
+                    1 => Range::Leap,
+                    0 => Range::Fill(longest.max(1).next_power_of_two().trailing_zeros()),
+                    r => Range::Limited(r),
+                };
                 Slide {
                     keep,
-                    by: dx as i32 + dy as i32 * board.files() as i32,
-                    range: if s.range == 0 { u8::MAX } else { s.range },
+                    lands: keep.shifted(by),
+                    by,
+                    range,
                 }
             })
             .filter(|slide| !slide.keep.is_empty())
@@ -59,16 +88,34 @@ impl<S: SquareSet> Slides<S> {
         let empty = !occupied;
         let mut origins = S::default();
         for slide in &self.0 {
-            let mut reached = targets;
-            for _ in 0..slide.range {
-                reached = (reached & slide.keep).shifted(slide.by) & empty;
-                if reached.is_empty() {
-                    break;
+            match slide.range {
+                Range::Leap => origins |= (targets & slide.keep).shifted(slide.by),
+                Range::Fill(rounds) => {
+                    // A square is reached in k + j steps when it is reached in j steps from
+                    // one reached in k, over squares each a step's landing and empty.
+                    let through = slide.lands & empty;
+                    let (mut reached, mut open) = (targets.shifted(slide.by) & through, through);
+                    let mut by = slide.by;
+                    for _ in 0..rounds {
+                        reached |= open & reached.shifted(by);
+                        open &= open.shifted(by);
+                        by *= 2;
+                    }
+                    origins |= reached;
                 }
-                origins |= reached;
+                Range::Limited(range) => {
+                    let mut reached = targets;
+                    for _ in 0..range {
+                        reached = (reached & slide.keep).shifted(slide.by) & empty;
+                        if reached.is_empty() {
+                            break;
+                        }
+                        origins |= reached;
+                    }
+                }
             }
         }
-        origins
+        origins & empty
     }
 }
 
@@ -106,15 +153,16 @@ mod tests {
 
     fn check<S: SquareSet>(board: BoardSize) {
         let n = board.squares();
-        // A small generator of pseudo-random sets, the same on every run.
+        // A small generator of pseudo-random sets, the same on every run: each square in
+        // one of `one_in`.
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = || {
+        let mut random = |one_in: u64| {
             let mut set = S::default();
             for q in 0..n {
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
-                if state.is_multiple_of(5) {
+                if state.is_multiple_of(one_in) {
                     set |= S::bit(q as u8);
                 }
             }
@@ -123,12 +171,15 @@ mod tests {
         for steps in pieces() {
             let moves = PieceMoves::<S>::new(board, &steps, 1);
             let slides = Slides::<S>::retro(board, &steps).expect("plain steps");
-            for _ in 0..50 {
-                let (targets, occupied) = (random(), random());
-                let targets = targets & !occupied;
-                let mut want = S::default();
-                for_each_bit(targets, |y| want |= moves.unmove_origins(y, occupied));
-                assert_eq!(slides.origins(targets, occupied), want, "{board} {steps:?}");
+            // Dense sets, and sparse ones, whose rides run the whole board.
+            for one_in in [5, 5, 50] {
+                for _ in 0..50 {
+                    let (targets, occupied) = (random(one_in), random(one_in));
+                    let targets = targets & !occupied;
+                    let mut want = S::default();
+                    for_each_bit(targets, |y| want |= moves.unmove_origins(y, occupied));
+                    assert_eq!(slides.origins(targets, occupied), want, "{board} {steps:?}");
+                }
             }
         }
     }
