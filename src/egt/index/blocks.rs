@@ -87,15 +87,14 @@ impl Indexer {
             None => (0, &self.pair_slot[..]),
         };
         let plain = pair_slot[sq[0] as usize * self.n + sq[1] as usize].1 == 1;
-        let per_pair = self.blocks_in(self.rest);
         BlockMoves {
             ix: self,
             block,
             first,
             pair_slot,
             plain,
-            in_pair: (block - first) % per_pair,
-            per_pair,
+            in_pair: self.pair_blocks.div_rem(block - first).1,
+            per_pair: self.blocks_in(self.rest),
         }
     }
 
@@ -369,16 +368,16 @@ impl BlockMoves<'_> {
         if i >= 2 && self.plain {
             // A man alone in his group shifts the block by his stride, one of identical men
             // by the change of his group's rank times the group's stride (`after_move`).
-            let shift = if ix.strides[i] != 0 {
-                Some((moved[i] as i64 - sq[i] as i64, ix.strides[i]))
+            let change = if ix.strides[i] != 0 {
+                Some(moved[i] as i64 - sq[i] as i64)
             } else {
-                ix.group_digits[i].map(|(g, stride)| {
+                ix.group_digits[i].map(|(g, _)| {
                     let group = &ix.groups[g];
-                    (group.rank(moved) as i64 - group.rank(sq) as i64, stride)
+                    group.rank(moved) as i64 - group.rank(sq) as i64
                 })
             };
-            if let Some((change, stride)) = shift {
-                let stride = ix.blocks_in(stride) as i64;
+            if let Some(change) = change {
+                let stride = ix.block_strides[i] as i64;
                 return BlockMove::Block((self.block as i64 + change * stride) as u64);
             }
         }

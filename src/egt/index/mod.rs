@@ -74,6 +74,11 @@ pub struct Indexer {
     /// two, else the divisor.
     block_shift: Option<u32>,
     block_divisor: Divisor,
+    /// Per man: the blocks his digit's step spans (his stride, or his group's, over `n`),
+    /// by which a move of his shifts a block (`BlockMoves::after`).
+    block_strides: [u64; MAX_MEN],
+    /// Division by the blocks of a royal pair (`rest / n`), for a block's place among them.
+    pair_blocks: Divisor,
     /// Division by the blocks of a pawn slice (`slice_of_block`; by 1 without pawns).
     slice_blocks: Divisor,
     /// The pawn slices, for a material with pawns (see `slices`): then `pairs` and
@@ -254,6 +259,10 @@ impl Indexer {
             stride *= g.size;
         }
         let rest_shift = rest.is_power_of_two().then(|| rest.trailing_zeros());
+        let block_strides = std::array::from_fn(|i| {
+            let stride = group_digits[i].map_or(strides[i], |(_, stride)| stride);
+            stride / n as u64
+        });
         let folds = match block_man {
             Some(_) => (syms.iter().zip(&images))
                 .map(|(&g, image)| Fold::new(g, image))
@@ -292,6 +301,8 @@ impl Indexer {
             folds,
             block_shift: n.is_power_of_two().then(|| n.trailing_zeros()),
             block_divisor: Divisor::new(n as u64),
+            block_strides,
+            pair_blocks: Divisor::new((rest / n as u64).max(1)),
             slice_blocks: Divisor::new(slices.as_ref().map_or(1, |s| s.size / n as u64)),
             slices,
             swap: ColourSwap::new(material, board),
