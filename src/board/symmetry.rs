@@ -1,7 +1,8 @@
 //! The 8 symmetries of the square board (the dihedral group D4, `crate::symmetry`) acting on
 //! the squares and the sets of squares of the 8×8 board, by bit twiddling, as the builder's
 //! block-wise work there uses them; `BoardSize::image` maps squares of any board (and
-//! `Indexer::image` a block's set of squares on any board, through a table of images).
+//! `Indexer::image` a block's set of squares on any board: its mirrors by a bit reversal and
+//! a row reversal up to 128 squares, the rest through a table of images).
 
 use super::size::BoardSize;
 use super::square::Square;

@@ -270,6 +270,11 @@ impl Indexer {
             let b = g.bitboard(bits.lane(0));
             return S::from_lanes(|_| b);
         }
+        if S::LANES <= 2 && !g.transposes() {
+            let set = (0..S::LANES).fold(0u128, |set, k| set | (bits.lane(k) as u128) << (64 * k));
+            let image = mirrored(set, g, self.n, self.files);
+            return S::from_lanes(|k| (image >> (64 * k)) as u64);
+        }
         let image = self.images_of(g);
         let mut out = S::default();
         crate::board::for_each_bit(bits, |x| out |= S::bit(image[x as usize]));
@@ -341,6 +346,26 @@ impl Indexer {
     }
 }
 
+/// The image under `g`, a mirror of files, of ranks or of both (no transpose), of a set of the
+/// `n` squares of a board of `files` files, held in the low bits of a word: reversing the
+/// word's bits turns the board half round (both mirrors), and the ranks are reversed a row at
+/// a time.
+#[inline]
+fn mirrored(set: u128, g: Sym, n: usize, files: usize) -> u128 {
+    let (flip_files, flip_ranks) = (g.0 & 1 != 0, g.0 & 2 != 0);
+    let turned = match flip_files {
+        true => set.reverse_bits() >> (128 - n),
+        false => set,
+    };
+    if flip_files == flip_ranks {
+        return turned;
+    }
+    let (ranks, row) = (n / files, (1u128 << files) - 1);
+    (0..ranks).fold(0, |image, r| {
+        image | (turned >> (r * files) & row) << ((ranks - 1 - r) * files)
+    })
+}
+
 /// Where the slots of one block go when one of its men (not the block man) moves, the
 /// block's slice and royal pair worked out once for all of its moves
 /// ([`Indexer::block_moves`]): a gather or a check moves a block's men a dozen times or more.
@@ -406,6 +431,46 @@ mod tests {
 
     fn material(spec: &str, set: &PieceSet) -> Material {
         Material::parse(spec, set).unwrap()
+    }
+
+    /// A symmetry maps a set of squares as it maps each square, by bit twiddling (8×8, and the
+    /// mirrors of boards of up to 128 squares) or square by square (the rest), on every board
+    /// shape a set of one or two words holds, for sets of every density.
+    #[test]
+    fn sets_map_as_their_squares_do() {
+        fn check<S: SquareSet>(files: u32, ranks: u32) {
+            let set = PieceSet::standard();
+            let board = BoardSize::new(files, ranks).unwrap();
+            let ix = Indexer::new(&material("KQ.KR", &set), &Geometry::on(&set, board), true);
+            let mut state = 0x2545_f491_4f6c_dd1du64;
+            for one_in in [1, 2, 7] {
+                for _ in 0..20 {
+                    let mut bits = S::default();
+                    for x in 0..board.squares() as u8 {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        if state.is_multiple_of(one_in) {
+                            bits |= S::bit(x);
+                        }
+                    }
+                    for g in board.symmetries() {
+                        let mut want = S::default();
+                        crate::board::for_each_bit(bits, |x| want |= S::bit(board.image(g, x)));
+                        assert_eq!(ix.image(g, bits), want, "{board} {g:?}");
+                    }
+                }
+            }
+        }
+        check::<u64>(8, 8);
+        check::<u64>(7, 7);
+        check::<u64>(6, 4);
+        check::<u64>(7, 9);
+        check::<u128>(10, 8);
+        check::<u128>(9, 9);
+        check::<u128>(11, 11);
+        check::<u128>(16, 8);
+        check::<u128>(13, 9);
     }
 
     /// Blocks fold and move as the index says: a block's canonical slots are those its shape

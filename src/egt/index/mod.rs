@@ -49,6 +49,8 @@ pub struct Indexer {
     men: usize,
     /// Squares of the board.
     n: usize,
+    /// The board's files (a row of `n`: its ranks are `n / files`).
+    files: usize,
     syms: Vec<Sym>,
     images: Vec<Vec<Square>>,
     pairs: Vec<(Square, Square)>,
@@ -287,6 +289,7 @@ impl Indexer {
         Indexer {
             men: men.len(),
             n,
+            files: board.files() as usize,
             syms,
             images,
             pairs,
