@@ -69,6 +69,16 @@ impl<S: SquareSet> Slides<S> {
                     0 => Range::Fill(longest.max(1).next_power_of_two().trailing_zeros()),
                     r => Range::Limited(r),
                 };
+                // The fill's longest shift, |by| times half the steps it covers, is under
+                // |by| times the longest ray, which stays on the board: below the set's width,
+                // where a native shift would wrap.
+                if let Range::Fill(rounds) = range {
+                    let longest_shift = by.unsigned_abs() << rounds.saturating_sub(1);
+                    assert!(
+                        (longest_shift as usize) < board.squares(),
+                        "{steps:?} on {board}"
+                    );
+                }
                 Slide {
                     keep,
                     lands: keep.shifted(by),
@@ -194,5 +204,16 @@ mod tests {
         check::<Bits256>(BoardSize::new(12, 12).unwrap());
         check::<Bits256>(BoardSize::new(16, 16).unwrap());
         check::<Bits256>(BoardSize::new(13, 11).unwrap());
+        // The fill's shifts stay within the set on every board (`retro` asserts it).
+        for (files, ranks) in (3..=16).flat_map(|f| (3..=16).map(move |r| (f, r))) {
+            let board = BoardSize::new(files, ranks).unwrap();
+            for steps in pieces() {
+                match board.squares() {
+                    ..=64 => drop(Slides::<u64>::retro(board, &steps)),
+                    ..=128 => drop(Slides::<u128>::retro(board, &steps)),
+                    _ => drop(Slides::<Bits256>::retro(board, &steps)),
+                }
+            }
+        }
     }
 }
