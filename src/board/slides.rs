@@ -210,7 +210,7 @@ mod tests {
             for steps in pieces() {
                 match board.squares() {
                     ..=64 => drop(Slides::<u64>::retro(board, &steps)),
-                    ..=128 => drop(Slides::<u128>::retro(board, &steps)),
+                    65..=128 => drop(Slides::<u128>::retro(board, &steps)),
                     _ => drop(Slides::<Bits256>::retro(board, &steps)),
                 }
             }
