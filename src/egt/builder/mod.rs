@@ -15,11 +15,12 @@
 //!    undecided position is checked instead (`open_blocks.rs`). Only the frontiers are
 //!    touched: a frontier is kept as the blocks that hold it (`frontier.rs`), and its slots are
 //!    read back from the table by their byte; the candidates of a step are parked in the
-//!    mover's no-escape bits, the blocks that hold them marked (`candidates.rs`). Provisional values are collected at their
-//!    distance from the blocks known to hold them (`pending.rs`), not by rescanning the
-//!    table. A DTZ build counts plies instead of moves: a loss is one ply longer than the
-//!    longest win it moves into, so the loss half of n finds the losses of n + 1, and the
-//!    losses of two distances are held at once (`Build::lost_at`).
+//!    mover's no-escape bits, the blocks that hold them marked (`candidates.rs`). Provisional
+//!    values are collected at their distance from the blocks known to hold them
+//!    (`pending.rs`), not by rescanning the table. A DTZ build counts plies instead of moves:
+//!    a loss is one ply longer than the longest win it moves into, so the loss half of n finds
+//!    the losses of n + 1, and the losses of two distances are held at once
+//!    (`Build::lost_at`).
 //!
 //! Distances beyond what a byte holds directly are kept as exceptions (`far.rs`).
 //!
