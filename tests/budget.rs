@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use support::{scratch, Engine, BIN, KQKR, PATIENCE};
 
-/// A KBN.KN position (its tables and sub-tables need 292 MB).
+/// A KBN.KN position (its tables and sub-tables need 293 MB).
 const KBNKN: &str = "8/8/8/3n4/8/2k5/8/KBN5 w - - 0 1";
 /// A KR.K position (a small table).
 const KRK: &str = "8/8/8/8/8/2k5/8/KR6 w - - 0 1";
@@ -66,7 +66,7 @@ fn run(args: &[&str]) -> Run {
     }
 }
 
-const KBNKN_OVER_50: &str = "fairy-egt: KBN.KN needs 292 MB of table memory, more than the \
+const KBNKN_OVER_50: &str = "fairy-egt: KBN.KN needs 293 MB of table memory, more than the \
                              budget of 50 MB (--memory / memory= in engine.ini / option \
                              TableMemory)\n";
 
@@ -135,7 +135,7 @@ fn xboard_table_memory_refuses_a_five_man_build_and_the_engine_goes_on() {
     assert_eq!(
         lines.last().map(String::as_str),
         Some(
-            "tellusererror fairy-egt could not build KBN.KN: KBN.KN needs 292 MB of table \
+            "tellusererror fairy-egt could not build KBN.KN: KBN.KN needs 293 MB of table \
              memory, more than the budget of 10 MB (--memory / memory= in engine.ini / option \
              TableMemory)"
         ),
@@ -146,7 +146,7 @@ fn xboard_table_memory_refuses_a_five_man_build_and_the_engine_goes_on() {
     let lines = e.sync(2);
     assert!(
         lines.iter().any(|l| l.starts_with("tellusererror")
-            && l.contains("the table of KBN.KN could not be built: KBN.KN needs 292 MB")),
+            && l.contains("the table of KBN.KN could not be built: KBN.KN needs 293 MB")),
         "{}",
         e.transcript()
     );
@@ -211,7 +211,7 @@ fn uci_table_memory_refuses_a_five_man_build_and_the_engine_goes_on() {
     let lines = e.ready();
     assert!(
         lines.contains(
-            &"info string cannot build KBN.KN: KBN.KN needs 292 MB of table memory, more than \
+            &"info string cannot build KBN.KN: KBN.KN needs 293 MB of table memory, more than \
               the budget of 10 MB (--memory / memory= in engine.ini / option TableMemory)"
                 .to_string()
         ),
@@ -223,7 +223,7 @@ fn uci_table_memory_refuses_a_five_man_build_and_the_engine_goes_on() {
     assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
     assert!(
         lines.iter().any(|l| l.starts_with("info string ")
-            && l.contains("the table of KBN.KN could not be built: KBN.KN needs 292 MB")),
+            && l.contains("the table of KBN.KN could not be built: KBN.KN needs 293 MB")),
         "{lines:?}"
     );
     e.send(&format!("position fen {KRK}"));

@@ -98,6 +98,16 @@ impl Bitmap {
         }
     }
 
+    /// Takes `bits` out of word `w`.
+    #[inline]
+    pub(super) fn remove_word(&self, w: u64, bits: u64) {
+        let word = &self.words[self.local(w)];
+        // Read first: a word that holds none of them costs no locked write.
+        if word.load(Relaxed) & bits != 0 {
+            word.fetch_and(!bits, Relaxed);
+        }
+    }
+
     /// The bits of word `w`, leaving it empty, in a set that no other thread writes
     /// meanwhile: a plain read and write, not a locked swap.
     #[inline]

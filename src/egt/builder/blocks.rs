@@ -136,7 +136,8 @@ impl<S: SquareSet> Build<'_, S> {
 
     /// Of the slots `alive` of block `w` (men `sq`, fold `fold`, side `c` to move), those
     /// whose every quiet move reaches a slot of `no_escape`, the opponent's positions that are
-    /// illegal or won in at most the distance reached.
+    /// illegal or won in at most the distance reached; and whether the block man's own moves
+    /// alone let every slot of `alive` escape.
     pub(super) fn quiet_losers_of_block(
         &self,
         w: u64,
@@ -144,7 +145,7 @@ impl<S: SquareSet> Build<'_, S> {
         (sq, fold): &(Squares, Option<Fold>),
         c: Color,
         no_escape: &NoEscape<S>,
-    ) -> S {
+    ) -> (S, bool) {
         let bm = self.men.block_man();
         let others = self.men.others_of_block(sq);
         // The block man's own moves first: they stay in the block, one read for all of them.
@@ -156,7 +157,7 @@ impl<S: SquareSet> Build<'_, S> {
             }
             alive = self.own_quiet_losers(alive, closed, others);
             if alive.is_empty() {
-                return alive;
+                return (alive, true);
             }
         }
         let moves = self.ix.block_moves(w, sq);
@@ -178,7 +179,7 @@ impl<S: SquareSet> Build<'_, S> {
                     !alive.is_empty()
                 });
         }
-        alive
+        (alive, false)
     }
 
     /// Of the slots `alive` of a block (the other men on `others`), those whose block man's

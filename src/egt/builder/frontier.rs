@@ -51,6 +51,12 @@ impl Frontier {
         self.blocks.or_word(k, blocks);
     }
 
+    /// Calls `f(k, marks)` for every word k of the marked blocks' bits (blocks 64·k + b for
+    /// the bits b of `marks`) that holds any.
+    pub(super) fn for_each_word(&self, f: impl Fn(u64, u64) + Sync) {
+        self.blocks.for_each_word(f);
+    }
+
     /// How many blocks are marked.
     pub(super) fn count(&self) -> u64 {
         self.blocks.count()

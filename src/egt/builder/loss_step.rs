@@ -49,6 +49,8 @@ impl<S: SquareSet> Build<'_, S> {
             let start = Instant::now();
             let (open, blocks) = self.checks_open(c);
             let moved = !open || self.rules.null_move.allows(c);
+            let read = &self.won[self.frontier_read(c).index()];
+            self.open.unmark_escaped(c, read);
             self.gather(c, Kind::Loss, &self.won, (win, win), !open);
             let (gathered, candidates) = (Instant::now(), self.candidates.count());
             // The opponent's set holds the opponent's positions at their own slots, from one
@@ -62,7 +64,12 @@ impl<S: SquareSet> Build<'_, S> {
                     return undecided;
                 }
                 if let Some(block) = self.block(w) {
-                    let mut losers = self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
+                    let (mut losers, escaped) =
+                        self.quiet_losers_of_block(w, undecided, &block, c, no_escape);
+                    // Checked open, `undecided` is all of the block's (seeds aside).
+                    if escaped && open {
+                        self.open.mark_escaped(c, w);
+                    }
                     if !moved {
                         losers = self.with_quiet_move(&block.0, losers, c);
                     }

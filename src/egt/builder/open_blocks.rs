@@ -15,7 +15,15 @@
 //! allowed it is left out (`Build::with_quiet_move`).
 //!
 //! Each side keeps the blocks that may still be open, a bit each: a block found without
-//! undecided slots is dropped at its next check. Which way is cheaper depends on the board
+//! undecided slots is dropped at its next check.
+//!
+//! Most open blocks hold drawn positions, checked again at every such step: in KC.KRN on 10×8
+//! three in four of them are settled by the block man's own moves alone, every undecided slot
+//! having one that reaches a slot of the same block off the opponent's no-escape set. Such a
+//! block is marked *escaped*, and its mark is taken away when a step's frontier (the
+//! opponent's new wins, which alone grow that set) holds the block. While it is marked, those
+//! moves still escape (its undecided slots are fewer, the set's word the same): its next open
+//! check would find no loss, and is skipped. Which way is cheaper depends on the board
 //! and the men (an un-move costs more where a block is more than one word, a check more
 //! where blocks hold many undecided slots): each side times its steps ([`StepCosts`], kept
 //! over a table's layers), and a step takes the way its last measurements say costs less.
@@ -65,6 +73,8 @@ pub(super) struct OpenBlocks {
     sets: [Bitmap; 2],
     /// Per side: how many blocks its set held after its last pass (all, at first).
     count: [AtomicU64; 2],
+    /// Per side: the open blocks marked escaped (see the module doc).
+    escaped: [Bitmap; 2],
 }
 
 /// What a table's loss steps have cost, per side, in nanoseconds (the last step of each way
@@ -108,10 +118,29 @@ impl OpenBlocks {
             true => Bitmap::full(blocks.clone()),
             false => Bitmap::new(0..0),
         };
+        let escaped = |c: Color| match held.contains(&c) {
+            true => Bitmap::new(blocks.clone()),
+            false => Bitmap::new(0..0),
+        };
         OpenBlocks {
             sets: Color::BOTH.map(set),
             count: [0, 1].map(|_| AtomicU64::new(blocks.end - blocks.start)),
+            escaped: Color::BOTH.map(escaped),
         }
+    }
+
+    /// Marks side `c`'s block `w` escaped: its undecided slots all escape by the block man's
+    /// own moves, to slots of the block off the opponent's no-escape set.
+    #[inline]
+    pub(super) fn mark_escaped(&self, c: Color, w: u64) {
+        self.escaped[c.index()].set(w);
+    }
+
+    /// Takes the escaped mark from side `c`'s blocks that `frontier`, the opponent's new
+    /// wins read by c's loss step, holds: the opponent's no-escape set grows there.
+    pub(super) fn unmark_escaped(&self, c: Color, frontier: &Frontier) {
+        let escaped = &self.escaped[c.index()];
+        frontier.for_each_word(|k, marks| escaped.remove_word(k, marks));
     }
 }
 
@@ -120,12 +149,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// frontier of the opponent's wins, as `Recipe::loss_checks` says, and the blocks the
     /// step works on that way (the open ones, or the frontier's), for `StepCosts::timed`.
     pub(super) fn checks_open(&self, c: Color) -> (bool, u64) {
-        // The gather reads the opponent's frontier; from one side, Black's holds its blocks.
-        let read = match self.swap {
-            Some(_) => Color::Black,
-            None => c.flip(),
-        };
-        let frontier = self.won[read.index()].count();
+        let frontier = self.won[self.frontier_read(c).index()].count();
         let open = self.open.count[c.index()].load(Relaxed);
         let checks_open = match self.loss_checks {
             LossChecks::Candidates => false,
@@ -146,11 +170,21 @@ impl<S: SquareSet> Build<'_, S> {
         (checks_open, if checks_open { open } else { frontier })
     }
 
+    /// The side whose frontier of wins side `c`'s loss step reads: the opponent's, and from
+    /// one side Black's, which holds the blocks of its images.
+    pub(super) fn frontier_read(&self, c: Color) -> Color {
+        match self.swap {
+            Some(_) => Color::Black,
+            None => c.flip(),
+        }
+    }
+
     /// Calls `check(w, undecided, word)`, in parallel, for every block w of side `c` that
     /// holds undecided slots (`undecided`, with its word of c's table); `check` returns the
     /// slots it keeps, decided as `kind` says at the distance reached: they join c's frontier
     /// of `kept` and are recorded (`Build::record`). Returns how many it kept; a cancelled
-    /// build checks nothing more. Blocks without undecided slots are closed.
+    /// build checks nothing more. Blocks without undecided slots are closed; blocks marked
+    /// escaped are not checked (see the module doc).
     pub(super) fn check_open(
         &self,
         c: Color,
@@ -159,7 +193,7 @@ impl<S: SquareSet> Build<'_, S> {
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
         let table = self.sides.writer(c);
-        let set = &self.open.sets[c.index()];
+        let (set, escaped) = (&self.open.sets[c.index()], &self.open.escaped[c.index()]);
         let (kept_slots, open) = set
             .groups()
             .into_par_iter()
@@ -167,10 +201,12 @@ impl<S: SquareSet> Build<'_, S> {
                 let (mut count, mut open) = (0, 0);
                 for (k, _) in set.words_of(g) {
                     let marks = set.take_word(k);
-                    let (mut still, mut blocks) = (0u64, 0u64);
-                    for_each_bit(marks, |b| {
+                    // The escaped blocks stay open, unchecked.
+                    let mut still = marks & escaped.word(k);
+                    let (checked, mut blocks) = (marks & !still, 0u64);
+                    for_each_bit(checked, |b| {
                         let w = k * 64 + b as u64;
-                        let later = marks >> b >> 1;
+                        let later = checked >> b >> 1;
                         if later != 0 {
                             table.prefetch(w + 1 + later.trailing_zeros() as u64);
                         }
