@@ -94,8 +94,15 @@ impl Indexer {
             pair_slot,
             plain,
             in_pair: self.pair_blocks.div_rem(block - first).1,
-            per_pair: self.blocks_in(self.rest),
         }
+    }
+
+    /// The blocks of a royal pair, in a table with blocks (whose `rest` holds the block man's
+    /// squares, so that it is at least 1).
+    #[inline]
+    fn pair_blocks(&self) -> u64 {
+        debug_assert!(self.block_man.is_some(), "a table with blocks");
+        self.pair_blocks.divisor()
     }
 
     /// Where the slots of the placements `sq` (the block man's square left open) are, in a
@@ -109,8 +116,7 @@ impl Indexer {
         if pair == NO_PAIR {
             return BlockMove::Off;
         }
-        let per_pair = self.blocks_in(self.rest);
-        let block = |rest: u64| pair as u64 * per_pair + self.blocks_in(rest);
+        let block = |rest: u64| pair as u64 * self.pair_blocks() + self.blocks_in(rest);
         if mask == 1 {
             return BlockMove::Block(block(self.rest_plain(sq)));
         }
@@ -172,7 +178,7 @@ impl Indexer {
         if pair == NO_PAIR {
             return BlockMove::Off;
         }
-        let first = first + pair as u64 * self.blocks_in(self.rest);
+        let first = first + pair as u64 * self.pair_blocks();
         if mask == 1 {
             return BlockMove::Block(first + self.blocks_in(self.rest_plain(sq)));
         }
@@ -380,8 +386,6 @@ pub struct BlockMoves<'a> {
     plain: bool,
     /// The block's place among its royal pair's blocks.
     in_pair: u64,
-    /// Blocks per royal pair.
-    per_pair: u64,
 }
 
 impl BlockMoves<'_> {
@@ -410,7 +414,8 @@ impl BlockMoves<'_> {
         if i < 2 {
             let (pair, mask) = pair_of(moved);
             if pair != NO_PAIR && mask == 1 {
-                return BlockMove::Block(self.first + pair as u64 * self.per_pair + self.in_pair);
+                let b = self.first + pair as u64 * ix.pair_blocks() + self.in_pair;
+                return BlockMove::Block(b);
             }
         }
         match &ix.slices {

@@ -23,6 +23,12 @@ impl Divisor {
         Divisor { d, m }
     }
 
+    /// The divisor, d.
+    #[inline]
+    pub(super) fn divisor(self) -> u64 {
+        self.d
+    }
+
     /// (a / d, a % d). Exact for every dividend below 2³² with the multiplier (Lemire, Kaser
     /// and Kurz, "Faster remainder by direct computation", 2019: a 64-bit ⌈2⁶⁴ / d⌉ gives
     /// ⌊a / d⌋ for 32-bit a and d); larger dividends use the divide.

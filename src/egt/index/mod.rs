@@ -79,7 +79,8 @@ pub struct Indexer {
     /// Per man: the blocks his digit's step spans (his stride, or his group's, over `n`),
     /// by which a move of his shifts a block (`BlockMoves::after`).
     block_strides: [u64; MAX_MEN],
-    /// Division by the blocks of a royal pair (`rest / n`), for a block's place among them.
+    /// Division by the blocks of a royal pair (`rest / n`; 1 in a table without blocks), for
+    /// a block's place among them (`Indexer::pair_blocks`).
     pair_blocks: Divisor,
     /// Division by the blocks of a pawn slice (`slice_of_block`; by 1 without pawns).
     slice_blocks: Divisor,
