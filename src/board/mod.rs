@@ -17,6 +17,8 @@ pub mod square;
 pub mod square_set;
 pub mod symmetry;
 pub mod symmetry_group;
+#[cfg(test)]
+pub(crate) mod test_random;
 
 pub use en_passant::{EnPassant, EnPassantFault};
 pub use fen::FenError;

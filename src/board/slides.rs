@@ -134,6 +134,7 @@ mod tests {
     use super::*;
     use crate::board::geometry::PieceMoves;
     use crate::board::square_set::for_each_bit;
+    use crate::board::test_random::TestRandom;
     use crate::board::Bits256;
     use crate::piece::StepMode;
 
@@ -163,28 +164,15 @@ mod tests {
 
     fn check<S: SquareSet>(board: BoardSize) {
         let n = board.squares();
-        // A small generator of pseudo-random sets, the same on every run: each square in
-        // one of `one_in`.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = |one_in: u64| {
-            let mut set = S::default();
-            for q in 0..n {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                if state.is_multiple_of(one_in) {
-                    set |= S::bit(q as u8);
-                }
-            }
-            set
-        };
+        let mut random = TestRandom::new(0x9e37_79b9_7f4a_7c15);
         for steps in pieces() {
             let moves = PieceMoves::<S>::new(board, &steps, 1);
             let slides = Slides::<S>::retro(board, &steps).expect("plain steps");
             // Dense sets, and sparse ones, whose rides run the whole board.
             for one_in in [5, 5, 50] {
                 for _ in 0..50 {
-                    let (targets, occupied) = (random(one_in), random(one_in));
+                    let (targets, occupied): (S, S) =
+                        (random.set(n, one_in), random.set(n, one_in));
                     let targets = targets & !occupied;
                     let mut want = S::default();
                     for_each_bit(targets, |y| want |= moves.unmove_origins(y, occupied));

@@ -430,6 +430,7 @@ impl BlockMoves<'_> {
 mod tests {
     use super::*;
     use crate::board::geometry::Geometry;
+    use crate::board::test_random::TestRandom;
     use crate::board::{Bits256, BoardSize};
     use crate::egt::material::Material;
     use crate::piece::PieceSet;
@@ -447,18 +448,10 @@ mod tests {
             let set = PieceSet::standard();
             let board = BoardSize::new(files, ranks).unwrap();
             let ix = Indexer::new(&material("KQ.KR", &set), &Geometry::on(&set, board), true);
-            let mut state = 0x2545_f491_4f6c_dd1du64;
+            let mut random = TestRandom::new(0x2545_f491_4f6c_dd1d);
             for one_in in [1, 2, 7] {
                 for _ in 0..20 {
-                    let mut bits = S::default();
-                    for x in 0..board.squares() as u8 {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        if state.is_multiple_of(one_in) {
-                            bits |= S::bit(x);
-                        }
-                    }
+                    let bits: S = random.set(board.squares(), one_in);
                     for g in board.symmetries() {
                         let mut want = S::default();
                         crate::board::for_each_bit(bits, |x| want |= S::bit(board.image(g, x)));

@@ -244,6 +244,7 @@ pub(super) fn pawn_placements(span: u64, pawns: [u64; 2]) -> u64 {
 mod tests {
     use super::super::Indexer;
     use crate::board::geometry::Geometry;
+    use crate::board::test_random::TestRandom;
     use crate::board::{BoardSize, Square, Sym};
     use crate::egt::material::{pieces_with_pawn, ManKind, Material, Squares, MAX_MEN};
 
@@ -481,13 +482,8 @@ mod tests {
         assert_eq!(ix.slice_size(), 3612 * 64 * 64);
         assert_eq!(ix.layers().len(), 6);
         let layers = ix.layers();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = |below: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % below
-        };
+        let mut rng = TestRandom::new(0x9e37_79b9_7f4a_7c15);
+        let mut random = |below: u64| rng.below(below);
         let (mut indexed, mut pushes) = (0, 0);
         while indexed < 100_000 {
             let mut sq = [0; MAX_MEN];
