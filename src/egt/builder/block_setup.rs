@@ -8,11 +8,12 @@ use super::done::Finished;
 use super::first_pass::Exits;
 use super::sides::Writer;
 use super::Build;
-use crate::board::{Color, Square, SquareSet};
+use crate::board::{Color, SquareSet};
 use crate::egt::index::BlockMove;
 use crate::egt::material::{Squares, MAX_MEN};
 use crate::egt::men::Occupancy;
-use crate::egt::value::{Value, ILLEGAL, UNKNOWN};
+use crate::egt::value::{decode, Value, ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
+use std::sync::atomic::Ordering::Relaxed;
 
 impl<S: SquareSet> Build<'_, S> {
     /// Phase 1 for block `w`: sets the bytes of its slots in `tables`, both sides' (or
@@ -268,34 +269,54 @@ impl<S: SquareSet> Build<'_, S> {
         let ix = sub.indexer();
         if ix.block_man() == Some(m) {
             let len = ix.block_len() as u64;
-            let slot = |b: u64, x: Square| sub.value_at(b * len + x as u64, stm);
+            let block = |b: u64| held_slots(sub, b * len, stm);
             match ix.block_of(&after) {
                 BlockMove::Off => for_each_bit(squares, |x| f(x, None)),
-                BlockMove::Block(b) => for_each_bit(squares, |x| f(x, slot(b, x))),
+                BlockMove::Block(b) => {
+                    let slot = block(b);
+                    for_each_bit(squares, |x| f(x, slot(x as u64)))
+                }
                 BlockMove::Mapped(b, g) => {
-                    let image = ix.images_of(g);
-                    for_each_bit(squares, |x| f(x, slot(b, image[x as usize])))
+                    let (slot, image) = (block(b), ix.images_of(g));
+                    for_each_bit(squares, |x| f(x, slot(image[x as usize] as u64)))
                 }
                 BlockMove::Folded(b, g, fold) => {
-                    let image = ix.images_of(g);
+                    let (slot, image) = (block(b), ix.images_of(g));
                     for_each_bit(squares, |x| {
-                        f(x, slot(b, ix.fold_square(&fold, image[x as usize])))
+                        f(x, slot(ix.fold_square(&fold, image[x as usize]) as u64))
                     })
                 }
             }
             return;
         }
         match ix.line(&after, m) {
-            Some((base, stride, image)) => for_each_bit(squares, |x| {
-                f(
-                    x,
-                    sub.value_at(base + stride * image[x as usize] as u64, stm),
-                )
-            }),
+            Some((base, stride, image)) => {
+                let slot = held_slots(sub, base, stm);
+                for_each_bit(squares, |x| f(x, slot(stride * image[x as usize] as u64)))
+            }
             None => for_each_bit(squares, |x| {
                 after[m] = x;
                 f(x, sub.value(&after, stm))
             }),
         }
+    }
+}
+
+/// The values of `sub`'s slots `start + k` with `stm` to move, by k: read from the table's
+/// bytes where it holds that side itself, one run for all of a block's or a line's slots (a
+/// byte beyond the direct distances is looked up in the table's list of them); slot by slot
+/// through `Finished::value_at` otherwise.
+#[inline]
+fn held_slots<T: Finished + ?Sized>(
+    sub: &T,
+    start: u64,
+    stm: Color,
+) -> impl Fn(u64) -> Option<Value> + '_ {
+    let bytes = sub.held_bytes(start, stm);
+    move |k| match bytes.map(|bytes| bytes[k as usize].load(Relaxed)) {
+        Some(byte) if byte != WIN_FAR && byte != LOSS_FAR => decode(byte, || {
+            unreachable!("a direct byte has no listed distance")
+        }),
+        _ => sub.value_at(start + k, stm),
     }
 }

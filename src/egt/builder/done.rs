@@ -37,6 +37,14 @@ pub(super) trait Finished {
         self.value_at(self.indexer().index(sq)?, stm)
     }
 
+    /// Side `stm`'s bytes from slot `start` on, where the table holds them itself (nothing to
+    /// read through: see `swapped`), so that a block's values are read from its bytes at
+    /// once; `None` otherwise, and the values are read slot by slot.
+    #[inline]
+    fn held_bytes(&self, _start: u64, _stm: Color) -> Option<&[AtomicU8]> {
+        None
+    }
+
     /// Where side `stm`'s values are read when not from the table's own bytes: the colour
     /// swap, and the table holding the images, read with the other side to move (Black's
     /// side of a table that holds White's alone, `Table::is_stored_once`; every position of
@@ -67,6 +75,14 @@ impl Finished for Table {
     fn swapped(&self, stm: Color) -> Option<(&ColourSwap, &Self)> {
         self.read_through(stm)
     }
+
+    #[inline]
+    fn held_bytes(&self, start: u64, stm: Color) -> Option<&[AtomicU8]> {
+        match self.read_through(stm) {
+            None => self.data[stm.index()].get(start as usize..),
+            Some(_) => None,
+        }
+    }
 }
 
 impl Finished for Done<'_> {
@@ -94,5 +110,13 @@ impl Finished for Done<'_> {
     #[inline]
     fn swapped(&self, stm: Color) -> Option<(&ColourSwap, &Self)> {
         (self.swap.filter(|_| stm == Color::Black)).map(|swap| (swap, self))
+    }
+
+    #[inline]
+    fn held_bytes(&self, start: u64, stm: Color) -> Option<&[AtomicU8]> {
+        match self.swapped(stm) {
+            None => self.data[stm.index()].get(start as usize..self.end as usize),
+            Some(_) => None,
+        }
     }
 }
