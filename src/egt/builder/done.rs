@@ -40,10 +40,7 @@ pub(super) trait Finished {
     /// Side `stm`'s bytes from slot `start` on, where the table holds them itself (nothing to
     /// read through: see `swapped`), so that a block's values are read from its bytes at
     /// once; `None` otherwise, and the values are read slot by slot.
-    #[inline]
-    fn held_bytes(&self, _start: u64, _stm: Color) -> Option<&[AtomicU8]> {
-        None
-    }
+    fn held_bytes(&self, start: u64, stm: Color) -> Option<&[AtomicU8]>;
 
     /// Where side `stm`'s values are read when not from the table's own bytes: the colour
     /// swap, and the table holding the images, read with the other side to move (Black's
