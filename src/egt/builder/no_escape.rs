@@ -149,7 +149,7 @@ impl<S: SquareSet> NoEscape<S> {
     }
 
     /// The slots of block `w`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn word(&self, w: u64) -> S {
         let i = self.head(w);
         if self.aligned {

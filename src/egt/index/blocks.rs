@@ -391,7 +391,7 @@ pub struct BlockMoves<'a> {
 impl BlockMoves<'_> {
     /// Where the block's slots go when man `i` moves: `sq` are its men, `moved` the men after
     /// the move. The same as `block_of(moved)`, cheaper.
-    #[inline]
+    #[inline(always)]
     pub fn after(&self, sq: &Squares, i: usize, moved: &Squares) -> BlockMove {
         let ix = self.ix;
         if i >= 2 && self.plain {
