@@ -82,9 +82,9 @@ fn three_man_tables_agree_with_forward_search_on_the_whole_board() {
     }
 }
 
-/// Lame leapers, hoppers and grasshoppers (the shipped U, T, O, G), whose tables are built
-/// slot by slot: every position of the 3-man tables, the triangle of the 4-man ones (and a
-/// 5-man one below).
+/// Lame leapers, hoppers and grasshoppers (the shipped U, T, O, G), whose moves in a block
+/// depend on the block man as a leg or a screen: every position of the 3-man tables, the
+/// triangle of the 4-man ones (and a 5-man one below).
 #[test]
 fn tables_of_hoppers_and_lame_leapers_agree_with_forward_search() {
     let all: Vec<u8> = (0..64).collect();

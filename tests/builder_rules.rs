@@ -287,8 +287,8 @@ fn a_mate_seeded_as_a_draw_changes_its_predecessors() {
     );
 }
 
-/// The rules on other boards (built slot by slot there): each table agrees with the forward
-/// search that applies the rule, on every placement of its 3 men.
+/// The rules on other boards (built block by block there, as on 8×8): each table agrees with
+/// the forward search that applies the rule, on every placement of its 3 men.
 #[test]
 fn rules_on_other_boards_agree_with_forward_search() {
     let board = |text: &str| text.parse::<BoardSize>().unwrap();

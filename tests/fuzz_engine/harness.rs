@@ -601,8 +601,9 @@ impl Run {
         let five = job.material.len() == 5;
         // A six-man table (a mutated FEN may make one) would take gigabytes: failed always.
         let six = job.material.len() >= 6;
-        // Off 8×8 the builder works slot by slot: what takes more placements than a
-        // four-man table on 6×6 would take seconds, and is failed too.
+        // Off 8×8 a board may have up to 256 squares (4·10⁹ placements of four men): what
+        // takes more placements than a four-man table on 6×6 is failed too, to keep the
+        // run short.
         let board = job.tables.geometry().board();
         let placements = (board.squares() as u64).saturating_pow(job.material.len() as u32);
         let large = board != BoardSize::STANDARD && placements > 36u64.pow(4);

@@ -344,9 +344,9 @@ impl Lines {
     /// The FEN of a legal position (when one is found) of 2, 3 or 4 men, or rarely 5.
     fn playable_fen(&mut self, geometry: &Geometry) -> String {
         let board = geometry.board();
-        // Off 8×8 the tables are built slot by slot, and the harness fails on purpose any
-        // build larger than four men on 6×6: four men only up to 36 squares, three up to 100,
-        // two beyond.
+        // Off 8×8 the harness fails on purpose any build larger than four men on 6×6 (a
+        // board of up to 256 squares would take minutes): four men only up to 36 squares,
+        // three up to 100, two beyond.
         let weights = match board.squares() {
             _ if board == BoardSize::STANDARD => [5, 55, 35, 1],
             0..=36 => [5, 55, 35, 0],
