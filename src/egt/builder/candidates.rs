@@ -12,7 +12,8 @@
 //! A build of White's side alone holds one set, Black's, in which White's positions stand at
 //! their images' slots (`no_escape.rs`): its steps park their candidates in White's table
 //! instead. A slot's byte becomes `CANDIDATE` where the step may change it ([`parks`]), and
-//! the check puts `UNKNOWN` back.
+//! the check puts `UNKNOWN` back. In a table too large for that (`Build::marks_blocks`), a loss
+//! step parks nothing: it marks the blocks, and checks every undecided slot of them.
 
 use super::bitmap::{for_each_bit, Bitmap};
 use super::far::Kind;
@@ -34,6 +35,9 @@ pub(super) enum Slots<'a, S> {
     /// In the mover's table, as `CANDIDATE` bytes in place of those [`parks`] names: `None`
     /// for a loss step, `Some(byte of its wins)` for a win step.
     Table(&'a Writer<'a>, Option<u8>),
+    /// Nowhere: only their blocks are marked, and the check takes every undecided slot of a
+    /// marked block (a loss step from one side in a large table, `Build::marks_blocks`).
+    Blocks,
 }
 
 /// Whether a step parks a candidate whose byte is `byte` in the table: an undecided one, and,
@@ -129,6 +133,7 @@ impl Candidates {
                                     for_each_bit(bits, |x| word.store(x, UNKNOWN));
                                     bits
                                 }
+                                Slots::Blocks => word.bytes().equal::<S>(UNKNOWN),
                             }
                         };
                         if bits.is_empty() {
@@ -199,9 +204,11 @@ impl<S: SquareSet> Build<'_, S> {
         table: &'a Writer,
         win: u8,
     ) -> Slots<'a, S> {
-        match self.parking(c) {
-            Some(set) => Slots::Set(set),
-            None => Slots::Table(table, (kind == Kind::Win).then_some(win)),
+        match (self.parking(c), kind) {
+            (Some(set), _) => Slots::Set(set),
+            (None, Kind::Win) => Slots::Table(table, Some(win)),
+            (None, _) if self.marks_blocks(c) => Slots::Blocks,
+            (None, _) => Slots::Table(table, None),
         }
     }
 }
@@ -225,6 +232,7 @@ impl<S: SquareSet> Parked<'_, S> {
                 });
                 parked
             }
+            Slots::Blocks => true,
         };
         if parked {
             self.blocks.set(w);
@@ -237,6 +245,7 @@ impl<S: SquareSet> Parked<'_, S> {
         match self.slots {
             Slots::Set(set) => set.prefetch(w),
             Slots::Table(table, _) => table.prefetch_slot(w * self.len + bits.lowest() as u64),
+            Slots::Blocks => {}
         }
     }
 }

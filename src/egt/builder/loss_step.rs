@@ -5,7 +5,8 @@
 //! opponent's no-escape bits (`no_escape.rs`), not from its table. Tables with blocks look at
 //! a block's quiet moves for all its slots at a time (`blocks.rs`). Where the frontier of wins
 //! is a large share of the blocks still open, a step checks every undecided position instead,
-//! without the gather (`open_blocks.rs`).
+//! without the gather (`open_blocks.rs`); from one side in a large table, every undecided
+//! position of the blocks the gather marked (`Build::marks_blocks`).
 //!
 //! The quiet moves and the pass of a candidate that all reach such positions reach wins in at
 //! most n, and one of them a win in exactly n: the candidate was found from it, and were they
@@ -48,7 +49,9 @@ impl<S: SquareSet> Build<'_, S> {
             // that passing cannot save must have a legal quiet move to lose.
             let start = Instant::now();
             let (open, blocks) = self.checks_open(c);
-            let moved = !open || self.rules.null_move.allows(c);
+            // Every undecided slot of the blocks checked, not each of them a predecessor.
+            let every = open || self.marks_blocks(c);
+            let moved = !every || self.rules.null_move.allows(c);
             let read = &self.won[self.frontier_read(c).index()];
             self.open.unmark_escaped(c, read);
             self.gather(c, Kind::Loss, &self.won, (win, win), !open);

@@ -205,7 +205,7 @@ pub struct Recipe<'r> {
     /// reads).
     pub once: bool,
     /// Which positions a loss step checks: as builds do, whichever costs less at each step
-    /// ([`LossChecks::Cheaper`]); the tests compare the two ways.
+    /// ([`LossChecks::Cheaper`]); the tests compare the ways.
     pub loss_checks: LossChecks,
 }
 
@@ -1075,16 +1075,21 @@ mod tests {
         }
     }
 
-    /// A loss step that checks every open block finds the positions one that checks the
-    /// gathered candidates finds: a table built either way at every step, and as builds
-    /// choose, is byte for byte the same. With stalemates (a stalemated position's moves all
-    /// vacuously reach wins: it must not be lost), block by block and slot by slot, under
-    /// passing, stalemate and bare-royal rules, DTZ, with pawns, identical men alone (no
-    /// blocks), and built from one side.
+    /// A loss step that checks every open block, or every undecided slot of the blocks that
+    /// hold candidates, finds the positions one that checks the gathered candidates finds: a
+    /// table built any of these ways at every step, and as builds choose, is byte for byte
+    /// the same. With stalemates (a stalemated position's moves all vacuously reach wins: it
+    /// must not be lost), block by block and slot by slot, under passing, stalemate and
+    /// bare-royal rules, DTZ, with pawns, identical men alone (no blocks), and built from one
+    /// side (where the marked blocks replace the candidates parked in the table).
     #[test]
     fn open_checks_build_the_tables_candidates_do() {
         let (passing, stalemate_and_bare, dtz) = variants();
         let plain = Rules::default();
+        let both_pass = Rules {
+            null_move: crate::egt::rules::NullMove::Both,
+            ..plain
+        };
         let cases = [
             ("8x8", "KQ.K", Metric::Dtm, plain, true),
             ("6x6", "KQ.K", Metric::Dtm, plain, false),
@@ -1098,8 +1103,14 @@ mod tests {
             ("10x8", "KR.KN", Metric::Dtc, plain, true),
             ("6x6", "KQ.KQ", Metric::Dtm, plain, true),
             ("4x4", "KRN.KRN", Metric::Dtm, plain, true),
+            ("5x5", "KRN.KRN", Metric::Dtm, both_pass, true),
+            ("4x4", "KRN.KRN", Metric::Dtm, stalemate_and_bare, true),
+            ("5x5", "KBN.KBN", dtz, plain, true),
+            // Stalemates, which a check of every undecided slot must not count as losses.
+            ("4x5", "KBP.KBP", Metric::Dtm, plain, true),
             ("5x5", "KP.KP", Metric::Dtm, plain, true),
         ];
+        let mut marked_from_one_side = 0;
         for (board, spec, metric, rules, blocks) in cases {
             let (set, material) = built_set(board, spec, metric, rules);
             let cancel = AtomicBool::new(false);
@@ -1114,10 +1125,14 @@ mod tests {
             let chosen = built(LossChecks::Cheaper);
             let candidates = built(LossChecks::Candidates);
             let open = built(LossChecks::Open);
-            for table in [&chosen, &open] {
+            let marked = built(LossChecks::MarkedBlocks);
+            for table in [&chosen, &open, &marked] {
                 assert_same_bytes(table, &candidates, &format!("{spec} on {board}, {rules:?}"));
             }
+            let blockwise = blocks && marked.indexer().has_blocks();
+            marked_from_one_side += usize::from(marked.is_stored_once() && blockwise);
         }
+        assert_eq!(marked_from_one_side, 6);
     }
 
     /// On boards of every set width but 8×8 (one word up to 64 squares, `u128` up to 128, four

@@ -55,17 +55,29 @@ const TIMED_BLOCKS: u64 = 10_000;
 /// KBN.KN and KC.KRN on 10×8, 1.0 did better than 1.5 and 2.0 (docs/SPEED.md).
 const OPEN_PER_CANDIDATE_COST: f64 = 1.0;
 
+/// From one side, a loss step in a table of this many slots or more marks its candidates'
+/// blocks instead of parking each candidate in the table (`Build::marks_blocks`): a byte
+/// written at random in a table beyond what the processor's address cache (TLB) covers with
+/// 2 MB pages also misses that cache. KRN.KRN on 8×8 (7.75·10⁹ slots) took 0.81× the loss
+/// steps' time so; on 7×7 (1.56·10⁹) 1.17×, on 6×6 1.36× (docs/SPEED.md).
+const MARKED_BLOCKS_FROM: u64 = 4 << 30;
+
 /// Which positions a loss step checks ([`Recipe::loss_checks`](super::Recipe)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossChecks {
-    /// Whichever of the two below costs less at each step, judged by the sizes of the
-    /// opponent's frontier and of the open blocks: what builds do.
+    /// Whichever of the next two costs less at each step, judged by the sizes of the
+    /// opponent's frontier and of the open blocks, the candidates taken as marked blocks in
+    /// a large table built from one side (`MarkedBlocks`): what builds do.
     Cheaper,
     /// The candidates found by un-moving from the opponent's frontier, at every step.
     Candidates,
     /// Every undecided position, at every step: the second computation the tests compare
     /// the candidates' checks with.
     Open,
+    /// Every undecided position of the blocks that hold candidates, at every step, in a
+    /// table built from one side (`Build::marks_blocks`; elsewhere the candidates): what
+    /// such a build of a large table does instead of checking the candidates.
+    MarkedBlocks,
 }
 
 /// Per side, the blocks that may hold undecided slots (of the layer in work).
@@ -152,7 +164,7 @@ impl<S: SquareSet> Build<'_, S> {
         let frontier = self.won[self.frontier_read(c).index()].count();
         let open = self.open.count[c.index()].load(Relaxed);
         let checks_open = match self.loss_checks {
-            LossChecks::Candidates => false,
+            LossChecks::Candidates | LossChecks::MarkedBlocks => false,
             LossChecks::Open => true,
             LossChecks::Cheaper if frontier * OPEN_PER_FRONTIER_BLOCK < open => false,
             LossChecks::Cheaper => {
@@ -168,6 +180,21 @@ impl<S: SquareSet> Build<'_, S> {
             }
         };
         (checks_open, if checks_open { open } else { frontier })
+    }
+
+    /// Whether side `c`'s loss steps mark the blocks of their candidates, and check every
+    /// undecided slot of those, instead of parking each candidate in the table: from one side
+    /// (where candidates are parked in the table, a byte each), in a table with blocks of at
+    /// least `MARKED_BLOCKS_FROM` bytes, as `LossChecks::Cheaper` chooses (or always, as
+    /// `LossChecks::MarkedBlocks` says).
+    pub(super) fn marks_blocks(&self, c: Color) -> bool {
+        self.parking(c).is_none()
+            && self.ix.has_blocks()
+            && match self.loss_checks {
+                LossChecks::MarkedBlocks => true,
+                LossChecks::Cheaper => self.ix.size() >= MARKED_BLOCKS_FROM,
+                LossChecks::Candidates | LossChecks::Open => false,
+            }
     }
 
     /// The side whose frontier of wins side `c`'s loss step reads: the opponent's, and from
