@@ -327,11 +327,7 @@ fn side_by_side(egtgen: &std::ffi::OsStr, threads: usize) {
             ours[round - 1]
         );
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let (theirs, ours) = (median(&mut theirs), median(&mut ours));
+    let (theirs, ours) = (median(&theirs), median(&ours));
     println!(
         "KBN.KN: {:.1}× EGTgen 1.2 side by side (medians {theirs:.2} s and {ours:.3} s); the aim is 30×: {:.2} s with statistics",
         theirs / ours,
@@ -348,9 +344,15 @@ fn ratio_pairs(spec: &str, first: (f64, f64), threads: usize) -> (Vec<f64>, f64)
         let endgame = run_child(spec, threads)[0];
         ratios.push(endgame / run_child("KBN.KN", threads)[0]);
     }
-    let mut sorted = ratios.clone();
+    let median = median(&ratios);
+    (ratios, median)
+}
+
+/// The median of `values` (the upper one of an even count).
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
-    (ratios, sorted[sorted.len() / 2])
+    sorted[sorted.len() / 2]
 }
 
 /// The ratios of [`ratio_pairs`] as text: `9.4×, 9.9×, 9.6×`.
