@@ -185,7 +185,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// Whether side `c`'s loss steps mark the blocks of their candidates, and check every
     /// undecided slot of those, instead of parking each candidate in the table: from one side
     /// (where candidates are parked in the table, a byte each), in a table with blocks of at
-    /// least `MARKED_BLOCKS_FROM` bytes, as `LossChecks::Cheaper` chooses (or always, as
+    /// least `MARKED_BLOCKS_FROM` slots, as `LossChecks::Cheaper` chooses (or always, as
     /// `LossChecks::MarkedBlocks` says).
     pub(super) fn marks_blocks(&self, c: Color) -> bool {
         self.parking(c).is_none()
