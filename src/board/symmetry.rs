@@ -1,8 +1,9 @@
 //! The 8 symmetries of the square board (the dihedral group D4, `crate::symmetry`) acting on
 //! the squares and the sets of squares of the 8×8 board, by bit twiddling, as the builder's
-//! block-wise work there uses them; `BoardSize::image` maps squares of any board (and
-//! `Indexer::image` a block's set of squares on any board: its mirrors by a bit reversal and
-//! a row reversal up to 128 squares, the rest through a table of images).
+//! block-wise work there uses them; `BoardSize::image` maps squares of any board, and
+//! [`Sym::set_image`] sets of squares of any board a rank at a time (`Indexer::image`, a
+//! block's set: its mirrors by a bit reversal and a row reversal up to 128 squares, a set of
+//! a few squares through a table of images, the rest a rank at a time).
 
 use super::size::BoardSize;
 use super::square::Square;
@@ -32,6 +33,66 @@ impl Sym {
         }
         b
     }
+
+    /// Image of a set of squares of a board of `files` × `ranks` squares (up to 16 × 16),
+    /// held in the bits of `lanes` (square s at bit s), a rank at a time: each rank's bits
+    /// are taken out as one row of a 16 × 16 matrix, which is transposed as four 8 × 8
+    /// bitboards, its rows reversed for a mirror of files and put in reverse order for a
+    /// mirror of ranks. A transpose needs a square board.
+    pub fn set_image(self, lanes: [u64; 4], files: usize, ranks: usize) -> [u64; 4] {
+        debug_assert!(files <= 16 && ranks <= 16 && (!self.transposes() || files == ranks));
+        let mask = (1u64 << files) - 1;
+        let mut rows = [0u16; 16];
+        for (r, row) in rows.iter_mut().enumerate().take(ranks) {
+            let at = r * files;
+            let (k, shift) = (at / 64, at % 64);
+            let mut bits = lanes[k] >> shift;
+            if shift + files > 64 {
+                bits |= lanes[k + 1] << (64 - shift);
+            }
+            *row = (bits & mask) as u16;
+        }
+        if self.transposes() {
+            rows = transpose_rows(rows);
+        }
+        if self.0 & 1 != 0 {
+            rows.iter_mut()
+                .for_each(|row| *row = row.reverse_bits() >> (16 - files));
+        }
+        if self.0 & 2 != 0 {
+            rows[..ranks].reverse();
+        }
+        let mut out = [0u64; 4];
+        for (r, &row) in rows.iter().enumerate().take(ranks) {
+            let at = r * files;
+            let (k, shift) = (at / 64, at % 64);
+            out[k] |= (row as u64) << shift;
+            if shift + files > 64 {
+                out[k + 1] |= (row as u64) >> (64 - shift);
+            }
+        }
+        out
+    }
+}
+
+/// The transpose of a 16 × 16 bit matrix given by its rows (bit x of row y ↔ bit y of row
+/// x): its four 8 × 8 quarters as bitboards, each transposed, the off-diagonal two swapped.
+fn transpose_rows(rows: [u16; 16]) -> [u16; 16] {
+    // Quarter (i, j): rows 8i.., the bits 8j.. of each.
+    let quarter = |i: usize, j: usize| {
+        (0..8).fold(0u64, |b, r| {
+            b | ((rows[8 * i + r] >> (8 * j)) as u64 & 0xff) << (8 * r)
+        })
+    };
+    let t = [[0, 0], [0, 1], [1, 0], [1, 1]].map(|[i, j]| transpose(quarter(j, i)));
+    let mut out = [0u16; 16];
+    for (y, row) in out.iter_mut().enumerate() {
+        let (i, r) = (y / 8, y % 8);
+        let low = (t[2 * i] >> (8 * r)) & 0xff;
+        let high = (t[2 * i + 1] >> (8 * r)) & 0xff;
+        *row = (low | high << 8) as u16;
+    }
+    out
 }
 
 /// Mirrors a set of squares in the a1–h8 diagonal (file ↔ rank) with three delta swaps.
@@ -74,6 +135,41 @@ mod tests {
             }
             let b = 0x0123_4567_89ab_cdefu64;
             assert_eq!(g.inverse().bitboard(g.bitboard(b)), b);
+        }
+    }
+
+    /// On every board shape from 3 × 3 to 16 × 16, a set's image a rank at a time is the set
+    /// of its squares' images, for every symmetry of the shape.
+    #[test]
+    fn sets_of_any_board_map_as_their_squares_do() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for files in 3..=16u32 {
+            for ranks in 3..=16u32 {
+                let board = BoardSize::new(files, ranks).unwrap();
+                let n = board.squares();
+                for g in board.symmetries() {
+                    for _ in 0..8 {
+                        let mut lanes = [random(), random(), random(), random() & random()];
+                        for (k, lane) in lanes.iter_mut().enumerate() {
+                            let below = n.saturating_sub(64 * k).min(64);
+                            *lane &= if below == 64 { !0 } else { (1 << below) - 1 };
+                        }
+                        let mut want = [0u64; 4];
+                        for s in (0..n).filter(|&s| lanes[s / 64] >> (s % 64) & 1 != 0) {
+                            let t = board.image(g, s as Square) as usize;
+                            want[t / 64] |= 1 << (t % 64);
+                        }
+                        let got = g.set_image(lanes, files as usize, ranks as usize);
+                        assert_eq!(got, want, "{board} {g:?}");
+                    }
+                }
+            }
         }
     }
 

@@ -267,9 +267,15 @@ impl Fold {
     }
 }
 
+/// Most squares of a set whose image `Indexer::image` takes square by square: beyond,
+/// a rank at a time costs less.
+const SPARSE_IMAGE: u32 = 12;
+
 impl Indexer {
     /// The image of the squares `bits` under `g`, one of the index's symmetries (or the
-    /// inverse of one): on the 8×8 board by bit twiddling, elsewhere square by square.
+    /// inverse of one): on the 8×8 board by bit twiddling, a mirror up to 128 squares by a
+    /// bit reversal, a set of a few squares square by square, and the rest a rank at a time
+    /// (`Sym::set_image`).
     #[inline]
     pub fn image<S: SquareSet>(&self, g: Sym, bits: S) -> S {
         if S::LANES == 1 && self.n == 64 {
@@ -280,6 +286,14 @@ impl Indexer {
             let set = (0..S::LANES).fold(0u128, |set, k| set | (bits.lane(k) as u128) << (64 * k));
             let image = mirrored(set, g, self.n, self.files);
             return S::from_lanes(|k| (image >> (64 * k)) as u64);
+        }
+        if bits.count() > SPARSE_IMAGE {
+            let lanes = g.set_image(
+                std::array::from_fn(|k| if k < S::LANES { bits.lane(k) } else { 0 }),
+                self.files,
+                self.n / self.files,
+            );
+            return S::from_lanes(|k| lanes[k]);
         }
         let image = self.images_of(g);
         let mut out = S::default();
@@ -440,8 +454,9 @@ mod tests {
     }
 
     /// A symmetry maps a set of squares as it maps each square, by bit twiddling (8×8, and the
-    /// mirrors of boards of up to 128 squares) or square by square (the rest), on every board
-    /// shape a set of one or two words holds, for sets of every density.
+    /// mirrors of boards of up to 128 squares), square by square (a few squares) or a rank at
+    /// a time (the rest), on board shapes of sets of one, two and four words, for sets of
+    /// every density.
     #[test]
     fn sets_map_as_their_squares_do() {
         fn check<S: SquareSet>(files: u32, ranks: u32) {
@@ -449,7 +464,7 @@ mod tests {
             let board = BoardSize::new(files, ranks).unwrap();
             let ix = Indexer::new(&material("KQ.KR", &set), &Geometry::on(&set, board), true);
             let mut random = TestRandom::new(0x2545_f491_4f6c_dd1d);
-            for one_in in [1, 2, 7] {
+            for one_in in [1, 2, 7, 40] {
                 for _ in 0..20 {
                     let bits: S = random.set(board.squares(), one_in);
                     for g in board.symmetries() {
@@ -469,6 +484,11 @@ mod tests {
         check::<u128>(11, 11);
         check::<u128>(16, 8);
         check::<u128>(13, 9);
+        check::<Bits256>(12, 12);
+        check::<Bits256>(13, 13);
+        check::<Bits256>(16, 16);
+        check::<Bits256>(16, 9);
+        check::<Bits256>(11, 12);
     }
 
     /// Blocks fold and move as the index says: a block's canonical slots are those its shape
