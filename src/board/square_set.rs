@@ -274,27 +274,32 @@ impl SquareSet for Bits256 {
 
     #[inline]
     fn shifted(self, by: i32) -> Self {
-        // As two halves of 128 bits, whose shifts the compiler makes without branches.
-        let [a, b, c, d] = self.0;
-        let (low, high) = (
-            (a as u128) | (b as u128) << 64,
-            (c as u128) | (d as u128) << 64,
-        );
         let n = by.unsigned_abs();
-        let (low, high) = match (by >= 0, n) {
-            (_, 0) => (low, high),
-            (true, 1..128) => (low << n, high << n | low >> (128 - n)),
-            (true, 128..256) => (0, low << (n - 128)),
-            (false, 1..128) => (low >> n | high << (128 - n), high >> n),
-            (false, 128..256) => (high >> (n - 128), 0),
-            _ => (0, 0),
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let x = self.0;
+        // Whole words first, then the bits within words, each word taking the bits the one
+        // below it (above it, for a shift down) loses.
+        let y: [u64; 4] = match by >= 0 {
+            true => std::array::from_fn(|i| if i >= words { x[i - words] } else { 0 }),
+            false => std::array::from_fn(|i| if i + words < 4 { x[i + words] } else { 0 }),
         };
-        Bits256([
-            low as u64,
-            (low >> 64) as u64,
-            high as u64,
-            (high >> 64) as u64,
-        ])
+        if bits == 0 {
+            return Bits256(y);
+        }
+        Bits256(match by >= 0 {
+            true => [
+                y[0] << bits,
+                y[1] << bits | y[0] >> (64 - bits),
+                y[2] << bits | y[1] >> (64 - bits),
+                y[3] << bits | y[2] >> (64 - bits),
+            ],
+            false => [
+                y[0] >> bits | y[1] << (64 - bits),
+                y[1] >> bits | y[2] << (64 - bits),
+                y[2] >> bits | y[3] << (64 - bits),
+                y[3] >> bits,
+            ],
+        })
     }
 
     #[inline]
