@@ -68,6 +68,10 @@ pub trait SquareSet:
     fn contains(self, sq: Square) -> bool {
         !(self & Self::bit(sq)).is_empty()
     }
+
+    /// The set without its lowest square (a non-empty set): x & (x − 1), the subtraction
+    /// borrowing from word to word.
+    fn without_lowest(self) -> Self;
 }
 
 /// Calls `f(s)` for every square s of the set `bits`, lowest first.
@@ -77,7 +81,7 @@ pub fn for_each_bit<S: SquareSet>(bits: S, mut f: impl FnMut(Square)) {
     while !rest.is_empty() {
         let s = rest.lowest();
         f(s);
-        rest ^= S::bit(s);
+        rest = rest.without_lowest();
     }
 }
 
@@ -91,7 +95,7 @@ pub fn all_bits<S: SquareSet>(bits: S, mut f: impl FnMut(Square) -> bool) -> boo
         if !f(s) {
             return false;
         }
-        rest ^= S::bit(s);
+        rest = rest.without_lowest();
     }
     true
 }
@@ -109,6 +113,11 @@ macro_rules! native_set {
             #[inline]
             fn is_empty(self) -> bool {
                 self == 0
+            }
+
+            #[inline]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
             }
 
             #[inline]
@@ -230,6 +239,17 @@ impl SquareSet for Bits256 {
     }
 
     #[inline]
+    fn without_lowest(self) -> Self {
+        let mut out = [0; 4];
+        let mut borrow = 1;
+        for (o, &w) in out.iter_mut().zip(&self.0) {
+            *o = w & w.wrapping_sub(borrow);
+            borrow &= (w == 0) as u64;
+        }
+        Bits256(out)
+    }
+
+    #[inline]
     fn below_lowest(self) -> Self {
         // (x − 1) & !x, the subtraction borrowing from word to word: no branches.
         let mut out = [0; 4];
@@ -335,6 +355,7 @@ mod tests {
         assert_eq!(s.count() as usize, seen.len());
         let (lo, hi) = (seen[0], *seen.last().unwrap());
         assert_eq!(s.lowest(), lo);
+        assert_eq!(members(s.without_lowest()), seen[1..]);
         let below: Vec<Square> = (0..lo).collect();
         assert_eq!(members(s.below_lowest()), below);
         let above: Vec<Square> = (hi as usize + 1..S::CAPACITY)
