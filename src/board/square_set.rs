@@ -211,6 +211,20 @@ impl Not for Bits256 {
     }
 }
 
+impl Bits256 {
+    /// x − 1, the subtraction borrowing from word to word: no branches.
+    #[inline]
+    fn minus_one(self) -> Bits256 {
+        let mut out = [0; 4];
+        let mut borrow = 1;
+        for (o, &w) in out.iter_mut().zip(&self.0) {
+            *o = w.wrapping_sub(borrow);
+            borrow &= (w == 0) as u64;
+        }
+        Bits256(out)
+    }
+}
+
 impl SquareSet for Bits256 {
     const CAPACITY: usize = 256;
 
@@ -240,25 +254,12 @@ impl SquareSet for Bits256 {
 
     #[inline]
     fn without_lowest(self) -> Self {
-        let mut out = [0; 4];
-        let mut borrow = 1;
-        for (o, &w) in out.iter_mut().zip(&self.0) {
-            *o = w & w.wrapping_sub(borrow);
-            borrow &= (w == 0) as u64;
-        }
-        Bits256(out)
+        self & self.minus_one()
     }
 
     #[inline]
     fn below_lowest(self) -> Self {
-        // (x − 1) & !x, the subtraction borrowing from word to word: no branches.
-        let mut out = [0; 4];
-        let mut borrow = 1;
-        for (o, &w) in out.iter_mut().zip(&self.0) {
-            *o = w.wrapping_sub(borrow) & !w;
-            borrow &= (w == 0) as u64;
-        }
-        Bits256(out)
+        self.minus_one() & !self
     }
 
     #[inline]
