@@ -112,6 +112,8 @@ fn transpose(mut b: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::test_random::TestRandom;
+    use crate::board::{for_each_bit, Bits256, SquareSet};
 
     #[test]
     fn symmetries_are_distinct_bijections() {
@@ -139,34 +141,21 @@ mod tests {
     }
 
     /// On every board shape from 3 × 3 to 16 × 16, a set's image a rank at a time is the set
-    /// of its squares' images, for every symmetry of the shape.
+    /// of its squares' images, for every symmetry of the shape, for sets of every density.
     #[test]
     fn sets_of_any_board_map_as_their_squares_do() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut random = TestRandom::new(0x9e37_79b9_7f4a_7c15);
         for files in 3..=16u32 {
             for ranks in 3..=16u32 {
                 let board = BoardSize::new(files, ranks).unwrap();
-                let n = board.squares();
                 for g in board.symmetries() {
-                    for _ in 0..8 {
-                        let mut lanes = [random(), random(), random(), random() & random()];
-                        for (k, lane) in lanes.iter_mut().enumerate() {
-                            let below = n.saturating_sub(64 * k).min(64);
-                            *lane &= if below == 64 { !0 } else { (1 << below) - 1 };
-                        }
-                        let mut want = [0u64; 4];
-                        for s in (0..n).filter(|&s| lanes[s / 64] >> (s % 64) & 1 != 0) {
-                            let t = board.image(g, s as Square) as usize;
-                            want[t / 64] |= 1 << (t % 64);
-                        }
+                    for one_in in [1, 2, 5] {
+                        let set: Bits256 = random.set(board.squares(), one_in);
+                        let mut want = Bits256::default();
+                        for_each_bit(set, |s| want |= Bits256::bit(board.image(g, s)));
+                        let lanes = std::array::from_fn(|k| set.lane(k));
                         let got = g.set_image(lanes, files as usize, ranks as usize);
-                        assert_eq!(got, want, "{board} {g:?}");
+                        assert_eq!(Bits256::from_lanes(|k| got[k]), want, "{board} {g:?}");
                     }
                 }
             }
