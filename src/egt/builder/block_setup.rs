@@ -5,14 +5,14 @@
 
 use super::bitmap::for_each_bit;
 use super::done::Finished;
-use super::first_pass::Exits;
+use super::exits::{Exits, Reached, Read};
 use super::sides::Writer;
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::index::BlockMove;
 use crate::egt::material::{Squares, MAX_MEN};
 use crate::egt::men::Occupancy;
-use crate::egt::value::{decode, Value, ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
+use crate::egt::value::{ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
 use std::sync::atomic::Ordering::Relaxed;
 
 impl<S: SquareSet> Build<'_, S> {
@@ -88,7 +88,7 @@ impl<S: SquareSet> Build<'_, S> {
                     }
                 });
                 if byte == UNKNOWN {
-                    longest = longest.max(exits[x as usize].worst_loss.unwrap_or(0));
+                    longest = longest.max(exits[x as usize].worst_loss().unwrap_or(0));
                 }
                 bytes[c.index()][byte as usize] += 1;
                 tables[c.index()].store(slot, byte);
@@ -122,10 +122,12 @@ impl<S: SquareSet> Build<'_, S> {
     ) -> S {
         out.fill(Exits::default());
         let mut exiting = S::default();
-        let mut add = |x: u8, v: Option<Value>| {
-            if v.is_some() {
+        // An exit reaching `read` from square x, as `how` says.
+        let mut add = |x: u8, how: Reached, read: Read| {
+            let worth = self.worth.of(how, read);
+            if worth != 0 {
                 exiting |= S::bit(x);
-                out[x as usize].add(v);
+                out[x as usize].add_worth(worth);
             }
         };
         let bm = self.men.block_man();
@@ -137,8 +139,9 @@ impl<S: SquareSet> Build<'_, S> {
                     // The same position follows from every square the block man takes from.
                     let reach = positions & self.men.moves(bm).attackers(sq[j], others);
                     if !reach.is_empty() {
-                        let v = self.capture_value(sq, i, j, c);
-                        for_each_bit(reach, |x| add(x, v));
+                        let after = self.men.after_capture(sq, i, j);
+                        let v = Read::Value(self.sub(j).value(&after, c.flip()));
+                        for_each_bit(reach, |x| add(x, Reached::Capture, v));
                     }
                     continue;
                 }
@@ -170,13 +173,13 @@ impl<S: SquareSet> Build<'_, S> {
                     m,
                     reach & !promoting,
                     c.flip(),
-                    |x, v| add(x, v.map(|v| self.after_capture(v))),
+                    |x, read| add(x, Reached::Capture, read),
                 );
                 if !promoting.is_empty() {
                     for (table, perm) in &self.capture_promos[i * MAX_MEN + j] {
                         let after = self.men.after_promotion(sq, i, sq[j], Some(j), perm);
-                        self.sub_values(*table, after, perm[m], promoting, c.flip(), |x, v| {
-                            add(x, v.map(|v| self.after_capture(v)))
+                        self.sub_values(*table, after, perm[m], promoting, c.flip(), |x, read| {
+                            add(x, Reached::Capture, read)
                         });
                     }
                 }
@@ -193,8 +196,8 @@ impl<S: SquareSet> Build<'_, S> {
                 if self.men.promotes_on(to, c) {
                     for (table, perm) in &self.promos[i] {
                         let after = self.men.after_promotion(sq, i, to, None, perm);
-                        self.sub_values(*table, after, perm[bm], squares, c.flip(), |x, v| {
-                            add(x, v.map(|v| self.after_capture(v)))
+                        self.sub_values(*table, after, perm[bm], squares, c.flip(), |x, read| {
+                            add(x, Reached::Capture, read)
                         });
                     }
                     return;
@@ -209,22 +212,22 @@ impl<S: SquareSet> Build<'_, S> {
                     let mut takers = self.en_passant_takers(sq, passed, c.flip(), rules);
                     takers.next().map(|_| (rules, passed))
                 });
-                self.sub_values(&self.done, moved, bm, squares, c.flip(), |x, without| {
-                    let v = match (without, en_passant) {
-                        (Some(without), Some((rules, passed))) => {
-                            let mut s = moved;
-                            s[bm] = x;
-                            Some(self.after_double_step(&s, i, passed, c.flip(), without, rules))
-                        }
-                        (v, _) => v,
+                self.sub_values(&self.done, moved, bm, squares, c.flip(), |x, read| {
+                    let Some((rules, passed)) = en_passant else {
+                        return add(x, Reached::Push, read);
                     };
-                    add(x, v.map(|v| self.after_push(v)))
+                    let v = read.value().map(|without| {
+                        let mut s = moved;
+                        s[bm] = x;
+                        self.after_double_step(&s, i, passed, c.flip(), without, rules)
+                    });
+                    add(x, Reached::Push, Read::Value(v))
                 });
             });
         exiting
     }
 
-    /// Calls `f(x, value)` for every square x in `squares` of man `m` in the placements
+    /// Calls `f(x, read)` for every square x in `squares` of man `m` in the placements
     /// `after` of table `sub` (a smaller table, or this one's finished layers), `stm` to
     /// move: one block of `sub` when m is its block man too. Black's side of a table stored
     /// once is read from White's at the colour swap's images, and a table read from the
@@ -236,7 +239,7 @@ impl<S: SquareSet> Build<'_, S> {
         m: usize,
         squares: S,
         stm: Color,
-        mut f: impl FnMut(u8, Option<Value>),
+        mut f: impl FnMut(u8, Read),
     ) {
         if squares.is_empty() {
             return;
@@ -264,14 +267,14 @@ impl<S: SquareSet> Build<'_, S> {
         m: usize,
         squares: S,
         stm: Color,
-        mut f: impl FnMut(u8, Option<Value>),
+        mut f: impl FnMut(u8, Read),
     ) {
         let ix = sub.indexer();
         if ix.block_man() == Some(m) {
             let len = ix.block_len() as u64;
             let block = |b: u64| held_slots(sub, b * len, stm);
             match ix.block_of(&after) {
-                BlockMove::Off => for_each_bit(squares, |x| f(x, None)),
+                BlockMove::Off => for_each_bit(squares, |x| f(x, Read::Value(None))),
                 BlockMove::Block(b) => {
                     let slot = block(b);
                     for_each_bit(squares, |x| f(x, slot(x as u64)))
@@ -296,27 +299,21 @@ impl<S: SquareSet> Build<'_, S> {
             }
             None => for_each_bit(squares, |x| {
                 after[m] = x;
-                f(x, sub.value(&after, stm))
+                f(x, Read::Value(sub.value(&after, stm)))
             }),
         }
     }
 }
 
-/// The values of `sub`'s slots `start + k` with `stm` to move, by k: read from the table's
-/// bytes where it holds that side itself, one run for all of a block's or a line's slots (a
-/// byte beyond the direct distances is looked up in the table's list of them); slot by slot
-/// through `Finished::value_at` otherwise.
+/// The values of `sub`'s slots `start + k` with `stm` to move, by k: their bytes where the
+/// table holds that side itself, one run for all of a block's or a line's slots (a byte beyond
+/// the direct distances is looked up in the table's list of them); slot by slot through
+/// `Finished::value_at` otherwise.
 #[inline]
-fn held_slots<T: Finished + ?Sized>(
-    sub: &T,
-    start: u64,
-    stm: Color,
-) -> impl Fn(u64) -> Option<Value> + '_ {
+fn held_slots<T: Finished + ?Sized>(sub: &T, start: u64, stm: Color) -> impl Fn(u64) -> Read + '_ {
     let bytes = sub.held_bytes(start, stm);
     move |k| match bytes.map(|bytes| bytes[k as usize].load(Relaxed)) {
-        Some(byte) if byte != WIN_FAR && byte != LOSS_FAR => decode(byte, || {
-            unreachable!("a direct byte has no listed distance")
-        }),
-        _ => sub.value_at(start + k, stm),
+        Some(byte) if byte != WIN_FAR && byte != LOSS_FAR => Read::Byte(byte),
+        _ => Read::Value(sub.value_at(start + k, stm)),
     }
 }

@@ -5,6 +5,7 @@
 //! provisional values wait at each distance (`pending.rs`). Tables with blocks are set up a
 //! block at a time (`block_setup.rs`); seeds are fixed after it.
 
+use super::exits::Exits;
 use super::sides::Writer;
 use super::Build;
 use super::{BuildError, MAX_DISTANCE};
@@ -16,32 +17,6 @@ use crate::egt::seed::{Seed, SeedValue};
 use crate::egt::value::{loss_byte, Value, ILLEGAL, NOT_LOST, UNKNOWN};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-/// What a position's legal exits (captures, pawn moves, promotions: `men::Exit`) give the
-/// side to move.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Exits {
-    /// The quickest win an exit gives.
-    pub(super) best_win: Option<u16>,
-    /// Whether an exit draws.
-    pub(super) draw: bool,
-    /// The longest loss an exit gives.
-    pub(super) worst_loss: Option<u16>,
-}
-
-impl Exits {
-    /// Adds an exit leading to a position of value `after` for the opponent (`None`: the
-    /// exit is illegal).
-    #[inline]
-    pub(super) fn add(&mut self, after: Option<Value>) {
-        match after.map(Value::for_mover) {
-            Some(Value::Win(d)) => self.best_win = Some(self.best_win.map_or(d, |b| b.min(d))),
-            Some(Value::Draw) => self.draw = true,
-            Some(Value::Loss(d)) => self.worst_loss = Some(self.worst_loss.map_or(d, |w| w.max(d))),
-            None => {}
-        }
-    }
-}
 
 impl<S: SquareSet> Build<'_, S> {
     /// Phase 1 over every slot of the layer; returns the number of legal positions.
@@ -172,15 +147,11 @@ impl<S: SquareSet> Build<'_, S> {
         {
             return loss_byte(0);
         }
-        let Exits {
-            best_win,
-            draw,
-            worst_loss,
-        } = exits;
-        if let Some(d) = best_win {
+        let worst_loss = exits.worst_loss();
+        if let Some(d) = exits.best_win() {
             return self.far.provisional(c, slot, Value::Win(d));
         }
-        if draw {
+        if exits.draws() {
             return NOT_LOST;
         }
         let may_be_stuck = in_check || worst_loss.is_some() || self.rules.stalemate_wins;

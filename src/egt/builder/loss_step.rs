@@ -19,8 +19,8 @@
 //! already counts that ply (`dtz::after_zeroing`).
 
 use super::bitmap::for_each_bit;
+use super::exits::Exits;
 use super::far::Kind;
-use super::first_pass::Exits;
 use super::no_escape::NoEscape;
 use super::open_blocks::Cost;
 use super::sides::Word;
@@ -231,18 +231,18 @@ impl<S: SquareSet> Build<'_, S> {
         exits: Exits,
     ) -> Option<u16> {
         // An exit that wins or draws: not lost.
-        if exits.best_win.is_some() || exits.draw {
+        if exits.best_win().is_some() || exits.draws() {
             return None;
         }
         // Where passing is not allowed, every candidate was found by a legal quiet move.
         let quiet = !self.rules.null_move.allows(c) || self.men.has_quiet_move(sq, occ(), c);
-        if !quiet && exits.worst_loss.is_none() {
+        if !quiet && exits.worst_loss().is_none() {
             return None;
         }
         // Each quiet move and the pass reach a win in at most n, one of them in n (see the
         // module doc): the loss they give, n or (counting plies) n + 1.
         let reached = self.loss_target(n);
-        let mut longest = exits.worst_loss.unwrap_or(0);
+        let mut longest = exits.worst_loss().unwrap_or(0);
         if quiet {
             longest = longest.max(reached);
         }

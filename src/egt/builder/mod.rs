@@ -41,7 +41,6 @@
 use crate::board::en_passant::PawnRules;
 use crate::board::geometry::Geometry;
 use crate::board::{Color, Square, SquareSet};
-use crate::egt::dtz;
 use crate::egt::index::{ColourSwap, Indexer};
 use crate::egt::material::{Material, Perm, Squares, MAX_MEN};
 use crate::egt::memory;
@@ -56,6 +55,7 @@ use bitmap::Bitmap;
 use candidates::Candidates;
 use done::{Done, Finished};
 use exit_bounds::ExitBounds;
+use exits::{ExitWorth, Reached};
 use far::{Far, Kind};
 use frontier::Frontier;
 use no_escape::NoEscape;
@@ -70,6 +70,7 @@ mod blocks;
 mod candidates;
 mod done;
 mod exit_bounds;
+mod exits;
 mod far;
 mod first_pass;
 mod frontier;
@@ -121,6 +122,8 @@ pub const MAX_DISTANCE: u16 = u16::MAX - 1;
 struct Build<'a, S> {
     name: String,
     metric: Metric,
+    /// What an exit is worth by the byte it reads, in this metric.
+    worth: &'a ExitWorth,
     rules: Rules,
     ix: &'a Indexer,
     men: &'a Men<'a, S>,
@@ -288,6 +291,7 @@ pub fn build_table<'t>(
     let pawn_rules = PawnRules::new(geometry.pieces(), geometry.board());
     let mut far: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
     let costs = StepCosts::default();
+    let worth = ExitWorth::new(metric);
     // On one of the pool's threads, so that every step's work runs on them.
     with_tables!(geometry, |t| {
         let men = Men::new(material, t).with_blocks_of(&indexer);
@@ -314,6 +318,7 @@ pub fn build_table<'t>(
             let build = Build {
                 name: material.name(),
                 metric,
+                worth: &worth,
                 rules,
                 ix: &indexer,
                 men: &men,
@@ -633,37 +638,17 @@ impl<'a, S: SquareSet> Build<'a, S> {
     }
 
     /// The value a capture or a promotion leads to, `v` as the smaller table holds it, as
-    /// this build counts it: under DTC every value after a capture counts as reached,
-    /// distance 0; under DTZ only its class counts (`dtz::after_zeroing`).
+    /// this build counts it (`exits::after_exit`).
     #[inline]
     fn after_capture(&self, v: Value) -> Value {
-        match (self.metric, v) {
-            (Metric::Dtm, v) => v,
-            (Metric::Dtc, Value::Win(_)) => Value::Win(0),
-            (Metric::Dtc, Value::Loss(_)) => Value::Loss(0),
-            (Metric::Dtc, Value::Draw) => Value::Draw,
-            (Metric::Dtz(_), v) => self.after_zeroing(v),
-        }
+        exits::after_exit(self.metric, Reached::Capture, v)
     }
 
     /// The value a pawn's step leads to, `v` as the finished layers hold it, as this build
-    /// counts it: under DTZ a zeroing move, as a capture; otherwise as it is.
+    /// counts it (`exits::after_exit`).
     #[inline]
     fn after_push(&self, v: Value) -> Value {
-        match self.metric {
-            Metric::Dtz(_) => self.after_zeroing(v),
-            Metric::Dtm | Metric::Dtc => v,
-        }
-    }
-
-    /// `v`, a DTZ value (plies) reached by a zeroing move, as this DTZ build counts it
-    /// (`dtz::after_zeroing`).
-    #[inline]
-    fn after_zeroing(&self, v: Value) -> Value {
-        let Metric::Dtz(rule) = self.metric else {
-            unreachable!("only a DTZ build zeroes")
-        };
-        dtz::after_zeroing(rule, v)
+        exits::after_exit(self.metric, Reached::Push, v)
     }
 
     /// The frontiers, per side, of the positions lost at distance d. A build that counts
