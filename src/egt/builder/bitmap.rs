@@ -68,6 +68,14 @@ impl Bitmap {
         }
     }
 
+    /// Starts loading the word that holds number `i` into the caches, for a `set` soon after.
+    #[inline]
+    pub(super) fn prefetch(&self, i: u64) {
+        if let Some(word) = self.words.get(self.local(i / 64)) {
+            crate::egt::bytes::prefetch_line(word);
+        }
+    }
+
     /// Whether slot `i` is in the set.
     #[inline]
     pub(super) fn contains(&self, i: u64) -> bool {

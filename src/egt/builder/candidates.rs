@@ -242,6 +242,7 @@ impl<S: SquareSet> Parked<'_, S> {
     /// Starts loading what adding slots `bits` of block `w` writes.
     #[inline]
     fn prefetch(&self, w: u64, bits: S) {
+        self.blocks.prefetch(w);
         match self.slots {
             Slots::Set(set) => set.prefetch(w),
             Slots::Table(table, _) => table.prefetch_slot(w * self.len + bits.lowest() as u64),
