@@ -46,13 +46,18 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// Sets, through `batch` (positions with `mover` to move), every predecessor, by a move of
-    /// `mover`, of the slots `frontier` of block `w` whose men are `sq` and fold `fold`.
+    /// `mover`, of the slots `frontier` of block `w` whose men are `sq` and fold `fold`. With
+    /// `closed` (a loss step's: the opponent's no-escape set, which its checks read), the
+    /// block man's un-moves within the block leave out the predecessors from which one of his
+    /// own moves reaches a slot of the block off that set: their check would find that escape
+    /// first (`own_quiet_losers`), and they stay candidates through the other men's un-moves.
     pub(super) fn gather_block(
         &self,
         w: u64,
         frontier: S,
         (sq, fold): &(Squares, Option<Fold>),
         mover: Color,
+        closed: Option<&NoEscape<S>>,
         batch: &mut Batch<S>,
     ) {
         let bm = self.men.block_man();
@@ -81,7 +86,14 @@ impl<S: SquareSet> Build<'_, S> {
             );
         }
         if self.men.color(bm) == mover {
-            let origins = self.men.unmove_origins_of_set(bm, frontier, others);
+            let mut origins = self.men.unmove_origins_of_set(bm, frontier, others);
+            if let Some(set) = closed {
+                let mut word = set.word(w);
+                if let Some(f) = fold {
+                    word = self.ix.unfold(f, word);
+                }
+                origins = self.own_quiet_losers(origins, word, others);
+            }
             // In a folded block, an origin may stand for the slot of its mirror image.
             batch.add(w, fold.map_or(origins, |f| self.ix.fold(&f, origins)));
         }

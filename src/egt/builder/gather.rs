@@ -6,6 +6,7 @@ use super::bitmap::for_each_bit;
 use super::candidates::{Batch, Slots};
 use super::far::Kind;
 use super::frontier::Frontier;
+use super::no_escape::NoEscape;
 use super::Build;
 use crate::board::{Color, SquareSet};
 
@@ -34,11 +35,13 @@ impl<S: SquareSet> Build<'_, S> {
                 // Read before the step writes the mover's table.
                 let table = self.sides.frozen(mover.flip());
                 let into = self.candidates.parked_in(Slots::Set(set), len);
+                // A loss step's checks read the opponent's set, which no one writes meanwhile.
+                let closed = (kind == Kind::Loss).then(|| &self.no_escape[mover.flip().index()]);
                 frontiers[mover.flip().index()].for_each_with(
                     &table,
                     byte,
                     || Batch::new(&into),
-                    |batch, w, bits| self.gather_from(w, bits, mover, unpass, batch),
+                    |batch, w, bits| self.gather_from(w, bits, mover, unpass, closed, batch),
                 );
             }
             // From one side: Black's frontier holds the blocks of the images of White's
@@ -71,7 +74,7 @@ impl<S: SquareSet> Build<'_, S> {
                     || Batch::new(&into),
                     |batch, w, bits| {
                         if unmove {
-                            self.gather_from(w, bits, mover, unpass, batch)
+                            self.gather_from(w, bits, mover, unpass, None, batch)
                         }
                     },
                 );
@@ -80,8 +83,18 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// Parks, through `batch`, the predecessors, with `mover` to move, of the slots `bits` of
-    /// the frontier's block `w` (by un-passing too if `unpass`: the mover may pass).
-    fn gather_from(&self, w: u64, bits: S, mover: Color, unpass: bool, batch: &mut Batch<S>) {
+    /// the frontier's block `w` (by un-passing too if `unpass`: the mover may pass). With
+    /// `closed`, the no-escape set a loss step's checks read, the block man's un-moves in a
+    /// block leave out the predecessors that his own moves let escape (`gather_block`).
+    fn gather_from(
+        &self,
+        w: u64,
+        bits: S,
+        mover: Color,
+        unpass: bool,
+        closed: Option<&NoEscape<S>>,
+        batch: &mut Batch<S>,
+    ) {
         if self.cancelled() {
             return;
         }
@@ -90,7 +103,7 @@ impl<S: SquareSet> Build<'_, S> {
             batch.add(w, bits);
         }
         if let Some(block) = self.block(w) {
-            return self.gather_block(w, bits, &block, mover, batch);
+            return self.gather_block(w, bits, &block, mover, closed, batch);
         }
         let len = self.ix.block_len() as u64;
         for_each_bit(bits, |b| {
