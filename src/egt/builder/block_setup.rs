@@ -5,7 +5,7 @@
 
 use super::bitmap::for_each_bit;
 use super::done::Finished;
-use super::exits::{Exits, Reached, Read};
+use super::exits::{Exits, Reached, Read, NO_EXIT};
 use super::sides::Writer;
 use super::Build;
 use crate::board::{Color, SquareSet};
@@ -125,7 +125,7 @@ impl<S: SquareSet> Build<'_, S> {
         // An exit reaching `read` from square x, as `how` says.
         let mut add = |x: u8, how: Reached, read: Read| {
             let worth = self.worth.of(how, read);
-            if worth != 0 {
+            if worth != NO_EXIT {
                 exiting |= S::bit(x);
                 out[x as usize].add_worth(worth);
             }
@@ -139,8 +139,7 @@ impl<S: SquareSet> Build<'_, S> {
                     // The same position follows from every square the block man takes from.
                     let reach = positions & self.men.moves(bm).attackers(sq[j], others);
                     if !reach.is_empty() {
-                        let after = self.men.after_capture(sq, i, j);
-                        let v = Read::Value(self.sub(j).value(&after, c.flip()));
+                        let v = Read::Value(self.captured_value(sq, i, j, c));
                         for_each_bit(reach, |x| add(x, Reached::Capture, v));
                     }
                     continue;

@@ -88,11 +88,7 @@ impl<S: SquareSet> Build<'_, S> {
         if self.men.color(bm) == mover {
             let mut origins = self.men.unmove_origins_of_set(bm, frontier, others);
             if let Some(set) = closed {
-                let mut word = set.word(w);
-                if let Some(f) = fold {
-                    word = self.ix.unfold(f, word);
-                }
-                origins = self.own_quiet_losers(origins, word, others);
+                origins = self.own_quiet_losers(w, fold, origins, others, set);
             }
             // In a folded block, an origin may stand for the slot of its mirror image.
             batch.add(w, fold.map_or(origins, |f| self.ix.fold(&f, origins)));
@@ -162,12 +158,7 @@ impl<S: SquareSet> Build<'_, S> {
         let others = self.men.others_of_block(sq);
         // The block man's own moves first: they stay in the block, one read for all of them.
         if self.men.color(bm) == c {
-            let mut closed = no_escape.word(w);
-            if let Some(f) = fold {
-                // The block man's moves may land on slots that stand for others.
-                closed = self.ix.unfold(f, closed);
-            }
-            alive = self.own_quiet_losers(alive, closed, others);
+            alive = self.own_quiet_losers(w, fold, alive, others, no_escape);
             if alive.is_empty() {
                 return (alive, true);
             }
@@ -194,10 +185,22 @@ impl<S: SquareSet> Build<'_, S> {
         (alive, false)
     }
 
-    /// Of the slots `alive` of a block (the other men on `others`), those whose block man's
-    /// moves all land on the squares `closed` of the block.
+    /// Of the slots `alive` of block `w` (fold `fold`, the other men on `others`), those
+    /// whose block man's moves all land on slots of the block that `no_escape` holds.
     #[inline(always)]
-    fn own_quiet_losers(&self, mut alive: S, closed: S, others: S) -> S {
+    fn own_quiet_losers(
+        &self,
+        w: u64,
+        fold: &Option<Fold>,
+        mut alive: S,
+        others: S,
+        no_escape: &NoEscape<S>,
+    ) -> S {
+        let mut closed = no_escape.word(w);
+        if let Some(f) = fold {
+            // The block man's moves may land on slots that stand for others.
+            closed = self.ix.unfold(f, closed);
+        }
         let bm = self.men.block_man();
         // A move from x reaches y exactly when x is an origin of an un-move from y: the
         // un-moves from the open squares, all at once where the block man's moves allow, or

@@ -13,8 +13,8 @@ use crate::egt::dtz;
 use crate::egt::table::Metric;
 use crate::egt::value::{decode, Value, LOSS_FAR, WIN_FAR};
 
-/// The worth of no exit: below every exit's.
-const NONE: u32 = 0;
+/// The worth of no exit (an illegal one): below every exit's.
+pub(super) const NO_EXIT: u32 = 0;
 /// The worth of an exit that draws: above every loss's (1 + its distance).
 const DRAW: u32 = 1 << 17;
 /// The worth of an exit that wins in no moves; a win in d is worth `WIN_0 − d`.
@@ -44,7 +44,7 @@ impl Exits {
         }
     }
 
-    /// Adds an exit of worth `w` (from `ExitWorth`; `NONE` adds nothing).
+    /// Adds an exit of worth `w` (from `ExitWorth`; `NO_EXIT` adds nothing).
     #[inline]
     pub(super) fn add_worth(&mut self, w: u32) {
         self.0 = self.0.max(w);
@@ -65,7 +65,7 @@ impl Exits {
     /// The longest loss an exit gives, where none wins or draws.
     #[inline]
     pub(super) fn worst_loss(self) -> Option<u16> {
-        (self.0 != NONE && self.0 < DRAW).then(|| (self.0 - 1) as u16)
+        (self.0 != NO_EXIT && self.0 < DRAW).then(|| (self.0 - 1) as u16)
     }
 }
 
@@ -123,7 +123,7 @@ impl ExitWorth {
     pub(super) fn new(metric: Metric) -> ExitWorth {
         let by_byte = [Reached::Capture, Reached::Push].map(|how| {
             std::array::from_fn(|b| match b as u8 {
-                WIN_FAR | LOSS_FAR => NONE,
+                WIN_FAR | LOSS_FAR => NO_EXIT,
                 b => worth_of(metric, how, decode(b, || unreachable!("not a far byte"))),
             })
         });
@@ -144,7 +144,7 @@ impl ExitWorth {
 /// reached as `how` says in `metric`.
 #[inline]
 fn worth_of(metric: Metric, how: Reached, v: Option<Value>) -> u32 {
-    v.map_or(NONE, |v| worth(after_exit(metric, how, v).for_mover()))
+    v.map_or(NO_EXIT, |v| worth(after_exit(metric, how, v).for_mover()))
 }
 
 #[cfg(test)]
@@ -233,7 +233,7 @@ mod tests {
                         "{metric:?} {how:?} byte {b}"
                     );
                 }
-                assert_eq!(table.of(how, Read::Byte(ILLEGAL)), NONE);
+                assert_eq!(table.of(how, Read::Byte(ILLEGAL)), NO_EXIT);
             }
         }
     }

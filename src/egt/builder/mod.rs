@@ -530,8 +530,14 @@ impl<'a, S: SquareSet> Build<'a, S> {
     /// reached: distance 0.
     #[inline]
     fn capture_value(&self, sq: &Squares, i: usize, j: usize, c: Color) -> Option<Value> {
-        let sub = self.sub(j);
-        Some(self.after_capture(sub.value(&self.men.after_capture(sq, i, j), c.flip())?))
+        Some(self.after_capture(self.captured_value(sq, i, j, c)?))
+    }
+
+    /// `capture_value` as the smaller table holds it, before this build counts it.
+    #[inline]
+    fn captured_value(&self, sq: &Squares, i: usize, j: usize, c: Color) -> Option<Value> {
+        self.sub(j)
+            .value(&self.men.after_capture(sq, i, j), c.flip())
     }
 
     /// Calls `f` with the value, for the opponent, of every exit of side `c` from `sq`
