@@ -11,8 +11,10 @@
 //! of each endgame (its wall time over the full-board placements of its men, one side to
 //! move), and for those on other boards, that figure beside the same endgame's on 8×8 (the
 //! aim: within 1.5×), and KC.KRN's time as a multiple of KBN.KN's (the aim: at most 7×).
-//! The two multiples of KBN.KN's time are each the median of three pairs: the main run's,
-//! and two more builds of the endgame, each followed by one of KBN.KN.
+//! Each of these ratios (the two multiples of KBN.KN's time, and each other board's figure
+//! beside 8×8's) is the median of three pairs (nine where both builds take under a second):
+//! the main run's, and more builds of the endgame, each followed by one of its yardstick
+//! (KBN.KN, or the same endgame on 8×8).
 //! Linux only (/proc).
 //!
 //! With `FAIRY_EGT_EGTGEN` naming an EGTgen 1.2 5-man binary (H.G. Muller's public source,
@@ -56,10 +58,19 @@ const PAWNS: &str = "KRP.KR";
 /// Meaningful only on that machine; `FAIRY_EGT_EGTGEN` measures it side by side instead.
 const EGTGEN_KBNKN: f64 = 39.6;
 
-/// Pairs of builds (the endgame, then KBN.KN) behind each ratio that an aim sets against
-/// KBN.KN's time: the first pair is the main run's, the others run right after it. The
-/// ratio printed is their median, as the machine's speed drifts by 5–20 % within minutes.
+/// Pairs of builds (the endgame, then its yardstick: KBN.KN, or the same endgame on 8×8)
+/// behind each ratio that an aim sets: the first pair is the main run's, the others run
+/// right after it. The ratio printed is their median, as the machine's speed drifts by
+/// 5–20 % within minutes.
 const RATIO_PAIRS: usize = 3;
+
+/// Pairs behind a ratio whose builds both took under [`SHORT`] seconds in the main run: a
+/// build of a tenth of a second drifts more, from run to run, than a long one, and more
+/// pairs of it cost little.
+const SHORT_PAIRS: usize = 9;
+
+/// Below this many seconds a build is short (see [`SHORT_PAIRS`]).
+const SHORT: f64 = 1.0;
 
 /// The environment variable naming an EGTgen 1.2 5-man binary to time side by side.
 const EGTGEN: &str = "FAIRY_EGT_EGTGEN";
@@ -121,8 +132,9 @@ fn child(spec: &str, threads: usize) {
 /// from the flag to the build's return. `None` when the build ended before it reported that
 /// share (a fast build's last report may come before it) or before it saw the flag.
 fn cancel_latency(spec: &str, share: f64) -> Option<Duration> {
-    let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
-    let material = Material::parse(spec, set.pieces()).expect("a valid endgame");
+    let (endgame, board) = endgame_and_board(spec);
+    let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+    let material = Material::parse(endgame, set.pieces()).expect("a valid endgame");
     let cancel = AtomicBool::new(false);
     let raised = Mutex::new(None);
     let progress = |e: &fairy_egt::egt::progress::BuildEvent| {
@@ -156,7 +168,15 @@ fn start_engine(args: &[&std::ffi::OsStr]) -> std::process::Child {
 /// sends `quit`; the time from `quit` to the end of the process, `None` if the build was
 /// over before it reported `share` (a small endgame).
 fn quit_latency(spec: &str, share: u32) -> Option<Duration> {
-    let mut engine = start_engine(&[spec.as_ref(), "--report".as_ref(), "-".as_ref()]);
+    let (endgame, board) = endgame_and_board(spec);
+    let board = board.to_string();
+    let mut engine = start_engine(&[
+        endgame.as_ref(),
+        "--report".as_ref(),
+        "-".as_ref(),
+        "--board".as_ref(),
+        board.as_ref(),
+    ]);
     let mut stdin = engine.stdin.take().expect("piped");
     writeln!(stdin, "xboard\nprotover 2\nping 1").expect("the engine reads");
     let lines = BufReader::new(engine.stdout.take().expect("piped")).lines();
@@ -171,7 +191,7 @@ fn quit_latency(spec: &str, share: u32) -> Option<Duration> {
         let done = line
             .split_once('(')
             .and_then(|(_, rest)| rest.split_once("% "))
-            .filter(|(_, rest)| rest.starts_with(spec))
+            .filter(|(_, rest)| rest.starts_with(endgame))
             .and_then(|(p, _)| p.parse::<u32>().ok());
         if done.is_some_and(|p| p >= share) {
             break;
@@ -335,17 +355,33 @@ fn side_by_side(egtgen: &std::ffi::OsStr, threads: usize) {
     );
 }
 
-/// The ratios of `spec`'s build time to KBN.KN's over [`RATIO_PAIRS`] pairs, the first
-/// `first` (the main run's wall seconds of both), the others built alternately now; and
-/// their median.
-fn ratio_pairs(spec: &str, first: (f64, f64), threads: usize) -> (Vec<f64>, f64) {
-    let mut ratios = vec![first.0 / first.1];
-    for _ in 1..RATIO_PAIRS {
-        let endgame = run_child(spec, threads)[0];
-        ratios.push(endgame / run_child("KBN.KN", threads)[0]);
+/// The ratios of `spec`'s figure to `base`'s over [`RATIO_PAIRS`] pairs ([`SHORT_PAIRS`] when
+/// both builds are short), the first from
+/// `first` (the main run's figures of both), the others built alternately now; and their
+/// median. `figure` takes a child's printed values to the figure compared: the wall
+/// seconds, or the nanoseconds per placement.
+fn ratio_pairs(
+    (spec, base): (&str, &str),
+    first: (&[f64], &[f64]),
+    figure: fn(&[f64]) -> f64,
+    threads: usize,
+) -> (Vec<f64>, f64) {
+    let mut ratios = vec![figure(first.0) / figure(first.1)];
+    let pairs = match wall(first.0).max(wall(first.1)) < SHORT {
+        true => SHORT_PAIRS,
+        false => RATIO_PAIRS,
+    };
+    for _ in 1..pairs {
+        let endgame = figure(&run_child(spec, threads));
+        ratios.push(endgame / figure(&run_child(base, threads)));
     }
     let median = median(&ratios);
     (ratios, median)
+}
+
+/// The wall seconds of a child's printed values.
+fn wall(v: &[f64]) -> f64 {
+    v[0]
 }
 
 /// The median of `values` (the upper one of an even count).
@@ -355,9 +391,9 @@ fn median(values: &[f64]) -> f64 {
     sorted[sorted.len() / 2]
 }
 
-/// The ratios of [`ratio_pairs`] as text: `9.4×, 9.9×, 9.6×`.
-fn listed(ratios: &[f64]) -> String {
-    let texts: Vec<String> = ratios.iter().map(|r| format!("{r:.1}×")).collect();
+/// The ratios of [`ratio_pairs`] as text with `decimals` decimals: `9.4×, 9.9×, 9.6×`.
+fn listed(ratios: &[f64], decimals: usize) -> String {
+    let texts: Vec<String> = ratios.iter().map(|r| format!("{r:.decimals$}×")).collect();
     texts.join(", ")
 }
 
@@ -431,10 +467,11 @@ fn main() {
     let pawns = times.iter().find(|(s, _)| *s == PAWNS);
     let kbnkn = times.iter().find(|(s, _)| *s == "KBN.KN");
     if let (Some((_, p)), Some((_, k))) = (pawns, kbnkn) {
-        let (ratios, median) = ratio_pairs(PAWNS, (p[0], k[0]), threads);
+        let (ratios, median) = ratio_pairs((PAWNS, "KBN.KN"), (p, k), wall, threads);
         println!(
-            "{PAWNS}: {median:.1}× KBN.KN's time, the median of {RATIO_PAIRS} pairs run alternately ({}; the aim is at most 8×); peak {:.0} MB, {:+.1} % of the {:.0} MB of tables it keeps (the aim is at most +10 %)",
-            listed(&ratios),
+            "{PAWNS}: {median:.1}× KBN.KN's time, the median of {} pairs run alternately ({}; the aim is at most 8×); peak {:.0} MB, {:+.1} % of the {:.0} MB of tables it keeps (the aim is at most +10 %)",
+            ratios.len(),
+            listed(&ratios, 1),
             p[2] / 1e6,
             100.0 * (p[2] / p[5] - 1.0),
             p[5] / 1e6
@@ -444,20 +481,23 @@ fn main() {
         let (endgame, board) = endgame_and_board(spec);
         let on_8x8 = times.iter().find(|(s, _)| *s == endgame);
         if let (false, Some((_, w))) = (board == BoardSize::STANDARD, on_8x8) {
+            let (ratios, median) = ratio_pairs((spec, endgame), (v, w), per_placement, threads);
             println!(
-                "{spec}: {:.2} ns per placement, {:.2}× {endgame}'s {:.2} on 8×8 in this run (the aim is at most 1.5×)",
+                "{spec}: {:.2} ns per placement, {median:.2}× {endgame}'s {:.2} on 8×8, the median of {} pairs run alternately ({}; the aim is at most 1.5×)",
                 per_placement(v),
-                per_placement(v) / per_placement(w),
-                per_placement(w)
+                per_placement(w),
+                ratios.len(),
+                listed(&ratios, 2)
             );
         }
     }
     let kcrkn = times.iter().find(|(s, _)| *s == "KC.KRN@10x8");
     if let (Some((_, c)), Some((_, k))) = (kcrkn, kbnkn) {
-        let (ratios, median) = ratio_pairs("KC.KRN@10x8", (c[0], k[0]), threads);
+        let (ratios, median) = ratio_pairs(("KC.KRN@10x8", "KBN.KN"), (c, k), wall, threads);
         println!(
-            "KC.KRN@10x8: {median:.1}× KBN.KN's time, the median of {RATIO_PAIRS} pairs run alternately ({}; the aim is at most 7×)",
-            listed(&ratios)
+            "KC.KRN@10x8: {median:.1}× KBN.KN's time, the median of {} pairs run alternately ({}; the aim is at most 7×)",
+            ratios.len(),
+            listed(&ratios, 1)
         );
     }
     let last = specs.last().expect("an endgame");
