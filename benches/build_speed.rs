@@ -155,10 +155,13 @@ fn cancel_latency(spec: &str, share: f64) -> Option<Duration> {
     }
 }
 
-/// Starts the engine binary with `args`, its stdin and stdout piped, its stderr dropped.
-fn start_engine(args: &[&std::ffi::OsStr]) -> std::process::Child {
+/// Starts the engine binary on `spec` (an endgame and its board) with no report file and the
+/// arguments `more`, its stdin and stdout piped, its stderr dropped.
+fn start_engine(spec: &str, more: &[&std::ffi::OsStr]) -> std::process::Child {
+    let (endgame, board) = endgame_and_board(spec);
     Command::new(env!("CARGO_BIN_EXE_fairy-egt"))
-        .args(args)
+        .args([endgame, "--report", "-", "--board", &board.to_string()])
+        .args(more)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -170,15 +173,8 @@ fn start_engine(args: &[&std::ffi::OsStr]) -> std::process::Child {
 /// sends `quit`; the time from `quit` to the end of the process, `None` if the build was
 /// over before it reported `share` (a small endgame).
 fn quit_latency(spec: &str, share: u32) -> Option<Duration> {
-    let (endgame, board) = endgame_and_board(spec);
-    let board = board.to_string();
-    let mut engine = start_engine(&[
-        endgame.as_ref(),
-        "--report".as_ref(),
-        "-".as_ref(),
-        "--board".as_ref(),
-        board.as_ref(),
-    ]);
+    let endgame = endgame_and_board(spec).0;
+    let mut engine = start_engine(spec, &[]);
     let mut stdin = engine.stdin.take().expect("piped");
     writeln!(stdin, "xboard\nprotover 2\nping 1").expect("the engine reads");
     let lines = BufReader::new(engine.stdout.take().expect("piped")).lines();
@@ -247,19 +243,10 @@ fn saved_tables(spec: &str) {
         return;
     };
     let fen = pos.to_setup().to_fen();
-    let board = board.to_string();
     // The time from the engine's start to its move on `fen`, with the table directory.
     let start_to_move = || {
         let started = Instant::now();
-        let mut engine = start_engine(&[
-            endgame.as_ref(),
-            "--report".as_ref(),
-            "-".as_ref(),
-            "--board".as_ref(),
-            board.as_ref(),
-            "--tables".as_ref(),
-            dir.as_ref(),
-        ]);
+        let mut engine = start_engine(spec, &["--tables".as_ref(), dir.as_ref()]);
         let mut stdin = engine.stdin.take().expect("piped");
         writeln!(stdin, "xboard\nprotover 2\nforce\nsetboard {fen}\ngo").expect("the engine reads");
         let answered = BufReader::new(engine.stdout.take().expect("piped"))
