@@ -293,7 +293,7 @@ fn run_child(spec: &str, threads: usize) -> Vec<f64> {
 
 /// Nanoseconds of a build (`run_child`'s figures) per full-board placement of its men.
 fn per_placement(v: &[f64]) -> f64 {
-    v[0] * 1e9 / v[6]
+    wall(v) * 1e9 / v[6]
 }
 
 /// Wall seconds of EGTgen (`egtgen`, a 5-man binary) building KBN.KN under DTM, run in a
@@ -354,10 +354,9 @@ fn side_by_side(egtgen: &std::ffi::OsStr, threads: usize) {
 }
 
 /// The ratios of `spec`'s figure to `base`'s over [`RATIO_PAIRS`] pairs ([`SHORT_PAIRS`] when
-/// both builds are short), the first from
-/// `first` (the main run's figures of both), the others built alternately now; and their
-/// median. `figure` takes a child's printed values to the figure compared: the wall
-/// seconds, or the nanoseconds per placement.
+/// both builds are short), the first from `first` (the main run's values of both), the
+/// others built alternately now; and their median. `figure` takes a child's printed values
+/// to the figure compared: the wall seconds, or the nanoseconds per placement.
 fn ratio_pairs(
     (spec, base): (&str, &str),
     first: (&[f64], &[f64]),
