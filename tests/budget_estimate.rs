@@ -69,7 +69,8 @@ static ALLOCATOR: Counting = Counting;
 /// exceptions of the tables built bounds them.
 fn measure(set: &mut TableSet, spec: &str) -> (u64, u64) {
     let material = Material::parse(spec, set.pieces()).unwrap();
-    let need = set.bytes_needed(&material);
+    // Without a budget, tables of identical men alone are built with a pair told apart.
+    let need = set.bytes_needed_twins_apart(&material);
     let before = IN_USE.load(SeqCst);
     PEAK.store(before, SeqCst);
     set.build(&material, &Silent).unwrap();
@@ -135,6 +136,31 @@ fn the_estimate_bounds_a_builds_allocations_closely() {
     eprintln!("KQ.KQ: estimate {:.2} MB", need as f64 / 1e6);
     assert!(peak <= need, "KQ.KQ: {peak} allocated, {need} estimated");
     assert!(need <= peak + peak / 10 + 1_000_000);
+    // Identical men alone told apart take more memory while they build; a budget below
+    // that, above the table's own need, builds them in their own layout within that need.
+    for spec in ["KBB.KNN", "KRR.K"] {
+        let board = if spec == "KRR.K" { "8x8" } else { "5x5" };
+        let board = board.parse().unwrap();
+        let fresh = || TableSet::new(pieces.clone(), Metric::Dtm).on_board(board);
+        let mut set = fresh();
+        let material = Material::parse(spec, set.pieces()).unwrap();
+        let own = set.bytes_needed(&material);
+        assert!(set.bytes_needed_twins_apart(&material) > own, "{spec}");
+        let (need, peak) = measure(&mut fresh(), spec);
+        assert!(
+            peak <= need && peak > own,
+            "{spec} told apart: {peak} allocated, {need}"
+        );
+        set.set_budget(own);
+        let before = IN_USE.load(SeqCst);
+        PEAK.store(before, SeqCst);
+        set.build(&material, &Silent).unwrap();
+        let peak = (PEAK.load(SeqCst) - before) as u64;
+        assert!(
+            peak <= own,
+            "{spec} in its own layout: {peak} allocated, {own} estimated"
+        );
+    }
     // A sub-endgame already built is not built again: the estimate leaves it out.
     let mut set = TableSet::new(pieces.clone(), Metric::Dtm);
     measure(&mut set, "KQ.K");

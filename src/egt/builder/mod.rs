@@ -81,6 +81,7 @@ mod no_escape;
 mod open_blocks;
 mod pending;
 mod sides;
+mod twins;
 mod win_step;
 pub(crate) use no_escape::words as no_escape_words;
 pub use open_blocks::LossChecks;
@@ -210,6 +211,10 @@ pub struct Recipe<'r> {
     /// Which positions a loss step checks: as builds do, whichever costs less at each step
     /// ([`LossChecks::Cheaper`]); the tests compare the ways.
     pub loss_checks: LossChecks,
+    /// Whether a table whose non-royal men all come in groups of identical men, the last a
+    /// pair, is built with that pair told apart, in twice the table's memory, and packed back
+    /// (true where the budget allows it: `twins.rs`), or slot by slot in its own layout.
+    pub twins_apart: bool,
 }
 
 /// Builds the table of `material` as `recipe` says; `sub_table(m)` must give the built table
@@ -235,18 +240,25 @@ pub fn build_table<'t>(
         blocks: by_blocks,
         once,
         loss_checks,
+        twins_apart,
     } = *recipe;
     report(Phase::Setup, 0.0);
     let setup = Instant::now();
     if cancel.load(Relaxed) {
         return Err(BuildError::Cancelled);
     }
-    let indexer = Indexer::new(material, geometry, fold);
+    let once = once && stored_once(material, &rules, !seeds.is_empty());
+    // Identical men alone told apart (`twins.rs`): not in a table stored once, whose colour
+    // swap maps the sides' men onto each other, nor with seeds, which name one slot each.
+    let apart = (twins_apart && !once && seeds.is_empty())
+        .then(|| Indexer::twins_apart(material, geometry, fold))
+        .flatten();
+    let told_apart = apart.is_some();
+    let indexer = apart.unwrap_or_else(|| Indexer::new(material, geometry, fold));
     if cancel.load(Relaxed) {
         return Err(BuildError::Cancelled);
     }
     let size = indexer.size();
-    let once = once && stored_once(material, &rules, !seeds.is_empty());
     // Black's positions are White's seen through the colour swap.
     let swap = indexer.colour_swap().filter(|_| once);
     // The sides whose tables and builder's sets are made.
@@ -365,6 +377,21 @@ pub fn build_table<'t>(
         }
         Ok::<_, BuildError>(())
     })?;
+    let mut data = data;
+    let indexer = match told_apart {
+        true => {
+            let start = Instant::now();
+            let plain = Indexer::new(material, geometry, fold);
+            twins::pack(&plain, &indexer, &mut data, &mut far);
+            log::debug!(
+                "{}: packed in {:.3} s",
+                material.name(),
+                start.elapsed().as_secs_f64()
+            );
+            plain
+        }
+        false => indexer,
+    };
     Ok(Table {
         material: material.clone(),
         indexer,
@@ -1124,6 +1151,81 @@ mod tests {
             marked_from_one_side += usize::from(marked.is_stored_once() && blockwise);
         }
         assert_eq!(marked_from_one_side, 6);
+    }
+
+    /// A table whose non-royal men all come in groups of identical men, built with its last
+    /// pair told apart and packed back (`twins.rs`), is byte for byte the one built in its own
+    /// layout, long distances included: with one and two such groups, on square and oblong
+    /// boards of every set width, unfolded, under the rule variants, DTC and DTZ, and for
+    /// colour-symmetric material held with both sides.
+    #[test]
+    fn twins_told_apart_build_the_tables_their_own_layout_does() {
+        use crate::egt::value::MAX_DIRECT;
+        let (passing, stalemate_and_bare, dtz) = variants();
+        let plain = Rules::default();
+        let cases = [
+            ("8x8", "KRR.K", Metric::Dtm, plain, MAX_DIRECT),
+            ("6x6", "KBB.K", Metric::Dtm, plain, 8),
+            ("5x5", "KQQ.KBB", Metric::Dtm, plain, MAX_DIRECT),
+            ("5x5", "KQQ.KBB", Metric::Dtm, plain, 6),
+            ("4x5", "KBB.KNN", Metric::Dtm, passing, MAX_DIRECT),
+            (
+                "5x5",
+                "KNN.KRR",
+                Metric::Dtm,
+                stalemate_and_bare,
+                MAX_DIRECT,
+            ),
+            ("6x6", "KQQ.K", dtz, plain, MAX_DIRECT),
+            ("4x4", "KRR.KNN", dtz, plain, MAX_DIRECT),
+            ("6x6", "KNN.K", Metric::Dtc, plain, MAX_DIRECT),
+            ("5x5", "KRR.KBB", Metric::Dtm, plain, MAX_DIRECT),
+            ("10x8", "KRR.K", Metric::Dtm, plain, MAX_DIRECT),
+            ("9x9", "KBB.K", Metric::Dtm, plain, MAX_DIRECT),
+            ("12x11", "KQQ.K", Metric::Dtm, plain, MAX_DIRECT),
+        ];
+        for (board, spec, metric, rules, direct) in cases {
+            let (set, material) = built_set(board, spec, metric, rules);
+            assert!(
+                Indexer::twins_apart(&material, set.geometry(), true).is_some(),
+                "{spec}"
+            );
+            let cancel = AtomicBool::new(false);
+            let built = |twins_apart| {
+                let recipe = Recipe {
+                    direct,
+                    twins_apart,
+                    ..set.recipe(&material, u64::MAX, &cancel)
+                };
+                build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap()
+            };
+            let (apart, own) = (built(true), built(false));
+            assert_eq!(own.far_count() > 0, direct < MAX_DIRECT, "{spec}");
+            let what = format!("{spec} on {board}, {metric:?}, {rules:?}, direct {direct}");
+            assert_same_bytes(&apart, &own, &what);
+        }
+        // Unfolded, and a colour-symmetric material held with both sides.
+        let board: BoardSize = "5x5".parse().unwrap();
+        let mut set =
+            (TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board)).without_symmetry();
+        let kbbk = Material::parse("KBB.K", set.pieces()).unwrap();
+        set.build(&kbbk, &Silent).unwrap();
+        let knn = Material::parse("KNN.KNN", set.pieces()).unwrap();
+        set.build(&knn, &Silent).unwrap();
+        let cancel = AtomicBool::new(false);
+        for material in [kbbk, knn] {
+            let built = |twins_apart| {
+                let recipe = Recipe {
+                    twins_apart,
+                    once: false,
+                    ..set.recipe(&material, u64::MAX, &cancel)
+                };
+                build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap()
+            };
+            let (apart, own) = (built(true), built(false));
+            assert!(!apart.is_stored_once(), "{material}");
+            assert_same_bytes(&apart, &own, &format!("{material} on 5x5, unfolded"));
+        }
     }
 
     /// On boards of every set width but 8×8 (one word up to 64 squares, `u128` up to 128, four

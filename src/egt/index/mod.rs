@@ -30,6 +30,7 @@ mod divisor;
 mod pairs;
 mod ranks;
 mod slices;
+mod twins;
 
 pub use blocks::{BlockMove, BlockMoves, BlockShape, Fold};
 
@@ -178,6 +179,42 @@ impl Indexer {
     /// The indexer of a material read with `geometry`'s piece set; with `fold` false the
     /// index uses no symmetry (every placement has its own slot).
     pub fn new(material: &Material, geometry: &Geometry, fold: bool) -> Indexer {
+        Self::with_twins(material, geometry, fold, false).expect("an index of the material")
+    }
+
+    /// For a table with no block man (see `has_blocks`) because its non-royal men all come in
+    /// groups of identical men, the last group a pair, and no pawns: an indexer that tells
+    /// that pair's men apart, the second of them the block man. Each position then has two
+    /// slots (one per order of the pair), and the table is made of blocks; a build in this
+    /// layout is packed back into [`Indexer::new`]'s (see `builder/twins.rs`). `None` for
+    /// other tables.
+    ///
+    /// ```
+    /// use fairy_egt::board::geometry::Geometry;
+    /// use fairy_egt::egt::index::Indexer;
+    /// use fairy_egt::egt::material::Material;
+    /// use fairy_egt::piece::PieceSet;
+    ///
+    /// let geometry = Geometry::new(&PieceSet::standard());
+    /// let krr = Material::parse("KRR.K", geometry.pieces()).unwrap();
+    /// let apart = Indexer::twins_apart(&krr, &geometry, true).unwrap();
+    /// assert!(apart.has_blocks() && !Indexer::new(&krr, &geometry, true).has_blocks());
+    /// // The rooks' 2016 pairs of squares become 64 · 64 ordered ones.
+    /// assert_eq!(apart.size(), 462 * 64 * 64);
+    /// let krn = Material::parse("KRN.K", geometry.pieces()).unwrap();
+    /// assert!(Indexer::twins_apart(&krn, &geometry, true).is_none());
+    /// ```
+    pub fn twins_apart(material: &Material, geometry: &Geometry, fold: bool) -> Option<Indexer> {
+        Self::with_twins(material, geometry, fold, true)
+    }
+
+    /// [`Indexer::new`], or with `apart` [`Indexer::twins_apart`].
+    fn with_twins(
+        material: &Material,
+        geometry: &Geometry,
+        fold: bool,
+        apart: bool,
+    ) -> Option<Indexer> {
         let men = material.men();
         let pieces = geometry.pieces();
         let board = geometry.board();
@@ -237,6 +274,16 @@ impl Indexer {
             groups.push(Group::new(i, len, n));
             i += len;
         }
+        if apart {
+            let pair = groups.last().filter(|g| g.len == 2).map(|g| g.start);
+            match pair {
+                Some(first) if !has_pawns && !groups.iter().any(|g| g.len == 1) => {
+                    groups.pop();
+                    groups.extend([first, first + 1].map(|i| Group::new(i, 1, n)));
+                }
+                _ => return None,
+            }
+        }
         // The last digit is a man alone in his group where there is one (the last such man in
         // man order), so that the table is made of blocks (see `has_blocks`).
         if let Some(k) = groups.iter().rposition(|g| g.len == 1) {
@@ -287,7 +334,7 @@ impl Indexer {
                 pair_slot_sym,
             )
         });
-        Indexer {
+        Some(Indexer {
             men: men.len(),
             n,
             files: board.files() as usize,
@@ -310,7 +357,7 @@ impl Indexer {
             slice_blocks: Divisor::new(slices.as_ref().map_or(1, |s| s.size / n as u64)),
             slices,
             swap: ColourSwap::new(material, board),
-        }
+        })
     }
 
     /// The colour swap of the material, when both sides have the same men.

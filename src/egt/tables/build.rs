@@ -19,6 +19,9 @@ use std::time::Instant;
 pub(super) struct Room {
     pub(super) far: u64,
     pub(super) dropping: bool,
+    /// Whether tables of identical men alone are built with a pair of them told apart
+    /// (`Recipe::twins_apart`): when that fits beside every table held.
+    pub(super) twins_apart: bool,
 }
 
 /// A part of a build's progress: the tables of one set (the set's own, or its DTZ twin's).
@@ -148,6 +151,7 @@ impl TableSet {
         cancel: &AtomicBool,
     ) -> Result<Room, BuildError> {
         let mut far_room = room.far;
+        self.twins_apart = room.twins_apart;
         let Part {
             start,
             from,
@@ -265,6 +269,7 @@ impl TableSet {
             blocks: true,
             once: true,
             loss_checks: LossChecks::Cheaper,
+            twins_apart: self.twins_apart,
         }
     }
 
