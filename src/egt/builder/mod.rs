@@ -1081,6 +1081,18 @@ mod tests {
         (set, material)
     }
 
+    /// `material`'s table built again from `set`'s smaller tables, by the set's recipe as
+    /// `how` changes it.
+    fn rebuilt<'a>(
+        set: &'a TableSet,
+        material: &Material,
+        how: impl FnOnce(Recipe<'a>) -> Recipe<'a>,
+    ) -> Table {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        let recipe = how(set.recipe(material, u64::MAX, &NEVER));
+        build_table(material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap()
+    }
+
     /// Asserts that two builds of one table hold the same bytes and far lists, both sides to
     /// move (`what` names the case).
     fn assert_same_bytes(a: &Table, b: &Table, what: &str) {
@@ -1131,14 +1143,12 @@ mod tests {
         let mut marked_from_one_side = 0;
         for (board, spec, metric, rules, blocks) in cases {
             let (set, material) = built_set(board, spec, metric, rules);
-            let cancel = AtomicBool::new(false);
             let built = |loss_checks| {
-                let recipe = Recipe {
+                rebuilt(&set, &material, |r| Recipe {
                     blocks,
                     loss_checks,
-                    ..set.recipe(&material, u64::MAX, &cancel)
-                };
-                build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap()
+                    ..r
+                })
             };
             let chosen = built(LossChecks::Cheaper);
             let candidates = built(LossChecks::Candidates);
@@ -1190,14 +1200,12 @@ mod tests {
                 Indexer::twins_apart(&material, set.geometry(), true).is_some(),
                 "{spec}"
             );
-            let cancel = AtomicBool::new(false);
             let built = |twins_apart| {
-                let recipe = Recipe {
+                rebuilt(&set, &material, |r| Recipe {
                     direct,
                     twins_apart,
-                    ..set.recipe(&material, u64::MAX, &cancel)
-                };
-                build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap()
+                    ..r
+                })
             };
             let (apart, own) = (built(true), built(false));
             assert_eq!(own.far_count() > 0, direct < MAX_DIRECT, "{spec}");
@@ -1212,15 +1220,13 @@ mod tests {
         set.build(&kbbk, &Silent).unwrap();
         let knn = Material::parse("KNN.KNN", set.pieces()).unwrap();
         set.build(&knn, &Silent).unwrap();
-        let cancel = AtomicBool::new(false);
         for material in [kbbk, knn] {
             let built = |twins_apart| {
-                let recipe = Recipe {
+                rebuilt(&set, &material, |r| Recipe {
                     twins_apart,
                     once: false,
-                    ..set.recipe(&material, u64::MAX, &cancel)
-                };
-                build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap()
+                    ..r
+                })
             };
             let (apart, own) = (built(true), built(false));
             assert!(!apart.is_stored_once(), "{material}");
