@@ -1165,9 +1165,9 @@ mod tests {
 
     /// A table whose non-royal men all come in groups of identical men, built with its last
     /// pair told apart and packed back (`twins.rs`), is byte for byte the one built in its own
-    /// layout, long distances included: with one and two such groups, on square and oblong
-    /// boards of every set width, unfolded, under the rule variants, DTC and DTZ, and for
-    /// colour-symmetric material held with both sides.
+    /// layout, long distances included: with one and two such groups, with pawns, on square
+    /// and oblong boards of every set width, unfolded, under the rule variants, DTC and DTZ,
+    /// and for colour-symmetric material held with both sides.
     #[test]
     fn twins_told_apart_build_the_tables_their_own_layout_does() {
         use crate::egt::value::MAX_DIRECT;
@@ -1193,6 +1193,11 @@ mod tests {
             ("10x8", "KRR.K", Metric::Dtm, plain, MAX_DIRECT),
             ("9x9", "KBB.K", Metric::Dtm, plain, MAX_DIRECT),
             ("12x11", "KQQ.K", Metric::Dtm, plain, MAX_DIRECT),
+            // With pawns: slices of their own padding, some the mirror maps onto themselves.
+            ("6x6", "KBB.KP", Metric::Dtm, plain, MAX_DIRECT),
+            ("6x6", "KRR.KP", dtz, plain, MAX_DIRECT),
+            ("4x4", "KNN.KPP", Metric::Dtm, passing, 5),
+            ("6x4", "KP.KRR", Metric::Dtc, plain, MAX_DIRECT),
         ];
         for (board, spec, metric, rules, direct) in cases {
             let (set, material) = built_set(board, spec, metric, rules);

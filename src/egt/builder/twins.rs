@@ -1,4 +1,4 @@
-//! Tables whose non-royal men all come in groups of identical men have no block man
+//! Tables whose non-royal men (pawns aside) all come in groups of identical men have no block man
 //! (`Indexer::has_blocks`), and are built slot by slot at about ten times the cost of a
 //! position built block by block. Where the budget allows, such a table is built with its last
 //! pair told apart instead ([`Indexer::twins_apart`]): each position then has two slots, one
@@ -39,36 +39,45 @@ pub(super) fn pack(
     }
 }
 
-/// Packs one side's bytes in place. Royal pair p's run is read from slots `p · A ..` of
-/// `apart`'s layout (A its run's length) and written to `p · R ..` (R = `plain`'s, less than
-/// half of A), so that the runs of pairs lo .. hi may be packed at once when every one they
-/// write, below hi · R, lies below every one they read, from lo · A on: pair 0 first, then
-/// runs of pairs each about twice as long as the runs before.
+/// Packs one side's bytes in place, a chunk (a royal pair's run of a pawn slice, or of the
+/// table without pawns) at a time: chunk c is read from `apart`'s chunk c and written to
+/// `plain`'s, which ends below where the other starts (the pair of twins takes more than
+/// twice the slots told apart), so chunks lo .. hi may be packed at once when every one of
+/// them ends its writes before chunk lo's reads start: chunk 0 first, then runs about twice
+/// as long as the runs before. The slots of no chunk (the padding of pawn slices, and up to
+/// the last block) become `ILLEGAL`, as a build in `plain`'s layout leaves them.
 fn pack_bytes(plain: &Indexer, apart: &Indexer, bytes: &mut Vec<AtomicU8>) {
-    let (run, from) = (plain.pair_run(), apart.pair_run());
-    let pairs = plain.pair_count();
+    let chunks = plain.chunk_count();
     let mut lo = 0;
-    while lo < pairs {
-        let hi = match lo {
-            0 => 1,
-            _ => ((lo as u64 * from / run) as usize).clamp(lo + 1, pairs),
-        };
-        (lo..hi).into_par_iter().for_each(|pair| {
-            let mut packed = vec![ILLEGAL; run as usize];
-            plain.for_each_apart_slot(apart, pair, |k, slot| {
+    while lo < chunks {
+        let reads = apart.chunk_slots(lo).start;
+        let mut hi = lo + 1;
+        while hi < chunks && plain.chunk_slots(hi).end <= reads {
+            hi += 1;
+        }
+        (lo..hi).into_par_iter().for_each(|chunk| {
+            let into = plain.chunk_slots(chunk);
+            let mut packed = vec![ILLEGAL; (into.end - into.start) as usize];
+            plain.for_each_apart_slot(apart, chunk, |k, slot| {
                 if let Some(slot) = slot {
                     packed[k] = bytes[slot as usize].load(Relaxed);
                 }
             });
-            let start = pair as u64 * run;
             for (k, byte) in packed.into_iter().enumerate() {
-                bytes[start as usize + k].store(byte, Relaxed);
+                bytes[into.start as usize + k].store(byte, Relaxed);
             }
         });
         lo = hi;
     }
-    let (size, padded) = (plain.size() as usize, plain.padded_size() as usize);
-    bytes.truncate(padded);
-    bytes[size..].iter().for_each(|b| b.store(ILLEGAL, Relaxed));
+    bytes.truncate(plain.padded_size() as usize);
+    let mut end = 0;
+    for chunk in 0..chunks {
+        let slots = plain.chunk_slots(chunk);
+        (end..slots.start).for_each(|i| bytes[i as usize].store(ILLEGAL, Relaxed));
+        end = slots.end;
+    }
+    bytes[end as usize..]
+        .iter()
+        .for_each(|b| b.store(ILLEGAL, Relaxed));
     bytes.shrink_to_fit();
 }

@@ -182,9 +182,10 @@ impl Indexer {
         Self::with_twins(material, geometry, fold, false).expect("an index of the material")
     }
 
-    /// For a table with no block man (see `has_blocks`) because its non-royal men all come in
-    /// groups of identical men, the last group a pair, and no pawns: an indexer that tells
-    /// that pair's men apart, the second of them the block man. Each position then has two
+    /// For a table with no block man (see `has_blocks`) because its non-royal men (pawns
+    /// aside) all come in groups of identical men, the last group a pair: an indexer that
+    /// tells that pair's men apart, the second of them the block man (with pawns, on boards
+    /// of an even number of files, where pawn tables have blocks). Each position then has two
     /// slots (one per order of the pair), and the table is made of blocks; a build in this
     /// layout is packed back into [`Indexer::new`]'s (see `builder/twins.rs`). `None` for
     /// other tables.
@@ -277,7 +278,7 @@ impl Indexer {
         if apart {
             let pair = groups.last().filter(|g| g.len == 2).map(|g| g.start);
             match pair {
-                Some(first) if !has_pawns && !groups.iter().any(|g| g.len == 1) => {
+                Some(first) if !groups.iter().any(|g| g.len == 1) => {
                     groups.pop();
                     groups.extend([first, first + 1].map(|i| Group::new(i, 1, n)));
                 }
@@ -296,6 +297,9 @@ impl Indexer {
             .filter(|g| g.len == 1 && men.len() > 2)
             .filter(|_| !has_pawns || board.files().is_multiple_of(2))
             .map(|g| g.start);
+        if apart && block_man.is_none() {
+            return None;
+        }
         let rest: u64 = groups.iter().map(|g| g.size).product();
         let mut strides = [0; MAX_MEN];
         let mut group_digits = [None; MAX_MEN];
