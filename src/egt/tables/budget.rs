@@ -275,7 +275,9 @@ impl TableSet {
         keep
     }
 
-    /// Makes room for a build of `material` under the budget: when its need
+    /// Makes room for a build of `material` under the budget. With `apart`, a build that
+    /// tells identical men apart ([`TableSet::bytes_needed_twins_apart`]) is made when it fits
+    /// beside every table held. Otherwise: when its need
     /// ([`TableSet::bytes_needed`]) does not fit beside the tables held, the held tables it
     /// does not use are dropped (the twin's too). When it does not fit even so, but a build
     /// that drops its tables as it goes does ([`TableSet::bytes_needed_dropping`]), that is
@@ -283,15 +285,19 @@ impl TableSet {
     /// the least need, and nothing is dropped.
     /// Returns the build's room: what the budget leaves for its lists of distances beyond a
     /// byte, which no one can reckon before the build, and how it builds.
-    pub(super) fn make_room(&mut self, material: &Material) -> Result<Room, BuildError> {
+    pub(super) fn make_room(
+        &mut self,
+        material: &Material,
+        apart: bool,
+    ) -> Result<Room, BuildError> {
         let used = self.used_bytes(material);
         // Faster where it tells identical men apart, in more memory: only when that fits
         // beside every table held.
-        let apart = self.bytes_needed_twins_apart(material);
-        if apart > self.bytes_needed(material) && self.bytes().saturating_add(apart) <= self.budget
-        {
+        let need = self.bytes_needed_twins_apart(material);
+        let fits = self.bytes().saturating_add(need) <= self.budget;
+        if apart && need > self.bytes_needed(material) && fits {
             return Ok(Room {
-                far: self.budget.saturating_sub(used.saturating_add(apart)),
+                far: self.budget.saturating_sub(used.saturating_add(need)),
                 dropping: false,
                 twins_apart: true,
             });
@@ -338,6 +344,45 @@ mod tests {
     use crate::egt::table::Metric;
     use crate::piece::PieceSet;
     use std::time::Instant;
+
+    /// Told apart, a table lists its distances beyond a byte twice: where they outgrow the
+    /// room the budget leaves that build, the table is built in its own layout, in the room
+    /// that leaves, the tables finished before it kept.
+    #[test]
+    fn twins_whose_long_distances_outgrow_their_room_are_built_in_their_own_layout() {
+        use crate::egt::builder::{build_table, Recipe};
+        use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+        // KBB.K mates in up to 19 moves: bytes hold 17, the rest are listed.
+        let make = || TableSet::new(PieceSet::standard(), Metric::Dtm).with_direct_distances(17);
+        let mut whole = make();
+        let kbbk = Material::parse("KBB.K", whole.pieces()).unwrap();
+        whole.build(&kbbk, &Silent).unwrap();
+        let reference = whole.get(&kbbk).unwrap();
+        let far = reference.far_bytes();
+        let mut tight = make();
+        let apart = tight.bytes_needed_twins_apart(&kbbk);
+        let own = tight.bytes_needed(&kbbk);
+        assert!(far > 0 && 3 * far < apart - own, "{far} bytes listed");
+        // One byte of room for the lists told apart: too little.
+        tight.set_budget(apart + 1);
+        let cancel = AtomicBool::new(false);
+        let recipe = Recipe {
+            twins_apart: true,
+            ..whole.recipe(&kbbk, 1, &cancel)
+        };
+        let subs = |m: &Material| whole.get(m);
+        let refused = build_table(&kbbk, &recipe, &subs, &|_, _| {});
+        assert!(matches!(refused, Err(BuildError::OverBudget { .. })));
+        tight.build(&kbbk, &Silent).unwrap();
+        let built = tight.get(&kbbk).unwrap();
+        assert_eq!(built.far, reference.far);
+        for (a, b) in built.data.iter().zip(&reference.data) {
+            assert!(a
+                .iter()
+                .zip(b)
+                .all(|(x, y)| x.load(Relaxed) == y.load(Relaxed)));
+        }
+    }
 
     #[test]
     fn a_build_over_the_budget_is_refused_before_it_allocates() {

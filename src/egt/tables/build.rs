@@ -79,10 +79,10 @@ impl TableSet {
         // What the budget leaves for the lists of distances beyond a byte, which no one can
         // reckon before the builds: those of each table built here stay with it.
         let mut twin = None;
-        let room = match self.make_room(material) {
+        let room = match self.make_room(material, true) {
             Err(e @ BuildError::OverBudget { .. }) if self.rule_twin.is_some() => {
                 twin = self.rule_twin.take();
-                let room = self.make_room(material);
+                let room = self.make_room(material, true);
                 if room.is_ok() {
                     let notice = format!(
                         "{e}: the DTZ tables for play within the 50-move rule are not built, \
@@ -96,8 +96,17 @@ impl TableSet {
             }
             room => room,
         };
-        let built =
-            room.and_then(|room| self.build_in_room(material, room, start, progress, cancel));
+        let built = room.and_then(|room| {
+            match self.build_in_room(material, room, start, progress, cancel) {
+                // Told apart, a table lists each of its distances beyond a byte twice, in
+                // less room than its own layout leaves them: built so, they may fit. The
+                // tables finished stay.
+                Err(BuildError::OverBudget { .. }) if room.twins_apart => self
+                    .make_room(material, false)
+                    .and_then(|room| self.build_in_room(material, room, start, progress, cancel)),
+                built => built,
+            }
+        });
         if twin.is_some() {
             self.rule_twin = twin;
         }
