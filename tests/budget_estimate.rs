@@ -151,10 +151,7 @@ fn the_estimate_bounds_a_builds_allocations_closely() {
             "{spec} told apart: {peak} allocated, {need}"
         );
         set.set_budget(own);
-        let before = IN_USE.load(SeqCst);
-        PEAK.store(before, SeqCst);
-        set.build(&material, &Silent).unwrap();
-        let peak = (PEAK.load(SeqCst) - before) as u64;
+        let (_, peak) = measure(&mut set, spec);
         assert!(
             peak <= own,
             "{spec} in its own layout: {peak} allocated, {own} estimated"

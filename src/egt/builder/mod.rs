@@ -266,7 +266,7 @@ pub fn build_table<'t>(
     // Rounded up to whole blocks, the bytes past the index being ILLEGAL, so that every
     // block of the table has its bytes. Black's are none when White's stand for them.
     let block_len = indexer.block_len() as u64;
-    let data = [Color::White, Color::Black].map(|c| {
+    let mut data = [Color::White, Color::Black].map(|c| {
         if c == Color::Black && once {
             return Vec::new();
         }
@@ -377,7 +377,6 @@ pub fn build_table<'t>(
         }
         Ok::<_, BuildError>(())
     })?;
-    let mut data = data;
     let indexer = match told_apart {
         true => {
             let start = Instant::now();

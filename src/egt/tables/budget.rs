@@ -119,9 +119,14 @@ impl TableSet {
     /// twin ([`TableSet::with_rule_play`]), its tables too, the transient structures being
     /// those of the larger of the two builds. The tables already held come on top.
     pub fn bytes_needed(&self, material: &Material) -> u64 {
-        let (tables, builder) = self.own_need(material, false);
+        self.need(material, false)
+    }
+
+    /// [`TableSet::bytes_needed`], or with `apart` [`TableSet::bytes_needed_twins_apart`].
+    fn need(&self, material: &Material, apart: bool) -> u64 {
+        let (tables, builder) = self.own_need(material, apart);
         let (twin_tables, twin_builder) =
-            (self.rule_twin.as_ref()).map_or((0, 0), |twin| twin.own_need(material, false));
+            (self.rule_twin.as_ref()).map_or((0, 0), |twin| twin.own_need(material, apart));
         tables + twin_tables + builder.max(twin_builder)
     }
 
@@ -140,10 +145,7 @@ impl TableSet {
     /// structures those of the larger layout, with the bytes that layout adds to the table.
     /// A build is made so, faster, when this fits in the budget beside every table held.
     pub fn bytes_needed_twins_apart(&self, material: &Material) -> u64 {
-        let (tables, builder) = self.own_need(material, true);
-        let (twin_tables, twin_builder) =
-            (self.rule_twin.as_ref()).map_or((0, 0), |twin| twin.own_need(material, true));
-        tables + twin_tables + builder.max(twin_builder)
+        self.need(material, true)
     }
 
     /// For each table of `chain`, the bytes of its table and of its build's transient
@@ -293,14 +295,16 @@ impl TableSet {
         let used = self.used_bytes(material);
         // Faster where it tells identical men apart, in more memory: only when that fits
         // beside every table held.
-        let need = self.bytes_needed_twins_apart(material);
-        let fits = self.bytes().saturating_add(need) <= self.budget;
-        if apart && need > self.bytes_needed(material) && fits {
-            return Ok(Room {
-                far: self.budget.saturating_sub(used.saturating_add(need)),
-                dropping: false,
-                twins_apart: true,
-            });
+        if apart {
+            let need = self.bytes_needed_twins_apart(material);
+            let fits = self.bytes().saturating_add(need) <= self.budget;
+            if need > self.bytes_needed(material) && fits {
+                return Ok(Room {
+                    far: self.budget.saturating_sub(used.saturating_add(need)),
+                    dropping: false,
+                    twins_apart: true,
+                });
+            }
         }
         let ways = [false, true];
         let needs = ways.map(|dropping| match dropping {

@@ -160,7 +160,6 @@ impl TableSet {
         cancel: &AtomicBool,
     ) -> Result<Room, BuildError> {
         let mut far_room = room.far;
-        self.twins_apart = room.twins_apart;
         let Part {
             start,
             from,
@@ -219,7 +218,10 @@ impl TableSet {
                 far_room = far_room.saturating_sub(table.far_bytes());
                 self.hold_loaded(m, table);
             } else {
-                let recipe = self.recipe(&m, far_room, cancel);
+                let recipe = Recipe {
+                    twins_apart: room.twins_apart,
+                    ..self.recipe(&m, far_room, cancel)
+                };
                 let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
                 let table = built.map_err(|e| match e {
                     BuildError::OverBudget { need: far, .. } => BuildError::OverBudget {
@@ -259,7 +261,8 @@ impl TableSet {
 
 impl TableSet {
     /// How `material`'s table is built under this set's settings: `far_room` is the room its
-    /// lists of long distances have, `cancel` stops it.
+    /// lists of long distances have, `cancel` stops it. Its identical men are not told apart:
+    /// a build does so where its room says (`Room::twins_apart`).
     pub(crate) fn recipe<'a>(
         &'a self,
         material: &Material,
@@ -278,7 +281,7 @@ impl TableSet {
             blocks: true,
             once: true,
             loss_checks: LossChecks::Cheaper,
-            twins_apart: self.twins_apart,
+            twins_apart: false,
         }
     }
 

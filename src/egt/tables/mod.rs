@@ -78,9 +78,6 @@ pub struct TableSet {
     /// The DTZ tables built beside these for play within the 50-move rule, if asked for
     /// ([`TableSet::with_rule_play`]; boxed: a set of the same settings but the metric).
     rule_twin: Option<Box<TableSet>>,
-    /// Whether the build in progress tells identical men apart (`Recipe::twins_apart`), as
-    /// its room says.
-    twins_apart: bool,
 }
 
 impl TableSet {
@@ -98,7 +95,6 @@ impl TableSet {
             dir: None,
             notices: Vec::new(),
             rule_twin: None,
-            twins_apart: false,
         }
     }
 
@@ -132,7 +128,6 @@ impl TableSet {
             dir: None,
             notices: Vec::new(),
             rule_twin: None,
-            twins_apart: false,
         }));
         let dir = self.table_dir().map(|d| d.to_path_buf());
         self.set_table_dir(dir);
