@@ -146,6 +146,11 @@ impl TableKey {
             material.name()
         );
         text.push_str(&variant);
+        // A layout newer than the format's first (files saved before it have no such line, so
+        // they are rebuilt, not misread).
+        if Indexer::partner_moved(material, board) {
+            text.push_str("index partners adjacent\n");
+        }
         let mut men = material.men().to_vec();
         men.sort_by_key(|m| m.letter);
         men.dedup_by_key(|m| m.letter);
@@ -1011,6 +1016,19 @@ mod tests {
         assert!(plain.text().starts_with(&format!(
             "fairy-egt table, format {FORMAT_VERSION}\nmaterial KQ.KR\n"
         )));
+    }
+
+    /// A table whose index moved a man out of man order for the colour swap says so, so that
+    /// a file saved in the layout before (the same key without that line) is rebuilt.
+    #[test]
+    fn layouts_changed_for_the_colour_swap_are_in_the_key() {
+        let pieces = PieceSet::standard();
+        let set = TableSet::new(pieces.clone(), Metric::Dtm);
+        let line = "index partners adjacent\n";
+        for (name, moved) in [("KRN.KRN", true), ("KQ.KQ", false), ("KRN.KR", false)] {
+            let key = set.key(&Material::parse(name, &pieces).unwrap());
+            assert_eq!(key.text().contains(line), moved, "{name}");
+        }
     }
 
     #[test]

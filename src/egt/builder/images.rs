@@ -34,8 +34,10 @@ impl<S: SquareSet> Build<'_, S> {
             }
             return;
         }
-        let (len, images) = (self.ix.block_len() as u64, &into[Color::Black.index()]);
-        self.for_each_image(w, slots, |_, p| images.mark_block(p / len));
+        let images = &into[Color::Black.index()];
+        self.for_each_image(w, slots, |_, p| {
+            images.mark_block(self.ix.block_and_square(p).0)
+        });
     }
 
     /// From one side: the slots of Black's block `w`, but those of `not`, that belong to the
@@ -62,7 +64,7 @@ impl<S: SquareSet> Build<'_, S> {
         };
         let (mut found, mut images, mut count) = (S::default(), [(0, 0); READ_TOGETHER], 0);
         self.for_each_image(w, S::below(len as usize) & !not, |x, p| {
-            if frontier.holds(p / len) {
+            if frontier.holds(self.ix.block_and_square(p).0) {
                 images[count] = (x, p);
                 count += 1;
                 if count == READ_TOGETHER {

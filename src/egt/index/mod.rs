@@ -8,7 +8,8 @@
 //! identical non-royal men, each group ranked as an unordered set of squares (combinatorial
 //! number system), so `KNN` needs 2016 slots for the knights, not 4096. The groups are digits in
 //! man order, except that a man alone in his group is moved to the last digit when the last
-//! group is not alone (see `Indexer::has_blocks`). Where G fixes the royal
+//! group is not alone (see `Indexer::has_blocks`), and that in a material the colour swap maps
+//! onto itself his partner is moved before him (see `digit_groups`). Where G fixes the royal
 //! pair, a placement is canonical if no symmetry fixing the pair gives a smaller `r`. Slots whose
 //! men share a square, or that are not canonical, are holes.
 //!
@@ -175,6 +176,60 @@ impl ColourSwap {
     }
 }
 
+/// The digits of an index after its royal pair: the groups of identical non-royal men `men`
+/// (pawns aside: they are the slice) as (first man, how many), in digit order, and whether
+/// the colour swap `swap` moved a man out of man order. The groups are in man order, but for
+/// a man alone in his group, the last such, who is the last digit, so that the table is made
+/// of blocks (see `Indexer::has_blocks`); where the swap maps the material onto itself, his
+/// partner is the digit before him, as the swap takes a block to a line of the partner's
+/// digit (`ColourSwap::carrier`), and so to the same slot of consecutive blocks, which a build
+/// from one side reads together. With `apart` (`Indexer::twins_apart`), the last group, a
+/// pair, is two men alone (`None` where the men are not groups of identical men, the last a
+/// pair).
+fn digit_groups(
+    men: &[ManKind],
+    swap: Option<&ColourSwap>,
+    apart: bool,
+) -> Option<(Vec<(usize, usize)>, bool)> {
+    let mut groups = Vec::new();
+    let mut i = 2;
+    while i < men.len() {
+        if men[i].is_pawn() {
+            i += 1;
+            continue;
+        }
+        let mut len = 1;
+        while i + len < men.len() && men[i + len] == men[i] {
+            len += 1;
+        }
+        groups.push((i, len));
+        i += len;
+    }
+    if apart {
+        match groups.last() {
+            Some(&(first, 2)) if !groups.iter().any(|g| g.1 == 1) => {
+                groups.pop();
+                groups.extend([(first, 1), (first + 1, 1)]);
+            }
+            _ => return None,
+        }
+    }
+    if let Some(k) = groups.iter().rposition(|g| g.1 == 1) {
+        let single = groups.remove(k);
+        groups.push(single);
+    }
+    let mut moved = false;
+    if let (Some(swap), Some(&(last, 1))) = (swap, groups.last()) {
+        let partner = swap.carrier(last);
+        if let Some(k) = groups.iter().position(|&g| g == (partner, 1)) {
+            moved = k + 2 != groups.len();
+            let single = groups.remove(k);
+            groups.insert(groups.len() - 1, single);
+        }
+    }
+    Some((groups, moved))
+}
+
 impl Indexer {
     /// The indexer of a material read with `geometry`'s piece set; with `fold` false the
     /// index uses no symmetry (every placement has its own slot).
@@ -260,37 +315,11 @@ impl Indexer {
                 (pairs, slots, Vec::new())
             }
         });
-        // Pawns are no group: they are the slice.
-        let mut groups: Vec<Group> = Vec::new();
-        let mut i = 2;
-        while i < men.len() {
-            if men[i].is_pawn() {
-                i += 1;
-                continue;
-            }
-            let mut len = 1;
-            while i + len < men.len() && men[i + len] == men[i] {
-                len += 1;
-            }
-            groups.push(Group::new(i, len, n));
-            i += len;
-        }
-        if apart {
-            let pair = groups.last().filter(|g| g.len == 2).map(|g| g.start);
-            match pair {
-                Some(first) if !groups.iter().any(|g| g.len == 1) => {
-                    groups.pop();
-                    groups.extend([first, first + 1].map(|i| Group::new(i, 1, n)));
-                }
-                _ => return None,
-            }
-        }
-        // The last digit is a man alone in his group where there is one (the last such man in
-        // man order), so that the table is made of blocks (see `has_blocks`).
-        if let Some(k) = groups.iter().rposition(|g| g.len == 1) {
-            let single = groups.remove(k);
-            groups.push(single);
-        }
+        let swap = ColourSwap::new(material, board);
+        let (digits, _) = digit_groups(men, swap.as_ref(), apart)?;
+        let groups: Vec<Group> = (digits.iter())
+            .map(|&(start, len)| Group::new(start, len, n))
+            .collect();
         // With pawns, blocks only where the mirror fixes no square (an even number of files).
         let block_man = groups
             .last()
@@ -360,8 +389,30 @@ impl Indexer {
             pair_blocks: Divisor::new((rest / n as u64).max(1)),
             slice_blocks: Divisor::new(slices.as_ref().map_or(1, |s| s.size / n as u64)),
             slices,
-            swap: ColourSwap::new(material, board),
+            swap,
         })
+    }
+
+    /// Whether the index of `material` on `board` has a man out of man order for the colour
+    /// swap (see `digit_groups`): a layout that tables saved before it did not have, which
+    /// their files' keys tell apart (`TableKey`).
+    ///
+    /// ```
+    /// use fairy_egt::board::BoardSize;
+    /// use fairy_egt::egt::index::Indexer;
+    /// use fairy_egt::egt::material::Material;
+    /// use fairy_egt::piece::PieceSet;
+    ///
+    /// let pieces = PieceSet::standard();
+    /// let swapped = |name| Indexer::partner_moved(&Material::parse(name, &pieces).unwrap(), BoardSize::STANDARD);
+    /// // The black rook, the block man, has the white rook's digit before him.
+    /// assert!(swapped("KRN.KRN"));
+    /// // The white queen's digit is before the black queen's already; KRN.KR has no swap.
+    /// assert!(!swapped("KQ.KQ") && !swapped("KRN.KR"));
+    /// ```
+    pub fn partner_moved(material: &Material, board: BoardSize) -> bool {
+        let swap = ColourSwap::new(material, board);
+        digit_groups(material.men(), swap.as_ref(), false).is_some_and(|(_, moved)| moved)
     }
 
     /// The colour swap of the material, when both sides have the same men.
