@@ -45,6 +45,12 @@ impl Frontier {
         self.blocks.contains(w)
     }
 
+    /// The marks of blocks 64·k to 64·k + 63, block 64·k + b's in bit b.
+    #[inline]
+    pub(super) fn word(&self, k: u64) -> u64 {
+        self.blocks.word(k)
+    }
+
     /// Marks the blocks 64·k + b for the bits b of `blocks`.
     #[inline]
     pub(super) fn mark_blocks(&self, k: u64, blocks: u64) {

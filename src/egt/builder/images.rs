@@ -8,6 +8,15 @@
 //! The swap takes a block (the block man varying) to a line of the table (the man who takes
 //! his place varying, `ColourSwap::carrier`): a block's images are found a line at a time
 //! (`Indexer::line`), and read or set one slot at a time, with their reads started together.
+//!
+//! On the 8×8 board, where the block man's partner is the digit before him
+//! (`Indexer::partner_moved`), the 64 blocks of a frontier word (the partner's square
+//! varying) have their images in 64 consecutive blocks of White's table, one slot of each per
+//! block: a *tile* of 64 × 64 slots. A frontier's word of blocks is read as its tile at once
+//! (`image_frontier_tile`): each of White's 64 blocks read as a row of bits, and the 64 × 64
+//! bits transposed, instead of each block's 64 images found and read one by one. A row is
+//! one compare of the block's 64 bytes, read as plain bytes: so only where nothing writes
+//! White's table meanwhile, in a loss step that marks blocks (`Build::marks_blocks`).
 
 use super::bitmap::for_each_bit;
 use super::far::Kind;
@@ -19,6 +28,10 @@ use crate::egt::material::Squares;
 
 /// How many images' bytes a frontier's read starts together.
 const READ_TOGETHER: usize = 16;
+
+/// Fewest marked blocks of a frontier word whose images are read as a tile: below, reading
+/// their images one by one reads fewer of White's blocks.
+const TILE_FROM: u32 = 4;
 
 impl<S: SquareSet> Build<'_, S> {
     /// Records side `c`'s slots `slots` of block `w`, which no other thread writes meanwhile,
@@ -77,6 +90,71 @@ impl<S: SquareSet> Build<'_, S> {
         found
     }
 
+    /// From one side, on the 8×8 board: the frontier's slots, as `image_frontier` finds
+    /// them, of Black's blocks 64·k + q for the bits q of `marks` (their slots of `not(w)`
+    /// left out), read as one tile of White's table: `row(v)` gives the slots of White's
+    /// block v whose byte is the frontier's, and `frontier` holds White's blocks. The slots
+    /// of block 64·k + q are at index q. `None` where the blocks' images form no tile (the
+    /// block man's partner is not the digit before him, a symmetry fixes the royal pair, or
+    /// the board is not 8×8), or where too few blocks are marked: then each block is read
+    /// alone.
+    pub(super) fn image_frontier_tile(
+        &self,
+        k: u64,
+        marks: u64,
+        not: impl Fn(u64) -> S,
+        frontier: &Frontier,
+        row: impl Fn(u64) -> u64,
+    ) -> Option<[S; 64]> {
+        let swap = self.swap.as_ref()?;
+        if marks.count_ones() < TILE_FROM
+            || S::LANES != 1
+            || self.ix.block_len() != 64
+            || self.ix.slice_count().is_some()
+            || !self.setup_blockwise()
+        {
+            return None;
+        }
+        let first = k * 64 + marks.trailing_zeros() as u64;
+        let sq = self.ix.block_men(first)?;
+        if !self.ix.is_plain(&sq) {
+            return None;
+        }
+        let partner = swap.carrier(self.men.block_man());
+        // The images of the block man's squares x, the partner on q: the slots
+        // corner + 64 · turn[x'] + turn[q'], x' and q' the squares' images.
+        let (base, stride, turn) = self.ix.line(&swap.placement(&sq, self.ix.men()), partner)?;
+        if stride != 64 {
+            return None;
+        }
+        debug_assert_eq!(u64::from(sq[partner]), first % 64);
+        let corner = base - u64::from(turn[swap.square(sq[partner]) as usize]);
+        debug_assert_eq!(corner % 4096, 0);
+        let held = frontier.word(corner / 4096);
+        // Row x: of White's block holding the images of the block man on x, the slots whose
+        // byte is the frontier's; its bit b, the partner's image's turn b.
+        let mut rows = [0u64; 64];
+        for (x, r) in rows.iter_mut().enumerate() {
+            let t = turn[swap.square(x as Square) as usize];
+            if held >> t & 1 != 0 {
+                *r = row(corner / 64 + u64::from(t));
+            }
+        }
+        transpose(&mut rows);
+        let others = self.men.others_of_block(&sq) & !S::bit(sq[partner]);
+        let mut found = [S::default(); 64];
+        for_each_bit(marks, |q| {
+            if !(others & S::bit(q)).is_empty() {
+                // The partner on another man's square: no positions.
+                return;
+            }
+            let w = k * 64 + u64::from(q);
+            let row = rows[turn[swap.square(q) as usize] as usize];
+            found[q as usize] = S::from_lanes(|_| row) & !(others | S::bit(q)) & !not(w);
+        });
+        Some(found)
+    }
+
     /// From one side: calls `f(x, slot)` for each square x of `squares` where block `w` holds
     /// a position, with the slot of its image under the colour swap (an illegal position's
     /// image has a slot too, whose byte says so).
@@ -130,5 +208,52 @@ impl<S: SquareSet> Build<'_, S> {
                 f(x, self.ix.index(&image))
             }),
         }
+    }
+}
+
+/// Transposes a 64 × 64 matrix of bits: bit c of row r becomes bit r of row c. The two
+/// off-diagonal quarters swap places, then each quarter is transposed the same way, in place.
+fn transpose(rows: &mut [u64; 64]) {
+    let (mut half, mut mask) = (32, 0x0000_0000_ffff_ffff_u64);
+    while half != 0 {
+        for start in (0..64).step_by(2 * half) {
+            for r in start..start + half {
+                let t = (rows[r] >> half ^ rows[r + half]) & mask;
+                rows[r] ^= t << half;
+                rows[r + half] ^= t;
+            }
+        }
+        half /= 2;
+        mask ^= mask << half;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transpose;
+
+    /// Bit c of row r becomes bit r of row c, for a matrix with every kind of row.
+    #[test]
+    fn a_tile_is_transposed() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let rows: [u64; 64] = std::array::from_fn(|r| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            match r {
+                0 => 0,
+                1 => u64::MAX,
+                _ => state,
+            }
+        });
+        let mut t = rows;
+        transpose(&mut t);
+        for (r, row) in rows.iter().enumerate() {
+            for (c, column) in t.iter().enumerate() {
+                assert_eq!(column >> r & 1, row >> c & 1, "row {r}, bit {c}");
+            }
+        }
+        transpose(&mut t);
+        assert_eq!(t, rows);
     }
 }
