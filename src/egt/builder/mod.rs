@@ -960,9 +960,9 @@ mod tests {
 
     /// A table with blocks built from one side, as every table stored once is (block by block,
     /// the other side's positions read in the layout of Black's: `images.rs`), with passes
-    /// allowed to both sides, under DTZ (two loss frontiers), and with most distances kept
-    /// beyond the bytes: every slot has the value the block-wise build holding both sides
-    /// gives it.
+    /// allowed to both sides, under DTZ (two loss frontiers), with most distances kept
+    /// beyond the bytes, and on 8×8 (where a word of blocks has its images in a tile): every
+    /// slot has the value the block-wise build holding both sides gives it.
     #[test]
     fn a_table_with_blocks_built_from_one_side_agrees_with_both_sides() {
         use crate::egt::rules::NullMove;
@@ -977,6 +977,8 @@ mod tests {
             ("4x4", "KRN.KRN", Metric::Dtm, passing, MAX_DIRECT),
             ("5x5", "KQ.KQ", dtz, Rules::default(), MAX_DIRECT),
             ("5x5", "KBN.KBN", Metric::Dtm, Rules::default(), MAX_DIRECT),
+            // On 8×8, where the frontier's images form tiles.
+            ("8x8", "KR.KR", Metric::Dtm, Rules::default(), MAX_DIRECT),
             // Most distances beyond the bytes: the wins and losses kept as exceptions.
             ("6x6", "KR.KR", Metric::Dtm, Rules::default(), 2),
             ("5x5", "KQ.KQ", dtz, Rules::default(), 3),
