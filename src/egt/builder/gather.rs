@@ -12,8 +12,9 @@ use crate::board::{Color, SquareSet};
 use crate::egt::bytes::{self, BlockBytes};
 
 /// How a gather from one side reads White's table: `load` a slot's byte, `prefetch` starts
-/// its read, and, where a frontier's word of blocks may be read as a tile, `row(v)` the
-/// slots of White's block v with the frontier's byte.
+/// its read, and, where a frontier's word of blocks may be read as a tile (the table
+/// `Build::has_tiles`, and nothing writes it meanwhile), `row(v)` the slots of White's block
+/// v with the frontier's byte.
 struct ImageReads<L, P, R> {
     load: L,
     prefetch: P,
@@ -67,7 +68,8 @@ impl<S: SquareSet> Build<'_, S> {
                 let reads = ImageReads {
                     load: |p| table[p as usize],
                     prefetch: |p| bytes::prefetch_line(&table[p as usize]),
-                    row: Some(|v| BlockBytes::of_block(&table, v, len).equal(byte)),
+                    row: (self.has_tiles())
+                        .then_some(|v| BlockBytes::of_block(&table, v, len).equal(byte)),
                 };
                 self.gather_images(mover, kind, frontiers, byte, unmove, &into, reads);
             }
@@ -95,9 +97,8 @@ impl<S: SquareSet> Build<'_, S> {
     /// those whose images in White's table, read as `reads` says, have the byte `byte` and
     /// lie in White's frontier (`image_frontier`, or, where `reads` has rows,
     /// `image_frontier_tile` for a word of blocks at once where their images form a tile); in
-    /// a loss step adds them to Black's
-    /// no-escape set; and, if `unmove`, parks their predecessors, with `mover` to move, in
-    /// `into`.
+    /// a loss step adds them to Black's no-escape set; and, if `unmove`, parks their
+    /// predecessors, with `mover` to move, in `into`.
     #[allow(clippy::too_many_arguments)]
     fn gather_images(
         &self,

@@ -90,14 +90,23 @@ impl<S: SquareSet> Build<'_, S> {
         found
     }
 
-    /// From one side, on the 8×8 board: the frontier's slots, as `image_frontier` finds
+    /// Whether a frontier's words of blocks may have their images in tiles: from one side, in
+    /// a table of blocks without pawns on the 8×8 board, built block by block.
+    pub(super) fn has_tiles(&self) -> bool {
+        self.swap.is_some()
+            && S::LANES == 1
+            && self.ix.block_len() == 64
+            && self.ix.slice_count().is_none()
+            && self.setup_blockwise()
+    }
+
+    /// From one side, in a table that `has_tiles`: the frontier's slots, as `image_frontier` finds
     /// them, of Black's blocks 64·k + q for the bits q of `marks` (their slots of `not(w)`
     /// left out), read as one tile of White's table: `row(v)` gives the slots of White's
     /// block v whose byte is the frontier's, and `frontier` holds White's blocks. The slots
     /// of block 64·k + q are at index q. `None` where the blocks' images form no tile (the
-    /// block man's partner is not the digit before him, a symmetry fixes the royal pair, or
-    /// the board is not 8×8), or where too few blocks are marked: then each block is read
-    /// alone.
+    /// block man's partner is not the digit before him, or a symmetry fixes the royal pair),
+    /// or where too few blocks are marked: then each block is read alone.
     pub(super) fn image_frontier_tile(
         &self,
         k: u64,
@@ -107,12 +116,8 @@ impl<S: SquareSet> Build<'_, S> {
         row: impl Fn(u64) -> u64,
     ) -> Option<[S; 64]> {
         let swap = self.swap.as_ref()?;
-        if marks.count_ones() < TILE_FROM
-            || S::LANES != 1
-            || self.ix.block_len() != 64
-            || self.ix.slice_count().is_some()
-            || !self.setup_blockwise()
-        {
+        debug_assert!(self.has_tiles());
+        if marks.count_ones() < TILE_FROM {
             return None;
         }
         let first = k * 64 + marks.trailing_zeros() as u64;
