@@ -162,10 +162,7 @@ impl TableSet {
                 }
                 let sides = if self.stores_once(m) { 1 } else { 2 };
                 let own = table_bytes(&index, sides);
-                let told_apart = (apart && sides == 2 && !seeded(m))
-                    .then(|| Indexer::twins_apart(m, &self.geometry, self.fold))
-                    .flatten();
-                if let Some(apart) = told_apart {
+                if let Some(apart) = apart.then(|| self.told_apart(m)).flatten() {
                     let layer = largest_layer(&apart);
                     let builder = builder_bytes(layer, apart.block_len(), false, sides);
                     let more = table_bytes(&apart, sides).saturating_sub(own);
@@ -176,6 +173,23 @@ impl TableSet {
                 (own, builder)
             })
             .collect()
+    }
+
+    /// The layout `material`'s table is built in where its build tells identical men apart
+    /// (`Recipe::twins_apart`): none for a table stored once (whose colour swap maps the
+    /// sides' men onto each other), a seeded one, or one with a lone non-royal man.
+    fn told_apart(&self, material: &Material) -> Option<Indexer> {
+        let seeded = self.seeds.as_ref().is_some_and(|(s, _)| s == material);
+        (!self.stores_once(material) && !seeded)
+            .then(|| Indexer::twins_apart(material, &self.geometry, self.fold))
+            .flatten()
+    }
+
+    /// Whether a build of `material` has a table to build with identical men told apart.
+    fn has_twins_to_tell_apart(&self, material: &Material) -> bool {
+        let chain = self.chain(material);
+        (chain.todo.iter().zip(&chain.mirrors))
+            .any(|(m, mirrored)| mirrored.is_none() && self.told_apart(m).is_some())
     }
 
     /// Bytes of the held tables a build of `material` uses (its twin's included).
@@ -294,11 +308,11 @@ impl TableSet {
     ) -> Result<Room, BuildError> {
         let used = self.used_bytes(material);
         // Faster where it tells identical men apart, in more memory: only when that fits
-        // beside every table held.
-        if apart {
+        // beside every table held. A chain whose twins' tables are small beside its largest
+        // (KRR.K in KRP.KR's) may need no more memory so than in their own layouts.
+        if apart && self.has_twins_to_tell_apart(material) {
             let need = self.bytes_needed_twins_apart(material);
-            let fits = self.bytes().saturating_add(need) <= self.budget;
-            if need > self.bytes_needed(material) && fits {
+            if self.bytes().saturating_add(need) <= self.budget {
                 return Ok(Room {
                     far: self.budget.saturating_sub(used.saturating_add(need)),
                     dropping: false,
@@ -386,6 +400,23 @@ mod tests {
                 .zip(b)
                 .all(|(x, y)| x.load(Relaxed) == y.load(Relaxed)));
         }
+    }
+
+    /// A chain tells its twins apart wherever that fits, also when its largest table has
+    /// none and the twins' tables, told apart, need no more than it does (KRR.K in KRR.KR's
+    /// chain); a chain without twins has nothing to tell apart.
+    #[test]
+    fn a_chain_tells_small_twins_apart() {
+        let mut set = TableSet::new(PieceSet::standard(), Metric::Dtm);
+        let parse = |name| Material::parse(name, set.pieces()).unwrap();
+        let (krrkr, kbnkn) = (parse("KRR.KR"), parse("KBN.KN"));
+        assert_eq!(
+            set.bytes_needed_twins_apart(&krrkr),
+            set.bytes_needed(&krrkr)
+        );
+        assert!(set.make_room(&krrkr, true).unwrap().twins_apart);
+        assert!(!set.make_room(&kbnkn, true).unwrap().twins_apart);
+        assert!(!set.make_room(&krrkr, false).unwrap().twins_apart);
     }
 
     #[test]
