@@ -24,6 +24,7 @@ use super::far::Kind;
 use super::no_escape::NoEscape;
 use super::open_blocks::Cost;
 use super::sides::Word;
+use super::step_times::Step;
 use super::{Build, MAX_DISTANCE};
 use crate::board::{Color, SquareSet};
 use crate::egt::material::Squares;
@@ -93,6 +94,18 @@ impl<S: SquareSet> Build<'_, S> {
                 true => self.check_open(c, Kind::Loss, lost, check),
                 false => self.check_candidates(c, Kind::Loss, win, lost, check),
             };
+            let time = start.elapsed();
+            self.step_times.add(Step::Loss, c, time);
+            log::trace!(
+                "{}: distance {n}, {}'s losses: {} {blocks} {} blocks, {candidates} candidate \
+                 blocks, gather {:.4} s, checks {:.4} s, {kept} lost",
+                self.name,
+                c.name(),
+                if open { "checked" } else { "un-moved from" },
+                if open { "open" } else { "frontier" },
+                (gathered - start).as_secs_f64(),
+                gathered.elapsed().as_secs_f64(),
+            );
             if open {
                 self.costs.timed(c, Cost::Open, blocks, start.elapsed());
             } else {

@@ -22,7 +22,9 @@
 //!    the losses of n + 1, and the losses of two distances are held at once
 //!    (`Build::lost_at`).
 //!
-//! Distances beyond what a byte holds directly are kept as exceptions (`far.rs`).
+//! Distances beyond what a byte holds directly are kept as exceptions (`far.rs`). Each side's
+//! steps are timed for the debug log, and each step logs its figures at the trace level
+//! (`step_times.rs`).
 //!
 //! A table with pawns is built a *layer* at a time (`Indexer::layers`: the slices of one
 //! pawn progress), the most advanced first, each by the phases above over its own slots. A
@@ -63,6 +65,7 @@ use open_blocks::{OpenBlocks, StepCosts};
 use pending::Pending;
 use sides::Sides;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use step_times::{Step, StepTimes};
 
 mod bitmap;
 mod block_setup;
@@ -81,6 +84,7 @@ mod no_escape;
 mod open_blocks;
 mod pending;
 mod sides;
+mod step_times;
 mod twins;
 mod win_step;
 pub(crate) use no_escape::words as no_escape_words;
@@ -165,6 +169,8 @@ struct Build<'a, S> {
     loss_checks: LossChecks,
     /// What the table's loss steps have cost, for the choice between the two ways.
     costs: &'a StepCosts,
+    /// What each side's steps have taken in this layer, for the debug log.
+    step_times: StepTimes,
     /// Distances beyond the byte's.
     far: Far,
     too_long: AtomicBool,
@@ -361,6 +367,7 @@ pub fn build_table<'t>(
                 open: OpenBlocks::new(blocks.clone(), held),
                 loss_checks,
                 costs: &costs,
+                step_times: StepTimes::default(),
                 far: Far::new(direct, far_room.saturating_sub(far_bytes)),
                 too_long: AtomicBool::new(false),
                 fixed: (!seeds.is_empty()).then(|| [0, 1].map(|_| Bitmap::new(layer.clone()))),
@@ -520,11 +527,13 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         self.within_budget()?;
         log::debug!(
-            "{}: captures and mates {:.3} s, wins {:.3} s, losses {:.3} s, {} distances",
+            "{}: captures and mates {:.3} s, wins {:.3} s ({}), losses {:.3} s ({}), {} distances",
             self.name,
             captures.as_secs_f64(),
             wins.as_secs_f64(),
+            self.step_times.by_side(Step::Win, self.sides_built()),
             losses.as_secs_f64(),
+            self.step_times.by_side(Step::Loss, self.sides_built()),
             n - 1
         );
         report(Phase::Done, 1.0);

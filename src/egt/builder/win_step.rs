@@ -5,9 +5,11 @@
 use super::bitmap::for_each_bit;
 use super::far::Kind;
 use super::frontier::Frontier;
+use super::step_times::Step;
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::value::{NOT_LOST, UNKNOWN};
+use std::time::Instant;
 
 impl<S: SquareSet> Build<'_, S> {
     /// Distance n: every predecessor of a position lost in n−1 that is not yet won in fewer
@@ -20,35 +22,44 @@ impl<S: SquareSet> Build<'_, S> {
         self.won.iter().for_each(Frontier::clear);
         let win = self.far.code(Kind::Win, n);
         let step = |c: Color| {
+            let start = Instant::now();
             let won = &self.won;
             let found = self.collect(c, n, Kind::Win, won);
             let lost = (self.far.code(Kind::Loss, n - 1), win);
             self.gather(c, Kind::Win, self.lost_at(n - 1), lost, true);
             let passes = self.rules.null_move.allows(c);
             let len = self.ix.block_len() as u64;
-            found
-                + self.check_candidates(c, Kind::Win, win, won, |w, bits, word| {
-                    let bytes = word.bytes();
-                    // Undecided, or won in more than n: a provisional win (ILLEGAL and
-                    // NOT_LOST are odd; no loss moves into a loss, LOSS_NEW_ODD included).
-                    let longer = bytes.even::<S>() & !bytes.at_most::<S>(win);
-                    let undecided = bytes.equal::<S>(UNKNOWN) | bytes.equal::<S>(NOT_LOST);
-                    let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
-                    if passes {
-                        // Reached by un-passing: a stalemated side may not pass.
-                        for_each_bit(improves, |b| {
-                            let sq = self
-                                .ix
-                                .decode(w * len + b as u64)
-                                .expect("candidates are positions");
-                            if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
-                                improves &= !S::bit(b);
-                            }
-                        });
-                    }
-                    for_each_bit(improves, |b| word.store(b, win));
-                    improves
-                })
+            let improved = self.check_candidates(c, Kind::Win, win, won, |w, bits, word| {
+                let bytes = word.bytes();
+                // Undecided, or won in more than n: a provisional win (ILLEGAL and
+                // NOT_LOST are odd; no loss moves into a loss, LOSS_NEW_ODD included).
+                let longer = bytes.even::<S>() & !bytes.at_most::<S>(win);
+                let undecided = bytes.equal::<S>(UNKNOWN) | bytes.equal::<S>(NOT_LOST);
+                let mut improves = bits & (undecided | longer) & !self.fixed_word(c, w);
+                if passes {
+                    // Reached by un-passing: a stalemated side may not pass.
+                    for_each_bit(improves, |b| {
+                        let sq = self
+                            .ix
+                            .decode(w * len + b as u64)
+                            .expect("candidates are positions");
+                        if !self.men.has_legal_move(&sq, self.men.occupancy(&sq), c) {
+                            improves &= !S::bit(b);
+                        }
+                    });
+                }
+                for_each_bit(improves, |b| word.store(b, win));
+                improves
+            });
+            let time = start.elapsed();
+            self.step_times.add(Step::Win, c, time);
+            log::trace!(
+                "{}: distance {n}, {}'s wins: {found} collected, {improved} found, {:.4} s",
+                self.name,
+                c.name(),
+                time.as_secs_f64()
+            );
+            found + improved
         };
         let count = self.sides_built().iter().map(|&c| step(c)).sum();
         for &c in self.sides_built() {
