@@ -94,7 +94,7 @@ impl<S: SquareSet> Build<'_, S> {
                 true => self.check_open(c, Kind::Loss, lost, check),
                 false => self.check_candidates(c, Kind::Loss, win, lost, check),
             };
-            let time = start.elapsed();
+            let (time, checks) = (start.elapsed(), gathered.elapsed());
             self.step_times.add(Step::Loss, c, time);
             log::trace!(
                 "{}: distance {n}, {}'s losses: {} {blocks} {} blocks, {candidates} candidate \
@@ -103,15 +103,14 @@ impl<S: SquareSet> Build<'_, S> {
                 c.name(),
                 if open { "checked" } else { "un-moved from" },
                 if open { "open" } else { "frontier" },
-                (gathered - start).as_secs_f64(),
-                gathered.elapsed().as_secs_f64(),
+                (time - checks).as_secs_f64(),
+                checks.as_secs_f64(),
             );
             if open {
-                self.costs.timed(c, Cost::Open, blocks, start.elapsed());
+                self.costs.timed(c, Cost::Open, blocks, time);
             } else {
-                self.costs.timed(c, Cost::Gathered, blocks, start.elapsed());
-                self.costs
-                    .timed(c, Cost::Candidate, candidates, gathered.elapsed());
+                self.costs.timed(c, Cost::Gathered, blocks, time);
+                self.costs.timed(c, Cost::Candidate, candidates, checks);
             }
             kept
         };
