@@ -129,17 +129,30 @@ impl<S: SquareSet> Build<'_, S> {
         slots: S,
         no_escape: &NoEscape<S>,
     ) -> S {
+        let closed = self.targets(moves, sq, i, to, &|b| no_escape.word(b));
+        slots & !closed.unwrap_or(!S::default())
+    }
+
+    /// The slots of a block (men `sq`, its moves `moves`) from which man `i`'s move to `to`
+    /// reaches a slot of `set(b)`, a set of slots of the block b it lands in; `None` where
+    /// the move reaches no position.
+    #[inline(always)]
+    pub(super) fn targets(
+        &self,
+        moves: &BlockMoves,
+        sq: &Squares,
+        i: usize,
+        to: Square,
+        set: &impl Fn(u64) -> S,
+    ) -> Option<S> {
         let mut moved = *sq;
         moved[i] = to;
-        let closed = match moves.after(sq, i, &moved) {
-            BlockMove::Off => !S::default(),
-            BlockMove::Block(b) => no_escape.word(b),
-            BlockMove::Mapped(b, g) => self.ix.image(g.inverse(), no_escape.word(b)),
-            BlockMove::Folded(b, g, f) => self
-                .ix
-                .image(g.inverse(), self.ix.unfold(&f, no_escape.word(b))),
-        };
-        slots & !closed
+        Some(match moves.after(sq, i, &moved) {
+            BlockMove::Off => return None,
+            BlockMove::Block(b) => set(b),
+            BlockMove::Mapped(b, g) => self.ix.image(g.inverse(), set(b)),
+            BlockMove::Folded(b, g, f) => self.ix.image(g.inverse(), self.ix.unfold(&f, set(b))),
+        })
     }
 
     /// Of the slots `alive` of block `w` (men `sq`, fold `fold`, side `c` to move), those

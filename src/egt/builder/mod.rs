@@ -66,6 +66,7 @@ use pending::Pending;
 use sides::Sides;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use step_times::{Step, StepTimes};
+use win_pull::WinBlocks;
 
 mod bitmap;
 mod block_setup;
@@ -86,12 +87,14 @@ mod pending;
 mod sides;
 mod step_times;
 mod twins;
+mod win_pull;
 mod win_step;
 pub(crate) use no_escape::words as no_escape_words;
 pub use open_blocks::LossChecks;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 use thiserror::Error;
+pub use win_pull::WinChecks;
 
 /// A table that cannot be built.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -167,6 +170,10 @@ struct Build<'a, S> {
     open: OpenBlocks,
     /// Which positions the loss steps check (`Recipe::loss_checks`).
     loss_checks: LossChecks,
+    /// How the win steps find their wins (`Recipe::win_checks`).
+    win_checks: WinChecks,
+    /// Per side: the blocks that a win may still improve, for win steps that pull.
+    win_blocks: WinBlocks,
     /// What the table's loss steps have cost, for the choice between the two ways.
     costs: &'a StepCosts,
     /// What each side's steps have taken in this layer, for the debug log.
@@ -217,6 +224,9 @@ pub struct Recipe<'r> {
     /// Which positions a loss step checks: as builds do, whichever costs less at each step
     /// ([`LossChecks::Cheaper`]); the tests compare the ways.
     pub loss_checks: LossChecks,
+    /// How the win steps find their wins: as builds do, whichever costs less at each step
+    /// ([`WinChecks::Cheaper`]); the tests compare the ways.
+    pub win_checks: WinChecks,
     /// Whether a table whose non-royal men all come in groups of identical men, the last a
     /// pair, is built with that pair told apart, in twice the table's memory, and packed back
     /// (true where the budget allows it: `twins.rs`), or slot by slot in its own layout.
@@ -246,6 +256,7 @@ pub fn build_table<'t>(
         blocks: by_blocks,
         once,
         loss_checks,
+        win_checks,
         twins_apart,
     } = *recipe;
     report(Phase::Setup, 0.0);
@@ -366,6 +377,8 @@ pub fn build_table<'t>(
                 exit_bounds: ExitBounds::new(blocks.clone(), held),
                 open: OpenBlocks::new(blocks.clone(), held),
                 loss_checks,
+                win_checks,
+                win_blocks: WinBlocks::new(blocks.clone(), held),
                 costs: &costs,
                 step_times: StepTimes::default(),
                 far: Far::new(direct, far_room.saturating_sub(far_bytes)),
@@ -1175,6 +1188,60 @@ mod tests {
             marked_from_one_side += usize::from(marked.is_stored_once() && blockwise);
         }
         assert_eq!(marked_from_one_side, 8);
+    }
+
+    /// Win steps that pull, looking at every block a win may still improve for a move into
+    /// the opponent's last losses, find the wins that un-moving from those losses finds: a
+    /// table built either way at every step, and as builds choose, is byte for byte the
+    /// same. Block by block on boards of one, two and four lanes, with the block man's side
+    /// winning or not, twins told apart, folded blocks, lame leapers and hoppers, under the
+    /// rule variants (a passing side pushes), DTZ and DTC; and where no build pulls (slot by
+    /// slot, pawns, a table stored once), the same as ever.
+    #[test]
+    fn pulled_wins_build_the_tables_pushed_ones_do() {
+        let (passing, stalemate_and_bare, dtz) = variants();
+        let plain = Rules::default();
+        let cases = [
+            ("8x8", "KQ.K", Metric::Dtm, plain, true),
+            ("6x6", "KQR.KR", Metric::Dtm, plain, true),
+            ("5x5", "KQQ.KBB", Metric::Dtm, plain, true),
+            ("10x8", "KQ.KR", Metric::Dtm, plain, true),
+            ("12x12", "KQ.K", Metric::Dtm, plain, true),
+            ("6x6", "KRN.KR", dtz, plain, true),
+            ("5x5", "KRN.KR", Metric::Dtm, stalemate_and_bare, true),
+            ("6x6", "KRN.KR", Metric::Dtm, passing, true),
+            ("6x6", "KR.KN", Metric::Dtc, plain, true),
+            ("6x6", "KO.KGU", Metric::Dtm, plain, true),
+            ("6x6", "KQR.KR", Metric::Dtm, plain, false),
+            ("5x5", "KRP.KR", Metric::Dtm, plain, true),
+            ("5x5", "KRN.KRN", Metric::Dtm, plain, true),
+        ];
+        let mut pulling = 0;
+        for (board, spec, metric, rules, blocks) in cases {
+            let (set, material) = built_set(board, spec, metric, rules);
+            let built = |win_checks| {
+                rebuilt(&set, &material, |r| Recipe {
+                    blocks,
+                    win_checks,
+                    ..r
+                })
+            };
+            let candidates = built(WinChecks::Candidates);
+            for table in [built(WinChecks::Cheaper), built(WinChecks::Open)] {
+                assert_same_bytes(
+                    &table,
+                    &candidates,
+                    &format!("{spec} on {board}, {rules:?}"),
+                );
+            }
+            // Twins are told apart while they build, and packed back into a layout without
+            // blocks.
+            let ix = candidates.indexer();
+            let twins = Indexer::twins_apart(&material, set.geometry(), true).is_some();
+            let pulls = blocks && (ix.has_blocks() || twins) && ix.slice_count().is_none();
+            pulling += usize::from(pulls && !candidates.is_stored_once());
+        }
+        assert_eq!(pulling, 10);
     }
 
     /// A table whose non-royal men all come in groups of identical men, built with its last

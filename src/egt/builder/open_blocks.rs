@@ -34,6 +34,7 @@ use super::frontier::Frontier;
 use super::sides::Word;
 use super::Build;
 use crate::board::{Color, SquareSet};
+use crate::egt::bytes::BlockBytes;
 use crate::egt::material::Squares;
 use crate::egt::value::UNKNOWN;
 use rayon::prelude::*;
@@ -107,7 +108,7 @@ pub(super) enum Cost {
 
 impl StepCosts {
     /// The last measured `cost` of side `c`'s steps.
-    fn get(&self, c: Color, cost: Cost) -> Option<f64> {
+    pub(super) fn get(&self, c: Color, cost: Cost) -> Option<f64> {
         let bits = self.0[c.index()][cost as usize].load(Relaxed);
         // Zero bits: never measured (a step's cost is never exactly 0 ns per block).
         (bits != 0).then(|| f64::from_bits(bits))
@@ -219,8 +220,30 @@ impl<S: SquareSet> Build<'_, S> {
         kept: &[Frontier; 2],
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
+        let open = &self.open;
+        let (set, count) = (&open.sets[c.index()], &open.count[c.index()]);
+        let escaped = Some(&open.escaped[c.index()]);
+        let undecided = |bytes: &BlockBytes| bytes.equal::<S>(UNKNOWN);
+        self.check_blocks_of(c, kind, kept, (set, count, escaped), undecided, check)
+    }
+
+    /// Calls `check(w, slots, word)`, in parallel, for every block w of side `c` in `set`
+    /// (but those of `skipped`, which stay in it) whose bytes have slots to check (`slots`,
+    /// what `to_check` finds in them), with its word of c's table; `check` returns the slots
+    /// it keeps, decided as `kind` says at the distance reached: they join c's frontier of
+    /// `kept` and are recorded (`Build::record`). Blocks left with nothing to check leave
+    /// the set, and `count` becomes the number of blocks it holds. Returns how many slots
+    /// were kept; a cancelled build checks nothing more.
+    pub(super) fn check_blocks_of(
+        &self,
+        c: Color,
+        kind: Kind,
+        kept: &[Frontier; 2],
+        (set, count, skipped): (&Bitmap, &AtomicU64, Option<&Bitmap>),
+        to_check: impl Fn(&BlockBytes) -> S + Sync,
+        check: impl Fn(u64, S, &mut Word) -> S + Sync,
+    ) -> u64 {
         let table = self.sides.writer(c);
-        let (set, escaped) = (&self.open.sets[c.index()], &self.open.escaped[c.index()]);
         let (kept_slots, open) = set
             .groups()
             .into_par_iter()
@@ -228,8 +251,7 @@ impl<S: SquareSet> Build<'_, S> {
                 let (mut count, mut open) = (0, 0);
                 for (k, _) in set.words_of(g) {
                     let marks = set.take_word(k);
-                    // The escaped blocks stay open, unchecked.
-                    let mut still = marks & escaped.word(k);
+                    let mut still = marks & skipped.map_or(0, |s| s.word(k));
                     let (checked, mut blocks) = (marks & !still, 0u64);
                     for_each_bit(checked, |b| {
                         let w = k * 64 + b as u64;
@@ -242,17 +264,17 @@ impl<S: SquareSet> Build<'_, S> {
                         }
                         // SAFETY: this task is the only one that works on block w.
                         let mut word = unsafe { table.word(w) };
-                        let undecided = word.bytes().equal::<S>(UNKNOWN);
-                        if undecided.is_empty() {
+                        let slots = to_check(&word.bytes());
+                        if slots.is_empty() {
                             return;
                         }
-                        let slots = check(w, undecided, &mut word) & undecided;
-                        self.record(c, kind, kept, w, slots);
-                        if !slots.is_empty() {
+                        let decided = check(w, slots, &mut word) & slots;
+                        self.record(c, kind, kept, w, decided);
+                        if !decided.is_empty() {
                             blocks |= 1 << b;
-                            count += slots.count() as u64;
+                            count += decided.count() as u64;
                         }
-                        if slots != undecided {
+                        if decided != slots {
                             still |= 1 << b;
                         }
                     });
@@ -263,7 +285,7 @@ impl<S: SquareSet> Build<'_, S> {
                 (count, open)
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        self.open.count[c.index()].store(open, Relaxed);
+        count.store(open, Relaxed);
         kept_slots
     }
 

@@ -37,7 +37,8 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 /// slot and side worked on (a step's candidates are parked there, or, in a loss step from one
 /// side, in the table); the blocks (of `block_len` slots) holding candidates, a bit per
 /// block; the frontiers, won and lost (two distances of those) for each side, and the open
-/// blocks of each side worked on and those marked escaped, a bit per block each; the smallest
+/// blocks of each side worked on, those marked escaped and those a win may still improve, a
+/// bit per block each; the smallest
 /// pending byte of each block and the longest loss its exits give, for each side worked on;
 /// the list of candidate groups a step checks (64 × 64 blocks each); with seeds, a bitmap of
 /// the fixed positions per side; and the bookkeeping.
@@ -47,7 +48,7 @@ fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 
     let no_escape =
         sides * no_escape_bytes(blocks, block_len) + (2 - sides) * no_escape_bytes(0, block_len);
     let frontiers = 6 * bitmap_bytes(blocks);
-    let open = 2 * sides * bitmap_bytes(blocks);
+    let open = 3 * sides * bitmap_bytes(blocks);
     let pending = sides * blocks + 2 * 256 * 8;
     let exit_bounds = sides * blocks;
     let groups = 8 * blocks.div_ceil(64).div_ceil(64);

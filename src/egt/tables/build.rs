@@ -3,7 +3,7 @@
 //! progress as a share of the whole build's time.
 
 use super::TableSet;
-use crate::egt::builder::{build_table, BuildError, LossChecks, Recipe};
+use crate::egt::builder::{build_table, BuildError, LossChecks, Recipe, WinChecks};
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::progress::{time_left, BuildEvent, Phase, Progress, TableClock};
@@ -281,6 +281,7 @@ impl TableSet {
             blocks: true,
             once: true,
             loss_checks: LossChecks::Cheaper,
+            win_checks: WinChecks::Cheaper,
             twins_apart: false,
         }
     }
