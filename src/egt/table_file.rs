@@ -282,7 +282,7 @@ impl Packing {
     };
 }
 
-/// [`write`], with sections compressed as `packing` says.
+/// [`write()`], with sections compressed as `packing` says.
 fn write_packed(
     table: &Table,
     key: &TableKey,

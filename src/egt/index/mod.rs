@@ -57,7 +57,7 @@ pub struct Indexer {
     images: Vec<Vec<Square>>,
     pairs: Vec<(Square, Square)>,
     /// For each ordered pair (a·n + b): its canonical pair number and the mask of the G
-    /// elements (bit i = syms[i]) that map it onto its canonical pair.
+    /// elements (bit i = `syms[i]`) that map it onto its canonical pair.
     pair_slot: Vec<PairSlot>,
     groups: Vec<Group>,
     rest: u64,
