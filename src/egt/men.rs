@@ -412,6 +412,33 @@ impl<'a, S: SquareSet> Men<'a, S> {
         sq: &Squares,
         occupied: S,
         c: Color,
+        f: impl FnMut(usize, Square, S) -> bool,
+    ) -> bool {
+        self.quiet_of_block_in_order(sq, occupied, c, false, f)
+    }
+
+    /// [`Men::for_each_quiet_of_block`] with the men in man order, the royal first: a search
+    /// for a move that reaches some positions (a win step that pulls) ends sooner so, where
+    /// one for a move that escapes (a loss check) ends sooner the other way.
+    #[inline(always)]
+    pub fn for_each_quiet_of_block_royal_first(
+        &self,
+        sq: &Squares,
+        occupied: S,
+        c: Color,
+        f: impl FnMut(usize, Square, S) -> bool,
+    ) -> bool {
+        self.quiet_of_block_in_order(sq, occupied, c, true, f)
+    }
+
+    /// The walk of `for_each_quiet_of_block`, the royal first or last.
+    #[inline(always)]
+    fn quiet_of_block_in_order(
+        &self,
+        sq: &Squares,
+        occupied: S,
+        c: Color,
+        royal_first: bool,
         mut f: impl FnMut(usize, Square, S) -> bool,
     ) -> bool {
         debug_assert!(
@@ -419,10 +446,11 @@ impl<'a, S: SquareSet> Men<'a, S> {
             "block-wise work needs pawns that capture plainly"
         );
         let block = self.block_man;
-        self.quiet_men(c)
-            .rev()
-            .filter(|&&i| i != block)
-            .all(|&i| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, !path)))
+        let walk = |&i: &usize| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, !path));
+        match royal_first {
+            true => self.quiet_men(c).filter(|&&i| i != block).all(walk),
+            false => self.quiet_men(c).rev().filter(|&&i| i != block).all(walk),
+        }
     }
 
     /// `for_each_quiet_of_block` for the lame leaps and hops: `allowed` may then also be the
