@@ -403,37 +403,14 @@ impl<'a, S: SquareSet> Men<'a, S> {
     /// Calls `f(i, to, allowed)` for every non-capturing move along a ray (a plain leap or
     /// ride) of side `c`'s men other than the block man, on the board of `occupied` (every man
     /// but him): the move exists for exactly the squares `allowed` of the block man, those
-    /// off its path. The royal moves last, as in `for_each_quiet`. Stops, returning false,
-    /// when `f` does. The lame leaps and hops are [`Men::for_each_special_quiet_of_block`]'s
-    /// (apart, so that the hot walk of the rays keeps `f` inlined).
+    /// off its path. The royal moves last, as in `for_each_quiet`, or, if `royal_first`, the
+    /// men in man order, the royal first: a search for a move that escapes (a loss check)
+    /// ends sooner the one way, one for a move that reaches some positions (a win step that
+    /// pulls) the other. Stops, returning false, when `f` does. The lame leaps and hops are
+    /// [`Men::for_each_special_quiet_of_block`]'s (apart, so that the hot walk of the rays
+    /// keeps `f` inlined).
     #[inline(always)]
     pub fn for_each_quiet_of_block(
-        &self,
-        sq: &Squares,
-        occupied: S,
-        c: Color,
-        f: impl FnMut(usize, Square, S) -> bool,
-    ) -> bool {
-        self.quiet_of_block_in_order(sq, occupied, c, false, f)
-    }
-
-    /// [`Men::for_each_quiet_of_block`] with the men in man order, the royal first: a search
-    /// for a move that reaches some positions (a win step that pulls) ends sooner so, where
-    /// one for a move that escapes (a loss check) ends sooner the other way.
-    #[inline(always)]
-    pub fn for_each_quiet_of_block_royal_first(
-        &self,
-        sq: &Squares,
-        occupied: S,
-        c: Color,
-        f: impl FnMut(usize, Square, S) -> bool,
-    ) -> bool {
-        self.quiet_of_block_in_order(sq, occupied, c, true, f)
-    }
-
-    /// The walk of `for_each_quiet_of_block`, the royal first or last.
-    #[inline(always)]
-    fn quiet_of_block_in_order(
         &self,
         sq: &Squares,
         occupied: S,
