@@ -81,11 +81,40 @@ pub enum LossChecks {
     MarkedBlocks,
 }
 
+/// Per side, a set of blocks (of the layer in work) that a step looks at one by one
+/// (`Build::check_blocks_of`), dropping those with nothing left to look at: every block at
+/// first, for the sides held; and how many blocks each held after its last pass.
+pub(super) struct BlockSets {
+    sets: [Bitmap; 2],
+    count: [AtomicU64; 2],
+}
+
+impl BlockSets {
+    /// Every block of `blocks`, for the sides `held`.
+    pub(super) fn all(blocks: Range<u64>, held: &[Color]) -> BlockSets {
+        BlockSets {
+            sets: per_side(held, || Bitmap::full(blocks.clone())),
+            count: [0, 1].map(|_| AtomicU64::new(blocks.end - blocks.start)),
+        }
+    }
+
+    /// How many blocks side `c`'s set held after its last pass.
+    pub(super) fn count(&self, c: Color) -> u64 {
+        self.count[c.index()].load(Relaxed)
+    }
+}
+
+/// A bitmap per side, `make()`'s for the sides `held`, an empty one for the other.
+fn per_side(held: &[Color], make: impl Fn() -> Bitmap) -> [Bitmap; 2] {
+    Color::BOTH.map(|c| match held.contains(&c) {
+        true => make(),
+        false => Bitmap::new(0..0),
+    })
+}
+
 /// Per side, the blocks that may hold undecided slots (of the layer in work).
 pub(super) struct OpenBlocks {
-    sets: [Bitmap; 2],
-    /// Per side: how many blocks its set held after its last pass (all, at first).
-    count: [AtomicU64; 2],
+    blocks: BlockSets,
     /// Per side: the open blocks marked escaped (see the module doc).
     escaped: [Bitmap; 2],
 }
@@ -127,18 +156,9 @@ impl StepCosts {
 impl OpenBlocks {
     /// Every block of `blocks` open, for the sides `held`.
     pub(super) fn new(blocks: Range<u64>, held: &[Color]) -> OpenBlocks {
-        let set = |c: Color| match held.contains(&c) {
-            true => Bitmap::full(blocks.clone()),
-            false => Bitmap::new(0..0),
-        };
-        let escaped = |c: Color| match held.contains(&c) {
-            true => Bitmap::new(blocks.clone()),
-            false => Bitmap::new(0..0),
-        };
         OpenBlocks {
-            sets: Color::BOTH.map(set),
-            count: [0, 1].map(|_| AtomicU64::new(blocks.end - blocks.start)),
-            escaped: Color::BOTH.map(escaped),
+            escaped: per_side(held, || Bitmap::new(blocks.clone())),
+            blocks: BlockSets::all(blocks, held),
         }
     }
 
@@ -163,7 +183,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// step works on that way (the open ones, or the frontier's), for `StepCosts::timed`.
     pub(super) fn checks_open(&self, c: Color) -> (bool, u64) {
         let frontier = self.won[self.frontier_read(c).index()].count();
-        let open = self.open.count[c.index()].load(Relaxed);
+        let open = self.open.blocks.count(c);
         let checks_open = match self.loss_checks {
             LossChecks::Candidates | LossChecks::MarkedBlocks => false,
             LossChecks::Open => true,
@@ -220,30 +240,36 @@ impl<S: SquareSet> Build<'_, S> {
         kept: &[Frontier; 2],
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
-        let open = &self.open;
-        let (set, count) = (&open.sets[c.index()], &open.count[c.index()]);
-        let escaped = Some(&open.escaped[c.index()]);
+        let escaped = Some(&self.open.escaped[c.index()]);
         let undecided = |bytes: &BlockBytes| bytes.equal::<S>(UNKNOWN);
-        self.check_blocks_of(c, kind, kept, (set, count, escaped), undecided, check)
+        self.check_blocks_of(
+            c,
+            kind,
+            kept,
+            (&self.open.blocks, escaped),
+            undecided,
+            check,
+        )
     }
 
-    /// Calls `check(w, slots, word)`, in parallel, for every block w of side `c` in `set`
-    /// (but those of `skipped`, which stay in it) whose bytes have slots to check (`slots`,
-    /// what `to_check` finds in them), with its word of c's table; `check` returns the slots
-    /// it keeps, decided as `kind` says at the distance reached: they join c's frontier of
-    /// `kept` and are recorded (`Build::record`). Blocks left with nothing to check leave
-    /// the set, and `count` becomes the number of blocks it holds. Returns how many slots
-    /// were kept; a cancelled build checks nothing more.
+    /// Calls `check(w, slots, word)`, in parallel, for every block w of side `c`'s set of
+    /// `sets` (but those of `skipped`, which stay in it) whose bytes have slots to check
+    /// (`slots`, what `to_check` finds in them), with its word of c's table; `check` returns
+    /// the slots it keeps, decided as `kind` says at the distance reached: they join c's
+    /// frontier of `kept` and are recorded (`Build::record`). Blocks left with nothing to
+    /// check leave the set, which is counted again. Returns how many slots were kept; a
+    /// cancelled build checks nothing more.
     pub(super) fn check_blocks_of(
         &self,
         c: Color,
         kind: Kind,
         kept: &[Frontier; 2],
-        (set, count, skipped): (&Bitmap, &AtomicU64, Option<&Bitmap>),
+        (sets, skipped): (&BlockSets, Option<&Bitmap>),
         to_check: impl Fn(&BlockBytes) -> S + Sync,
         check: impl Fn(u64, S, &mut Word) -> S + Sync,
     ) -> u64 {
         let table = self.sides.writer(c);
+        let set = &sets.sets[c.index()];
         let (kept_slots, open) = set
             .groups()
             .into_par_iter()
@@ -269,8 +295,8 @@ impl<S: SquareSet> Build<'_, S> {
                             return;
                         }
                         let decided = check(w, slots, &mut word) & slots;
-                        self.record(c, kind, kept, w, decided);
                         if !decided.is_empty() {
+                            self.record(c, kind, kept, w, decided);
                             blocks |= 1 << b;
                             count += decided.count() as u64;
                         }
@@ -285,7 +311,7 @@ impl<S: SquareSet> Build<'_, S> {
                 (count, open)
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        count.store(open, Relaxed);
+        sets.count[c.index()].store(open, Relaxed);
         kept_slots
     }
 

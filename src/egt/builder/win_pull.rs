@@ -18,19 +18,18 @@
 //! nothing to set up: a table with blocks and without pawns (one layer), built with both sides
 //! (no colour swap) and without seeds, for a side that may not pass.
 
-use super::bitmap::{for_each_bit, Bitmap};
+use super::bitmap::for_each_bit;
 use super::far::Kind;
 use super::frontier::Frontier;
-use super::open_blocks::{Cost, StepCosts};
+use super::open_blocks::{BlockSets, Cost, StepCosts};
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::bytes::BlockBytes;
 use crate::egt::index::Fold;
 use crate::egt::material::Squares;
 use crate::egt::value::{NOT_LOST, UNKNOWN};
-use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// A step counts the set again (and may pull) only when its frontier holds at least one
 /// block for this many of the set's: with fewer, un-moving from it costs less than reading
@@ -53,10 +52,8 @@ pub enum WinChecks {
 /// Per side, the blocks that may hold positions a win improves (of the layer in work), and
 /// what the side's win steps have cost each way.
 pub(super) struct WinBlocks {
-    sets: [Bitmap; 2],
-    /// Per side: how many blocks its set held when last counted (all, at first).
-    count: [AtomicU64; 2],
-    /// Per side: whether that count is still the set's own (its last step pulled, or it
+    blocks: BlockSets,
+    /// Per side: whether its set's count is still the set's own (its last step pulled, or it
     /// was just counted again).
     counted: [AtomicBool; 2],
     /// Per side: a pushing step's cost per frontier block (`Cost::Gathered`), a pulling
@@ -76,13 +73,8 @@ pub(super) fn improvable<S: SquareSet>(bytes: &BlockBytes, win: u8) -> S {
 impl WinBlocks {
     /// Every block of `blocks` in the set, for the sides `held`.
     pub(super) fn new(blocks: Range<u64>, held: &[Color]) -> WinBlocks {
-        let set = |c: Color| match held.contains(&c) {
-            true => Bitmap::full(blocks.clone()),
-            false => Bitmap::new(0..0),
-        };
         WinBlocks {
-            sets: Color::BOTH.map(set),
-            count: [0, 1].map(|_| AtomicU64::new(blocks.end - blocks.start)),
+            blocks: BlockSets::all(blocks, held),
             counted: [0, 1].map(|_| AtomicBool::new(true)),
             costs: StepCosts::default(),
         }
@@ -109,15 +101,15 @@ impl<S: SquareSet> Build<'_, S> {
         }
         let wins = &self.win_blocks;
         if self.win_checks == WinChecks::Open {
-            return (true, wins.count[c.index()].load(Relaxed));
+            return (true, wins.blocks.count(c));
         }
-        if frontier * RECOUNT_PER_FRONTIER_BLOCK < wins.count[c.index()].load(Relaxed) {
+        if frontier * RECOUNT_PER_FRONTIER_BLOCK < wins.blocks.count(c) {
             return (false, frontier);
         }
         if !wins.counted[c.index()].load(Relaxed) {
             self.recount_win_blocks(c, win);
         }
-        let open = wins.count[c.index()].load(Relaxed);
+        let open = wins.blocks.count(c);
         // Until a pull is measured, a block of the set is reckoned to cost what a frontier
         // block's un-moves do: both look at about as many moves.
         let pushed = wins.costs.get(c, Cost::Gathered);
@@ -144,34 +136,13 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// Drops from side `c`'s set the blocks without a slot a win improves (its wins having
-    /// the byte `win`), and counts those left.
+    /// the byte `win`), and counts those left: a pass over the set that looks at no move.
     fn recount_win_blocks(&self, c: Color, win: u8) {
-        let table = self.sides.frozen(c);
-        let len = self.ix.block_len();
-        let set = &self.win_blocks.sets[c.index()];
-        let open: u64 = set
-            .groups()
-            .into_par_iter()
-            .map(|g| {
-                let mut open = 0;
-                for (k, _) in set.words_of(g) {
-                    let marks = set.take_word(k);
-                    let mut still = 0u64;
-                    for_each_bit(marks, |b| {
-                        let w = k * 64 + b as u64;
-                        let bytes = BlockBytes::of_block(&table, w, len);
-                        if !improvable::<S>(&bytes, win).is_empty() {
-                            still |= 1 << b;
-                        }
-                    });
-                    set.put_word(k, still);
-                    open += u64::from(still.count_ones());
-                }
-                open
-            })
-            .sum();
-        self.win_blocks.count[c.index()].store(open, Relaxed);
-        self.win_blocks.counted[c.index()].store(true, Relaxed);
+        let wins = &self.win_blocks;
+        let improvable = |bytes: &BlockBytes| improvable(bytes, win);
+        let (sets, won) = ((&wins.blocks, None), &self.won);
+        self.check_blocks_of(c, Kind::Win, won, sets, improvable, |_, _, _| S::default());
+        wins.counted[c.index()].store(true, Relaxed);
     }
 
     /// Side `c`'s wins of distance n (byte `win`), pulled: every block of c's set whose slots
@@ -197,7 +168,7 @@ impl<S: SquareSet> Build<'_, S> {
             c,
             Kind::Win,
             won,
-            (&wins.sets[c.index()], &wins.count[c.index()], None),
+            (&wins.blocks, None),
             |bytes| improvable(bytes, win),
             |w, open, word| {
                 let Some(block) = self.block(w) else {

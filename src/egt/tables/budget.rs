@@ -38,10 +38,9 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 /// side, in the table); the blocks (of `block_len` slots) holding candidates, a bit per
 /// block; the frontiers, won and lost (two distances of those) for each side, and the open
 /// blocks of each side worked on, those marked escaped and those a win may still improve, a
-/// bit per block each; the smallest
-/// pending byte of each block and the longest loss its exits give, for each side worked on;
-/// the list of candidate groups a step checks (64 × 64 blocks each); with seeds, a bitmap of
-/// the fixed positions per side; and the bookkeeping.
+/// bit per block each; the smallest pending byte of each block and the longest loss its
+/// exits give, for each side worked on; the list of candidate groups a step checks (64 × 64
+/// blocks each); with seeds, a bitmap of the fixed positions per side; and the bookkeeping.
 fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 {
     let blocks = slots.div_ceil(block_len as u64);
     let candidates = bitmap_bytes(blocks);
