@@ -69,22 +69,26 @@ impl<S: SquareSet> Build<'_, S> {
             };
             bytes[c.index()][UNKNOWN as usize] += quiet.count() as u64;
             // Where the royal can step, there is a quiet move, whatever the other men can do:
-            // found for the whole block the first time a position asks.
-            let mut steps = None;
+            // found for the whole block the first time a position asks, first off the squares
+            // where the royal may be boxed in (a cheap superset), then exactly on them.
+            let (mut boxed, mut steps) = (None, None);
             // The longest loss an undecided position's exits give (`exit_bounds.rs`).
             let mut longest = 0;
             for_each_bit(positions & !quiet, |x| {
                 let in_check = attacked[c.index()].contains(x);
                 let slot = w * len + x as u64;
                 let byte = self.byte_given_exits(slot, c, in_check, exits[x as usize], || {
-                    let steps =
-                        *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c));
-                    steps.contains(x) || {
+                    let boxed =
+                        *boxed.get_or_insert_with(|| self.men.royal_boxed_in_block(&sq, others, c));
+                    let mut steps = || {
+                        *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c))
+                    };
+                    !boxed.contains(x) || steps().contains(x) || {
                         let mut s = sq;
                         s[bm] = x;
                         let mut occ = fixed;
                         occ.by_color[self.men.color(bm).index()] |= S::bit(x);
-                        self.men.has_quiet_move(&s, occ, c)
+                        self.men.has_quiet_move_but_royal(&s, occ, c)
                     }
                 });
                 if byte == UNKNOWN {

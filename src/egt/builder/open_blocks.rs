@@ -329,10 +329,14 @@ impl<S: SquareSet> Build<'_, S> {
         }
         let bm = self.men.block_man();
         let mut kept = slots;
+        // Where the royal has no safe step, the other men's moves.
         for_each_bit(boxed & !self.men.royal_steps_in_block(sq, others, c), |x| {
             let mut s = *sq;
             s[bm] = x;
-            if !self.men.has_quiet_move(&s, self.men.occupancy(&s), c) {
+            if !self
+                .men
+                .has_quiet_move_but_royal(&s, self.men.occupancy(&s), c)
+            {
                 kept &= !S::bit(x);
             }
         });
