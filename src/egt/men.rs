@@ -341,18 +341,18 @@ impl<'a, S: SquareSet> Men<'a, S> {
     /// Whether side `c` has a legal non-capturing move but a pawn's (one that stays in the
     /// slice). The royal is tried first: in check, its steps are the likeliest escapes.
     pub fn has_quiet_move(&self, sq: &Squares, occ: Occupancy<S>, c: Color) -> bool {
-        self.has_quiet_move_of(sq, occ, c, true)
+        self.has_quiet_move_among(sq, occ, c, |_| true)
     }
 
-    /// `has_quiet_move` for a caller that knows side `c`'s royal has no legal step: the
-    /// other men's moves alone.
-    pub fn has_quiet_move_but_royal(&self, sq: &Squares, occ: Occupancy<S>, c: Color) -> bool {
-        self.has_quiet_move_of(sq, occ, c, false)
-    }
-
-    /// Whether side `c` has a legal non-capturing move but a pawn's, the royal's tried (first)
-    /// only if `royal`.
-    fn has_quiet_move_of(&self, sq: &Squares, occ: Occupancy<S>, c: Color, royal: bool) -> bool {
+    /// `has_quiet_move` among the men `i` of side `c` for which `among(i)` holds, for a
+    /// caller that knows the others have no legal non-capturing move.
+    pub fn has_quiet_move_among(
+        &self,
+        sq: &Squares,
+        occ: Occupancy<S>,
+        c: Color,
+        among: impl Fn(usize) -> bool,
+    ) -> bool {
         let all = occ.all();
         let mut illegal = |i: usize, t: Square| {
             let mut s2 = *sq;
@@ -362,7 +362,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
         };
         !self
             .quiet_men(c)
-            .filter(|&&i| royal || i != c.index())
+            .filter(|&&i| among(i))
             .all(|&i| self.quiet_moves_of(i, sq, occ, &mut illegal))
     }
 

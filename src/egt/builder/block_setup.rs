@@ -4,6 +4,7 @@
 //! its values in one block of the smaller table.
 
 use super::bitmap::for_each_bit;
+use super::blocks::QuietMoves;
 use super::done::Finished;
 use super::exits::{Exits, Reached, Read, NO_EXIT};
 use super::sides::Writer;
@@ -11,7 +12,6 @@ use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::index::BlockMove;
 use crate::egt::material::{Squares, MAX_MEN};
-use crate::egt::men::Occupancy;
 use crate::egt::value::{ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -38,15 +38,8 @@ impl<S: SquareSet> Build<'_, S> {
             self.black_illegal(w, block);
             return 0;
         };
-        let bm = self.men.block_man();
         let others = self.men.others_of_block(&sq);
         let attacked = Color::BOTH.map(|c| self.men.royal_attacked_in_block(&sq, others, c));
-        let mut fixed = Occupancy {
-            by_color: [S::default(); 2],
-        };
-        for i in (0..self.men.len()).filter(|&i| i != bm) {
-            fixed.by_color[self.men.color(i).index()] |= S::bit(sq[i]);
-        }
         // Where no rule can make a quiet position decided, a position without captures and
         // out of check stays UNKNOWN (it has a quiet move, or it is stalemate: a draw), as the
         // fresh table already says.
@@ -68,29 +61,15 @@ impl<S: SquareSet> Build<'_, S> {
                 positions & !exiting & !attacked[c.index()]
             };
             bytes[c.index()][UNKNOWN as usize] += quiet.count() as u64;
-            // Where the royal can step, there is a quiet move, whatever the other men can do:
-            // found for the whole block the first time a position asks, first off the squares
-            // where the royal may be boxed in (a cheap superset), then exactly on them.
-            let (mut boxed, mut steps) = (None, None);
+            // Where c has a quiet move: found for the block as first asked.
+            let mut moves = QuietMoves::new(self, &sq, c, Some(attacked[c.index()]));
             // The longest loss an undecided position's exits give (`exit_bounds.rs`).
             let mut longest = 0;
             for_each_bit(positions & !quiet, |x| {
                 let in_check = attacked[c.index()].contains(x);
                 let slot = w * len + x as u64;
-                let byte = self.byte_given_exits(slot, c, in_check, exits[x as usize], || {
-                    let boxed =
-                        *boxed.get_or_insert_with(|| self.men.royal_boxed_in_block(&sq, others, c));
-                    let mut steps = || {
-                        *steps.get_or_insert_with(|| self.men.royal_steps_in_block(&sq, others, c))
-                    };
-                    !boxed.contains(x) || steps().contains(x) || {
-                        let mut s = sq;
-                        s[bm] = x;
-                        let mut occ = fixed;
-                        occ.by_color[self.men.color(bm).index()] |= S::bit(x);
-                        self.men.has_quiet_move_but_royal(&s, occ, c)
-                    }
-                });
+                let byte =
+                    self.byte_given_exits(slot, c, in_check, exits[x as usize], || moves.has(x));
                 if byte == UNKNOWN {
                     longest = longest.max(exits[x as usize].worst_loss().unwrap_or(0));
                 }

@@ -232,3 +232,113 @@ impl<S: SquareSet> Build<'_, S> {
         alive
     }
 }
+
+/// Where side `c` has a legal non-capturing move in a block (men `sq`, the other men on
+/// `others`), asked slot by slot (`QuietMoves::has`) and found for the whole block as first
+/// needed: off the squares where the royal may be boxed in (a cheap superset); where he has a
+/// safe step; where the block man, the mover's, has a move to a square on which he leaves the
+/// royal unattacked; and, on the few squares left, man by man.
+pub(super) struct QuietMoves<'b, 'a, S: SquareSet> {
+    build: &'b Build<'a, S>,
+    sq: Squares,
+    others: S,
+    c: Color,
+    /// The squares of the block man on which c's royal is attacked.
+    attacked: Option<S>,
+    boxed: Option<S>,
+    steps: Option<S>,
+    /// The squares from which the block man, c's, has a move that leaves the royal safe.
+    moves: Option<S>,
+    /// Whether the block man is c's (and no pawn).
+    own: bool,
+}
+
+impl<'b, 'a, S: SquareSet> QuietMoves<'b, 'a, S> {
+    /// Nothing found yet, for side `c` in the block of men `sq`; `attacked`, if known, the
+    /// squares of the block man on which c's royal is attacked.
+    pub(super) fn new(
+        build: &'b Build<'a, S>,
+        sq: &Squares,
+        c: Color,
+        attacked: Option<S>,
+    ) -> Self {
+        let bm = build.men.block_man();
+        QuietMoves {
+            build,
+            sq: *sq,
+            others: build.men.others_of_block(sq),
+            c,
+            attacked,
+            boxed: None,
+            steps: None,
+            moves: None,
+            own: build.men.color(bm) == c && !build.men.is_pawn(bm),
+        }
+    }
+
+    /// Whether side c has a legal non-capturing move (but a pawn's) with the block man on
+    /// square x.
+    #[inline]
+    pub(super) fn has(&mut self, x: Square) -> bool {
+        !self.boxed().contains(x)
+            || self.steps().contains(x)
+            || self.block_man_moves().contains(x)
+            || self.others_move(x)
+    }
+
+    /// Of the squares `slots` of the block man, those where side c has a legal non-capturing
+    /// move (but a pawn's).
+    pub(super) fn of(&mut self, slots: S) -> S {
+        let boxed = slots & self.boxed();
+        if boxed.is_empty() {
+            return slots;
+        }
+        let mut kept = slots;
+        for_each_bit(boxed & !self.steps() & !self.block_man_moves(), |x| {
+            if !self.others_move(x) {
+                kept &= !S::bit(x);
+            }
+        });
+        kept
+    }
+
+    /// A superset of the squares where the royal has no legal step.
+    #[inline]
+    fn boxed(&mut self) -> S {
+        let (men, sq, others, c) = (&self.build.men, &self.sq, self.others, self.c);
+        *(self.boxed).get_or_insert_with(|| men.royal_boxed_in_block(sq, others, c))
+    }
+
+    /// The squares where the royal has a legal step.
+    #[inline]
+    fn steps(&mut self) -> S {
+        let (men, sq, others, c) = (&self.build.men, &self.sq, self.others, self.c);
+        *(self.steps).get_or_insert_with(|| men.royal_steps_in_block(sq, others, c))
+    }
+
+    /// The squares from which the block man, if c's, has a move to a square on which he
+    /// leaves the royal unattacked (none if he is not c's).
+    #[inline]
+    fn block_man_moves(&mut self) -> S {
+        let (men, sq, others, c) = (&self.build.men, &self.sq, self.others, self.c);
+        let bm = men.block_man();
+        if !self.own {
+            return S::default();
+        }
+        let attacked =
+            *(self.attacked).get_or_insert_with(|| men.royal_attacked_in_block(sq, others, c));
+        let safe = S::below(self.build.ix.block_len()) & !attacked & !others;
+        *(self.moves).get_or_insert_with(|| men.unmove_origins_of_set(bm, safe, others))
+    }
+
+    /// Whether a man of side c but the royal and the block man (if c's) has a legal
+    /// non-capturing move with the block man on x.
+    fn others_move(&self, x: Square) -> bool {
+        let (men, c) = (&self.build.men, self.c);
+        let bm = men.block_man();
+        let mut s = self.sq;
+        s[bm] = x;
+        let known = |i| i == c.index() || (self.own && i == bm);
+        men.has_quiet_move_among(&s, men.occupancy(&s), c, |i| !known(i))
+    }
+}

@@ -29,6 +29,7 @@
 //! over a table's layers), and a step takes the way its last measurements say costs less.
 
 use super::bitmap::{for_each_bit, Bitmap};
+use super::blocks::QuietMoves;
 use super::far::Kind;
 use super::frontier::Frontier;
 use super::sides::Word;
@@ -316,30 +317,11 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// Of the slots `slots` of a block (men `sq`), those where side `c` has a legal quiet
-    /// move: where the royal is not boxed in, or has a safe step, at once for the block;
-    /// elsewhere one by one.
+    /// move (`QuietMoves::of`).
     pub(super) fn with_quiet_move(&self, sq: &Squares, slots: S, c: Color) -> S {
         if slots.is_empty() {
             return slots;
         }
-        let others = self.men.others_of_block(sq);
-        let boxed = slots & self.men.royal_boxed_in_block(sq, others, c);
-        if boxed.is_empty() {
-            return slots;
-        }
-        let bm = self.men.block_man();
-        let mut kept = slots;
-        // Where the royal has no safe step, the other men's moves.
-        for_each_bit(boxed & !self.men.royal_steps_in_block(sq, others, c), |x| {
-            let mut s = *sq;
-            s[bm] = x;
-            if !self
-                .men
-                .has_quiet_move_but_royal(&s, self.men.occupancy(&s), c)
-            {
-                kept &= !S::bit(x);
-            }
-        });
-        kept
+        QuietMoves::new(self, sq, c, None).of(slots)
     }
 }
