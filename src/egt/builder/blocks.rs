@@ -320,15 +320,18 @@ impl<'b, 'a, S: SquareSet> QuietMoves<'b, 'a, S> {
     /// leaves the royal unattacked (none if he is not c's).
     #[inline]
     fn block_man_moves(&mut self) -> S {
-        let (men, sq, others, c) = (&self.build.men, &self.sq, self.others, self.c);
-        let bm = men.block_man();
         if !self.own {
             return S::default();
         }
-        let attacked =
-            *(self.attacked).get_or_insert_with(|| men.royal_attacked_in_block(sq, others, c));
-        let safe = S::below(self.build.ix.block_len()) & !attacked & !others;
-        *(self.moves).get_or_insert_with(|| men.unmove_origins_of_set(bm, safe, others))
+        let (build, sq, others, c) = (self.build, &self.sq, self.others, self.c);
+        let attacked = &mut self.attacked;
+        *self.moves.get_or_insert_with(|| {
+            let men = &build.men;
+            let attacked =
+                *attacked.get_or_insert_with(|| men.royal_attacked_in_block(sq, others, c));
+            let safe = S::below(build.ix.block_len()) & !attacked & !others;
+            men.unmove_origins_of_set(men.block_man(), safe, others)
+        })
     }
 
     /// Whether a man of side c but the royal and the block man (if c's) has a legal
