@@ -416,10 +416,10 @@ impl<'a, S: SquareSet> Men<'a, S> {
     /// Calls `f(i, to, allowed)` for every non-capturing move along a ray (a plain leap or
     /// ride) of side `c`'s men other than the block man, on the board of `occupied` (every man
     /// but him): the move exists for exactly the squares `allowed` of the block man, those
-    /// off its path. The royal moves last, as in `for_each_quiet`, or, if `royal_first`, the
-    /// men in man order, the royal first: a search for a move that escapes (a loss check)
-    /// ends sooner the one way, one for a move that reaches some positions (a win step that
-    /// pulls) the other. Stops, returning false, when `f` does. The lame leaps and hops are
+    /// off its path. The men move in man order, the royal first: both a search for a move that
+    /// escapes (a loss check) and one for a move that reaches some positions (a win step that
+    /// pulls) end sooner so (docs/SPEED.md). Stops, returning false, when `f` does. The lame
+    /// leaps and hops are
     /// [`Men::for_each_special_quiet_of_block`]'s (apart, so that the hot walk of the rays
     /// keeps `f` inlined).
     #[inline(always)]
@@ -428,7 +428,6 @@ impl<'a, S: SquareSet> Men<'a, S> {
         sq: &Squares,
         occupied: S,
         c: Color,
-        royal_first: bool,
         mut f: impl FnMut(usize, Square, S) -> bool,
     ) -> bool {
         debug_assert!(
@@ -437,10 +436,7 @@ impl<'a, S: SquareSet> Men<'a, S> {
         );
         let block = self.block_man;
         let walk = |&i: &usize| self.walk_quiet_rays(i, sq[i], occupied, |t, path| f(i, t, !path));
-        match royal_first {
-            true => self.quiet_men(c).filter(|&&i| i != block).all(walk),
-            false => self.quiet_men(c).rev().filter(|&&i| i != block).all(walk),
-        }
+        self.quiet_men(c).filter(|&&i| i != block).all(walk)
     }
 
     /// `for_each_quiet_of_block` for the lame leaps and hops: `allowed` may then also be the

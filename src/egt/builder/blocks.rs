@@ -178,7 +178,7 @@ impl<S: SquareSet> Build<'_, S> {
         }
         let moves = self.ix.block_moves(w, sq);
         self.men
-            .for_each_quiet_of_block(sq, others, c, false, |i, to, allowed| {
+            .for_each_quiet_of_block(sq, others, c, |i, to, allowed| {
                 let slots = alive & allowed;
                 if !slots.is_empty() {
                     alive &= !self.escaping(&moves, sq, i, to, slots, no_escape);

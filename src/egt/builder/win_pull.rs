@@ -220,8 +220,7 @@ impl<S: SquareSet> Build<'_, S> {
             }
             found != open
         };
-        self.men
-            .for_each_quiet_of_block(sq, others, c, true, &mut reach);
+        self.men.for_each_quiet_of_block(sq, others, c, &mut reach);
         // Once every slot is won, `reach` says so at once and the walk stops.
         if self.men.has_special_moves() {
             self.men
