@@ -12,8 +12,9 @@
 //! A build of White's side alone holds one set, Black's, in which White's positions stand at
 //! their images' slots (`no_escape.rs`): its steps park their candidates in White's table
 //! instead. A slot's byte becomes `CANDIDATE` where the step may change it ([`parks`]), and
-//! the check puts `UNKNOWN` back. In a table too large for that (`Build::marks_blocks`), a loss
-//! step parks nothing: it marks the blocks, and checks every undecided slot of them.
+//! the check puts `UNKNOWN` back. In a table too large for that (`Build::marks_blocks`; of
+//! both sides too, where each bit parked would miss the caches), a loss step parks nothing: it
+//! marks the blocks, and checks every undecided slot of them.
 
 use super::bitmap::{for_each_bit, Bitmap};
 use super::far::Kind;
@@ -36,7 +37,7 @@ pub(super) enum Slots<'a, S> {
     /// for a loss step, `Some(byte of its wins)` for a win step.
     Table(&'a Writer<'a>, Option<u8>),
     /// Nowhere: only their blocks are marked, and the check takes every undecided slot of a
-    /// marked block (a loss step from one side in a large table, `Build::marks_blocks`).
+    /// marked block (a loss step in a large table, `Build::marks_blocks`).
     Blocks,
 }
 
@@ -205,9 +206,9 @@ impl<S: SquareSet> Build<'_, S> {
         win: u8,
     ) -> Slots<'a, S> {
         match (self.parking(c), kind) {
+            (_, Kind::Loss) if self.marks_blocks(c) => Slots::Blocks,
             (Some(set), _) => Slots::Set(set),
             (None, Kind::Win) => Slots::Table(table, Some(win)),
-            (None, _) if self.marks_blocks(c) => Slots::Blocks,
             (None, _) => Slots::Table(table, None),
         }
     }

@@ -45,7 +45,12 @@ impl<S: SquareSet> Build<'_, S> {
             Some(set) => {
                 // Read before the step writes the mover's table.
                 let table = self.sides.frozen(mover.flip());
-                let into = self.candidates.parked_in(Slots::Set(set), len);
+                // A loss step of a large table marks its candidates' blocks alone.
+                let slots = match kind == Kind::Loss && self.marks_blocks(mover) {
+                    true => Slots::Blocks,
+                    false => Slots::Set(set),
+                };
+                let into = self.candidates.parked_in(slots, len);
                 // A loss step's checks read the opponent's set, which no one writes meanwhile.
                 let closed = (kind == Kind::Loss).then(|| &self.no_escape[mover.flip().index()]);
                 frontiers[mover.flip().index()].for_each_with(

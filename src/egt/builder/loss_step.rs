@@ -5,8 +5,8 @@
 //! opponent's no-escape bits (`no_escape.rs`), not from its table. Tables with blocks look at
 //! a block's quiet moves for all its slots at a time (`blocks.rs`). Where the frontier of wins
 //! is a large share of the blocks still open, a step checks every undecided position instead,
-//! without the gather (`open_blocks.rs`); from one side in a large table, every undecided
-//! position of the blocks the gather marked (`Build::marks_blocks`).
+//! without the gather (`open_blocks.rs`); in a large table, every undecided position of the
+//! blocks the gather marked (`Build::marks_blocks`).
 //!
 //! The quiet moves and the pass of a candidate that all reach such positions reach wins in at
 //! most n, and one of them a win in exactly n: the candidate was found from it, and were they

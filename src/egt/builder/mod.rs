@@ -1133,9 +1133,10 @@ mod tests {
     /// table built any of these ways at every step, and as builds choose, is byte for byte
     /// the same. With stalemates (a stalemated position's moves all vacuously reach wins: it
     /// must not be lost), block by block and slot by slot, under passing, stalemate and
-    /// bare-royal rules, DTZ, with pawns, identical men alone (no blocks), and built from one
-    /// side (where the marked blocks replace the candidates parked in the table, and on 8×8
-    /// the frontier's images are read as tiles).
+    /// bare-royal rules, DTZ, with pawns, identical men alone (no blocks), built from both
+    /// sides (where the marked blocks replace the candidates parked in the no-escape bits)
+    /// and from one side (where they replace those parked in the table, and on 8×8 the
+    /// frontier's images are read as tiles).
     #[test]
     fn open_checks_build_the_tables_candidates_do() {
         let (passing, stalemate_and_bare, dtz) = variants();
@@ -1167,7 +1168,7 @@ mod tests {
             ("4x5", "KBP.KBP", Metric::Dtm, plain, true),
             ("5x5", "KP.KP", Metric::Dtm, plain, true),
         ];
-        let mut marked_from_one_side = 0;
+        let (mut marked_from_one_side, mut marked_from_both) = (0, 0);
         for (board, spec, metric, rules, blocks) in cases {
             let (set, material) = built_set(board, spec, metric, rules);
             let built = |loss_checks| {
@@ -1186,8 +1187,9 @@ mod tests {
             }
             let blockwise = blocks && marked.indexer().has_blocks();
             marked_from_one_side += usize::from(marked.is_stored_once() && blockwise);
+            marked_from_both += usize::from(!marked.is_stored_once() && blockwise);
         }
-        assert_eq!(marked_from_one_side, 8);
+        assert_eq!((marked_from_one_side, marked_from_both), (8, 7));
     }
 
     /// Win steps that pull, looking at every block a win may still improve for a move into

@@ -64,6 +64,15 @@ const OPEN_PER_CANDIDATE_COST: f64 = 1.0;
 /// steps' time so; on 7×7 (1.56·10⁹) 1.17×, on 6×6 1.36× (docs/SPEED.md).
 const MARKED_BLOCKS_FROM: u64 = 4 << 30;
 
+/// In a build of both sides, a loss step in a table of this many slots a side or more marks
+/// its candidates' blocks instead of parking each candidate in the mover's no-escape set:
+/// beyond the caches, each bit parked waits for its own miss, where a block's mark is a bit
+/// of a set a thousand times smaller, and the checks cost about the same for every undecided
+/// slot of a block as for its candidates. KC.KRN on 10×8 (7.2·10⁸ slots a side) took 0.90×
+/// the time so, KRB.KRN on 7×7 0.96×; smaller tables gained nothing or lost (KQR.KR, 1.1·10⁸
+/// slots, 1.03×: predecessors that are illegal, which the set holds, mark blocks too).
+const MARKED_BLOCKS_BOTH_FROM: u64 = 512 << 20;
+
 /// Which positions a loss step checks ([`Recipe::loss_checks`](super::Recipe)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossChecks {
@@ -77,8 +86,8 @@ pub enum LossChecks {
     /// the candidates' checks with.
     Open,
     /// Every undecided position of the blocks that hold candidates, at every step, in a
-    /// table built from one side (`Build::marks_blocks`; elsewhere the candidates): what
-    /// such a build of a large table does instead of checking the candidates.
+    /// table with blocks (`Build::marks_blocks`; elsewhere the candidates): what a build of
+    /// a large table does instead of checking the candidates.
     MarkedBlocks,
 }
 
@@ -205,16 +214,19 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// Whether side `c`'s loss steps mark the blocks of their candidates, and check every
-    /// undecided slot of those, instead of parking each candidate in the table: from one side
-    /// (where candidates are parked in the table, a byte each), in a table with blocks of at
-    /// least `MARKED_BLOCKS_FROM` slots, as `LossChecks::Cheaper` chooses (or always, as
-    /// `LossChecks::MarkedBlocks` says).
+    /// undecided slot of those, instead of parking each candidate (in the mover's no-escape
+    /// set, or from one side in the table), in a table with blocks of at least
+    /// `MARKED_BLOCKS_BOTH_FROM` slots a side (from one side `MARKED_BLOCKS_FROM`), as
+    /// `LossChecks::Cheaper` chooses (or always, as `LossChecks::MarkedBlocks` says).
     pub(super) fn marks_blocks(&self, c: Color) -> bool {
-        self.parking(c).is_none()
-            && self.ix.has_blocks()
+        let from = match self.parking(c) {
+            Some(_) => MARKED_BLOCKS_BOTH_FROM,
+            None => MARKED_BLOCKS_FROM,
+        };
+        self.ix.has_blocks()
             && match self.loss_checks {
                 LossChecks::MarkedBlocks => true,
-                LossChecks::Cheaper => self.ix.size() >= MARKED_BLOCKS_FROM,
+                LossChecks::Cheaper => self.ix.size() >= from,
                 LossChecks::Candidates | LossChecks::Open => false,
             }
     }
