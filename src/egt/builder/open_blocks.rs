@@ -64,13 +64,17 @@ const OPEN_PER_CANDIDATE_COST: f64 = 1.0;
 /// steps' time so; on 7×7 (1.56·10⁹) 1.17×, on 6×6 1.36× (docs/SPEED.md).
 const MARKED_BLOCKS_FROM: u64 = 4 << 30;
 
-/// In a build of both sides, a loss step in a table of this many slots a side or more marks
-/// its candidates' blocks instead of parking each candidate in the mover's no-escape set:
-/// beyond the caches, each bit parked waits for its own miss, where a block's mark is a bit
-/// of a set a thousand times smaller, and the checks cost about the same for every undecided
-/// slot of a block as for its candidates. KC.KRN on 10×8 (7.2·10⁸ slots a side) took 0.90×
-/// the time so, KRB.KRN on 7×7 0.96×; smaller tables gained nothing or lost (KQR.KR, 1.1·10⁸
-/// slots, 1.03×: predecessors that are illegal, which the set holds, mark blocks too).
+/// In a build of both sides on a board whose blocks are not whole words (10×8, 7×7, 12×12), a
+/// loss step in a table of this many slots a side or more marks its candidates' blocks
+/// instead of parking each candidate in the mover's no-escape set: beyond the caches, each
+/// candidate parked waits for its misses (two or three words, as a block's last part is
+/// packed with its neighbours'), where a block's mark is a bit of a set a thousand times
+/// smaller, and the checks cost about the same for every undecided slot of a block as for its
+/// candidates. KC.KRN on 10×8 (7.2·10⁸ slots a side) took 0.90× the time so, KRB.KRN on 7×7
+/// 0.96×. On 8×8 a candidate parked is one OR in one word: KRB.KRN took 0.985× marking blocks,
+/// KQQ.KBB 1.035× (its loss steps 1.09×: many predecessors are illegal, which the set holds,
+/// and parking them marks no block), so blocks of whole words park. Smaller tables gained
+/// nothing or lost (docs/SPEED.md).
 const MARKED_BLOCKS_BOTH_FROM: u64 = 512 << 20;
 
 /// Which positions a loss step checks ([`Recipe::loss_checks`](super::Recipe)).
@@ -215,18 +219,21 @@ impl<S: SquareSet> Build<'_, S> {
 
     /// Whether side `c`'s loss steps mark the blocks of their candidates, and check every
     /// undecided slot of those, instead of parking each candidate (in the mover's no-escape
-    /// set, or from one side in the table), in a table with blocks of at least
-    /// `MARKED_BLOCKS_BOTH_FROM` slots a side (from one side `MARKED_BLOCKS_FROM`), as
-    /// `LossChecks::Cheaper` chooses (or always, as `LossChecks::MarkedBlocks` says).
+    /// set, or from one side in the table), in a table with blocks, as `LossChecks::Cheaper`
+    /// chooses (or always, as `LossChecks::MarkedBlocks` says): from one side in a table of
+    /// at least `MARKED_BLOCKS_FROM` slots; of both sides, on a board whose blocks are not
+    /// whole words, in one of at least `MARKED_BLOCKS_BOTH_FROM` slots a side.
     pub(super) fn marks_blocks(&self, c: Color) -> bool {
-        let from = match self.parking(c) {
-            Some(_) => MARKED_BLOCKS_BOTH_FROM,
-            None => MARKED_BLOCKS_FROM,
+        let large = match self.parking(c) {
+            None => self.ix.size() >= MARKED_BLOCKS_FROM,
+            Some(_) => {
+                !self.ix.block_len().is_multiple_of(64) && self.ix.size() >= MARKED_BLOCKS_BOTH_FROM
+            }
         };
         self.ix.has_blocks()
             && match self.loss_checks {
                 LossChecks::MarkedBlocks => true,
-                LossChecks::Cheaper => self.ix.size() >= from,
+                LossChecks::Cheaper => large,
                 LossChecks::Candidates | LossChecks::Open => false,
             }
     }
