@@ -13,8 +13,9 @@
 //! their images' slots (`no_escape.rs`): its steps park their candidates in White's table
 //! instead. A slot's byte becomes `CANDIDATE` where the step may change it ([`parks`]), and
 //! the check puts `UNKNOWN` back. In a table too large for that (`Build::marks_blocks`; of
-//! both sides too, where each bit parked would miss the caches), a loss step parks nothing: it
-//! marks the blocks, and checks every undecided slot of them.
+//! both sides too off 8×8, where each candidate parked would miss the caches in two or three
+//! words), a loss step parks nothing: it marks the blocks, and checks every undecided slot of
+//! them.
 
 use super::bitmap::{for_each_bit, Bitmap};
 use super::far::Kind;
