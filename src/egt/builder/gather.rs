@@ -42,15 +42,13 @@ impl<S: SquareSet> Build<'_, S> {
         let len = self.ix.block_len();
         match self.parking(mover) {
             Some(_) if !unmove => {}
-            Some(set) => {
+            Some(_) => {
                 // Read before the step writes the mover's table.
                 let table = self.sides.frozen(mover.flip());
-                // A loss step of a large table marks its candidates' blocks alone.
-                let slots = match kind == Kind::Loss && self.marks_blocks(mover) {
-                    true => Slots::Blocks,
-                    false => Slots::Set(set),
-                };
-                let into = self.candidates.parked_in(slots, len);
+                // Where the step's check takes them: the set, or (a loss step of a large
+                // table) the marked blocks alone.
+                let writer = self.sides.writer(mover);
+                let into = (self.candidates).parked_in(self.slots(mover, kind, &writer, win), len);
                 // A loss step's checks read the opponent's set, which no one writes meanwhile.
                 let closed = (kind == Kind::Loss).then(|| &self.no_escape[mover.flip().index()]);
                 frontiers[mover.flip().index()].for_each_with(
