@@ -575,28 +575,33 @@ impl<'a, S: SquareSet> Men<'a, S> {
         let from = sq[royal];
         // The royal has left `from`; his target square blocks no ray towards itself.
         let vacated = others ^ S::bit(from);
+        // The squares the other enemies attack, the block man off the board.
+        let block = self.block_man;
+        let attacked = (self.own[c.flip().index()].iter())
+            .filter(|&&j| j != block)
+            .fold(S::default(), |set, &j| {
+                set | self.men[j].moves.attack_set(sq[j], vacated)
+            });
         let mut boxed = !S::default();
         self.walk_quiet_in_block(royal, from, others, |t, allowed| {
-            boxed &= self.spoiling(sq, vacated, c, t, allowed);
+            boxed &= match attacked.contains(t) {
+                true => !S::default(),
+                false => self.spoiling(sq, vacated, c, t, allowed),
+            };
             !boxed.is_empty()
         });
         boxed
     }
 
     /// For `royal_boxed_in_block`: the squares of the block man with which the step of side
-    /// `c`'s royal to `t` (possible for the block man's squares `allowed`) may be unsafe, the
-    /// other men standing on `vacated` (the royal off the board): all of them when another
-    /// enemy attacks `t`; else those off `allowed`, those where the block man, an enemy,
-    /// attacks `t`, and those where he is the screen of an enemy hop onto it.
+    /// `c`'s royal to `t` (possible for the block man's squares `allowed`), which no other
+    /// enemy attacks, may be unsafe, the other men standing on `vacated` (the royal off the
+    /// board): those off `allowed`, those where the block man, an enemy, attacks `t`, and
+    /// those where he is the screen of an enemy hop onto it.
     #[inline(always)]
     fn spoiling(&self, sq: &Squares, vacated: S, c: Color, t: Square, allowed: S) -> S {
         let block = self.block_man;
         let enemies = &self.own[c.flip().index()];
-        let attacked = (enemies.iter())
-            .any(|&j| j != block && self.men[j].moves.attack_set(sq[j], vacated).contains(t));
-        if attacked {
-            return !S::default();
-        }
         let mut spoilt = !allowed;
         if self.men[block].color != c {
             spoilt |= self.men[block].moves.attackers(t, vacated);
