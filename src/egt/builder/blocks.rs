@@ -96,7 +96,8 @@ impl<S: SquareSet> Build<'_, S> {
     }
 
     /// Adds to `batch` the predecessors of the slots `slots` of a block (men `sq`, its moves
-    /// `moves`) by man `i`'s un-move from `origin`.
+    /// `moves`) by man `i`'s un-move from `origin`; where `batch` keeps only the blocks
+    /// (`Batch::blocks_only`), some slots of the right block.
     #[inline(always)]
     fn add_predecessors(
         &self,
@@ -112,6 +113,10 @@ impl<S: SquareSet> Build<'_, S> {
         match moves.after(sq, i, &moved) {
             BlockMove::Off => {}
             BlockMove::Block(b) => batch.add(b, slots),
+            // Only the block counts, and a symmetry's image of slots is no empty set.
+            BlockMove::Mapped(b, _) | BlockMove::Folded(b, ..) if batch.blocks_only() => {
+                batch.add(b, slots)
+            }
             BlockMove::Mapped(b, g) => batch.add(b, self.ix.image(g, slots)),
             BlockMove::Folded(b, g, f) => batch.add(b, self.ix.fold(&f, self.ix.image(g, slots))),
         }

@@ -276,6 +276,12 @@ impl<'p, 'a, S: SquareSet> Batch<'p, 'a, S> {
         }
     }
 
+    /// Whether only the blocks added are kept, not their slots (`Slots::Blocks`).
+    #[inline]
+    pub(super) fn blocks_only(&self) -> bool {
+        matches!(self.into.slots, Slots::Blocks)
+    }
+
     /// Adds the slots `bits` of block `w`.
     #[inline]
     pub(super) fn add(&mut self, w: u64, bits: S) {
