@@ -146,10 +146,11 @@ impl TableKey {
             material.name()
         );
         text.push_str(&variant);
-        // A layout newer than the format's first (files saved before it have no such line, so
-        // they are rebuilt, not misread).
+        // A layout newer than the format's first (files saved before it have no such line, or
+        // the line of the layout before, `index partners adjacent`, where Black's man was the
+        // block man: they are rebuilt, not misread).
         if Indexer::partner_moved(material, board) {
-            text.push_str("index partners adjacent\n");
+            text.push_str("index white block man, his partner before him\n");
         }
         let mut men = material.men().to_vec();
         men.sort_by_key(|m| m.letter);
@@ -1018,16 +1019,24 @@ mod tests {
         )));
     }
 
-    /// A table whose index moved a man out of man order for the colour swap says so, so that
-    /// a file saved in the layout before (the same key without that line) is rebuilt.
+    /// A table whose index moved men out of man order for the colour swap says so, so that
+    /// a file saved in a layout before (the same key without that line, or with the line of
+    /// the layout whose block man was Black's) is rebuilt.
     #[test]
     fn layouts_changed_for_the_colour_swap_are_in_the_key() {
         let pieces = PieceSet::standard();
         let set = TableSet::new(pieces.clone(), Metric::Dtm);
-        let line = "index partners adjacent\n";
-        for (name, moved) in [("KRN.KRN", true), ("KQ.KQ", false), ("KRN.KR", false)] {
+        let line = "index white block man, his partner before him\n";
+        let cases = [
+            ("KRN.KRN", true),
+            ("KQ.KQ", true),
+            ("KRN.KR", false),
+            ("KNN.KNN", false),
+        ];
+        for (name, moved) in cases {
             let key = set.key(&Material::parse(name, &pieces).unwrap());
             assert_eq!(key.text().contains(line), moved, "{name}");
+            assert!(!key.text().contains("index partners adjacent"), "{name}");
         }
     }
 
