@@ -10,9 +10,9 @@
 //! man order, except that a man alone in his group is moved to the last digit when the last
 //! group is not alone (see `Indexer::has_blocks`), and that in a material the colour swap maps
 //! onto itself his partner, White's, is the last digit and he the one before (see
-//! `digit_groups`). Where G fixes the royal
-//! pair, a placement is canonical if no symmetry fixing the pair gives a smaller `r`. Slots whose
-//! men share a square, or that are not canonical, are holes.
+//! `digit_groups`). Where G fixes the royal pair, a placement is canonical if no symmetry fixing
+//! the pair gives a smaller `r`. Slots whose men share a square, or that are not canonical, are
+//! holes.
 //!
 //! With pawns, an index is `slice · S + pair · rest + r` (see `slices`): the pawn placement
 //! is the outermost digit, numbered in build order, and S is `pairs · rest` rounded up to a
@@ -223,18 +223,17 @@ fn digit_groups(
         let single = groups.remove(k);
         groups.push(single);
     }
-    let mut moved = false;
-    if let (Some(swap), Some(&(last, 1))) = (swap, groups.last()) {
-        // The last man alone in man order is Black's; his partner, White's, becomes the
-        // block man, and he the digit before.
-        let partner = swap.carrier(last);
-        if let Some(k) = groups.iter().position(|&g| g == (partner, 1)) {
-            moved = true;
-            let single = groups.remove(k);
-            groups.push(single);
-        }
+    // The last man alone in man order is Black's; his partner, White's, becomes the block
+    // man, and he the digit before.
+    let partner = match (swap, groups.last()) {
+        (Some(swap), Some(&(last, 1))) => groups.iter().position(|&g| g == (swap.carrier(last), 1)),
+        _ => None,
+    };
+    if let Some(k) = partner {
+        let single = groups.remove(k);
+        groups.push(single);
     }
-    Some((groups, moved))
+    Some((groups, partner.is_some()))
 }
 
 impl Indexer {
@@ -400,7 +399,7 @@ impl Indexer {
         })
     }
 
-    /// Whether the index of `material` on `board` has a man out of man order for the colour
+    /// Whether the index of `material` on `board` has men out of man order for the colour
     /// swap (see `digit_groups`): a layout that tables saved before it did not have, which
     /// their files' keys tell apart (`TableKey`).
     ///
