@@ -2,9 +2,11 @@
 //! next step un-moves from. Their bytes in the table already say which they are (a win or a
 //! loss in exactly that distance), so the frontier keeps only which blocks hold them, one
 //! bit per block, and reads their slots back from the table: a 64th of the memory of a bit
-//! per slot on the 8×8 board.
+//! per slot on the 8×8 board. From one side, Black's frontiers of losses list their slots
+//! too, while they are few (`slot_list.rs`).
 
 use super::bitmap::{for_each_bit, Bitmap};
+use super::slot_list::{SlotList, ThreadList};
 use crate::board::SquareSet;
 use crate::egt::bytes::{self, BlockBytes};
 
@@ -13,6 +15,26 @@ pub(super) struct Frontier {
     blocks: Bitmap,
     /// Slots of a block.
     len: usize,
+    /// The frontier's slots, where it lists them ([`Frontier::listing`]).
+    list: Option<SlotList>,
+}
+
+/// Marks slots of a frontier, one at a time, and lists them where the frontier lists its
+/// slots ([`Frontier::lister`]).
+pub(super) struct Lister<'a> {
+    blocks: &'a Bitmap,
+    list: Option<ThreadList<'a>>,
+}
+
+impl Lister<'_> {
+    /// Marks block `w`, which holds `slot`, and lists the slot.
+    #[inline]
+    pub(super) fn mark(&mut self, w: u64, slot: u64) {
+        self.blocks.set(w);
+        if let Some(list) = &mut self.list {
+            list.push(slot);
+        }
+    }
 }
 
 impl Frontier {
@@ -22,7 +44,41 @@ impl Frontier {
         Frontier {
             blocks: Bitmap::new(blocks),
             len,
+            list: None,
         }
+    }
+
+    /// [`Frontier::new`], which also lists its slots while they are at most `most`
+    /// ([`Frontier::lister`], [`Frontier::take_listed`]).
+    pub(super) fn listing(blocks: std::ops::Range<u64>, len: usize, most: u64) -> Frontier {
+        Frontier {
+            list: Some(SlotList::new(most)),
+            ..Frontier::new(blocks, len)
+        }
+    }
+
+    /// What marks slots of the frontier one at a time, and lists them if it lists its slots
+    /// and has not outgrown its list. It holds the calling thread's list until it is
+    /// dropped.
+    #[inline]
+    pub(super) fn lister(&self) -> Lister<'_> {
+        Lister {
+            blocks: &self.blocks,
+            list: (self.list.as_ref())
+                .filter(|l| !l.given_up())
+                .map(SlotList::own),
+        }
+    }
+
+    /// Where the frontier has listed all its slots, calls `f(state, w, slots)` for every
+    /// block w that holds any, with them, in parallel runs of blocks each with a `state()`
+    /// of its own, and returns true; the list is emptied, the marks are kept.
+    pub(super) fn take_listed<S: SquareSet, T>(
+        &self,
+        state: impl Fn() -> T + Sync,
+        f: impl Fn(&mut T, u64, S) + Sync,
+    ) -> bool {
+        (self.list.as_ref()).is_some_and(|l| l.take(self.len as u64, state, f))
     }
 
     /// Marks block `w` as holding frontier slots (if `slots`, the ones found, is not empty).
@@ -31,12 +87,6 @@ impl Frontier {
         if !slots.is_empty() {
             self.blocks.set(w);
         }
-    }
-
-    /// Marks block `w` as holding frontier slots.
-    #[inline]
-    pub(super) fn mark_block(&self, w: u64) {
-        self.blocks.set(w);
     }
 
     /// Whether block `w` is marked.
@@ -70,6 +120,9 @@ impl Frontier {
 
     pub(super) fn clear(&self) {
         self.blocks.clear();
+        if let Some(list) = &self.list {
+            list.clear();
+        }
     }
 
     /// Calls `f(w, slots)` for every marked block w and its slots whose byte in `table` is

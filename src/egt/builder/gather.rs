@@ -96,7 +96,8 @@ impl<S: SquareSet> Build<'_, S> {
         }
     }
 
-    /// From one side: for each block w of Black's frontier of `frontiers`, finds its slots,
+    /// From one side: for each block w of Black's frontier of `frontiers`, finds its slots
+    /// (in a win step, from the frontier's list where it lists them all: `slot_list.rs`),
     /// those whose images in White's table, read as `reads` says, have the byte `byte` and
     /// lie in White's frontier (`image_frontier`, or, where `reads` has rows,
     /// `image_frontier_tile` for a word of blocks at once where their images form a tile); in
@@ -118,6 +119,16 @@ impl<S: SquareSet> Build<'_, S> {
         >,
     ) {
         let unpass = self.rules.null_move.allows(mover);
+        // A win step's frontier, Black's losses, lists its slots while they are few: they
+        // are un-moved from without their images read.
+        if kind == Kind::Win
+            && frontiers[Color::Black.index()].take_listed(
+                || Batch::new(into),
+                |batch, w, bits| self.gather_from(w, bits, mover, unpass, None, batch),
+            )
+        {
+            return;
+        }
         let no_escape = &self.no_escape[Color::Black.index()];
         let white = (&frontiers[Color::White.index()], byte);
         let not = |w| no_escape.word(w);

@@ -38,18 +38,22 @@ impl<S: SquareSet> Build<'_, S> {
     /// decided at the distance reached as `kind` says, and marked in c's frontier of `into`
     /// (a pair of frontiers, by side): wins join c's no-escape bits. From one side, their
     /// images, Black's positions decided at that distance, join Black's frontier of the pair
-    /// instead (their blocks marked), and wins join Black's no-escape set when the loss step
-    /// reads them back from it (`Build::gather`), a block at a time.
+    /// instead (their blocks marked, and their slots listed where it lists them), and wins
+    /// join Black's no-escape set when the loss step reads them back from it
+    /// (`Build::gather`), a block at a time.
     pub(super) fn record(&self, c: Color, kind: Kind, into: &[Frontier; 2], w: u64, slots: S) {
+        if slots.is_empty() {
+            return;
+        }
         if self.swap.is_none() {
             if kind == Kind::Win {
                 self.no_escape[c.index()].add_alone(w, slots);
             }
             return;
         }
-        let images = &into[Color::Black.index()];
+        let mut images = into[Color::Black.index()].lister();
         self.for_each_image(w, slots, |_, p| {
-            images.mark_block(self.ix.block_and_square(p).0)
+            images.mark(self.ix.block_and_square(p).0, p)
         });
     }
 

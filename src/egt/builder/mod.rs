@@ -64,6 +64,7 @@ use no_escape::NoEscape;
 use open_blocks::{OpenBlocks, StepCosts};
 use pending::Pending;
 use sides::Sides;
+use slot_list::most_listed;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use step_times::{Step, StepTimes};
 use win_pull::WinBlocks;
@@ -85,12 +86,14 @@ mod no_escape;
 mod open_blocks;
 mod pending;
 mod sides;
+mod slot_list;
 mod step_times;
 mod twins;
 mod win_pull;
 mod win_step;
 pub(crate) use no_escape::words as no_escape_words;
 pub use open_blocks::LossChecks;
+pub(crate) use slot_list::list_bytes;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -227,6 +230,10 @@ pub struct Recipe<'r> {
     /// How the win steps find their wins: as builds do, whichever costs less at each step
     /// ([`WinChecks::Cheaper`]); the tests compare the ways.
     pub win_checks: WinChecks,
+    /// Whether a build from one side lists the slots of its frontiers of losses, while they
+    /// are few, for the win steps that un-move from them (true, as builds do), or reads them
+    /// from their images (false: the tests compare the ways).
+    pub lists: bool,
     /// Whether a table whose non-royal men all come in groups of identical men, the last a
     /// pair, is built with that pair told apart, in twice the table's memory, and packed back
     /// (true where the budget allows it: `twins.rs`), or slot by slot in its own layout.
@@ -257,6 +264,7 @@ pub fn build_table<'t>(
         once,
         loss_checks,
         win_checks,
+        lists,
         twins_apart,
     } = *recipe;
     report(Phase::Setup, 0.0);
@@ -366,7 +374,14 @@ pub fn build_table<'t>(
                 pawn_rules: pawn_rules.as_ref(),
                 candidates: Candidates::new(blocks.clone()),
                 won: [0, 1].map(|_| Frontier::new(blocks.clone(), len)),
-                lost: [0, 1].map(|_| [0, 1].map(|_| Frontier::new(blocks.clone(), len))),
+                // From one side, Black's frontiers of losses list their slots while they
+                // are few (`slot_list.rs`).
+                lost: [0, 1].map(|_| {
+                    Color::BOTH.map(|c| match swap.is_some() && c == Color::Black && lists {
+                        true => Frontier::listing(blocks.clone(), len, most_listed(&blocks)),
+                        false => Frontier::new(blocks.clone(), len),
+                    })
+                }),
                 // A build from one side holds Black's set alone, White's positions standing
                 // in it at their images' slots (`no_escape.rs`).
                 no_escape: Color::BOTH.map(|c| match swap.is_none() || c == Color::Black {
@@ -983,8 +998,10 @@ mod tests {
     /// A table with blocks built from one side, as every table stored once is (block by block,
     /// the other side's positions read in the layout of Black's: `images.rs`), with passes
     /// allowed to both sides, under DTZ (two loss frontiers), with most distances kept
-    /// beyond the bytes, and on 8×8 (where a word of blocks has its images in a tile): every
-    /// slot has the value the block-wise build holding both sides gives it.
+    /// beyond the bytes, and on 8×8 (where a word of blocks has its images in a tile), its
+    /// win steps reading their frontiers' slots from lists where the lists hold them, or
+    /// always from the images: every slot has the value the block-wise build holding both
+    /// sides gives it.
     #[test]
     fn a_table_with_blocks_built_from_one_side_agrees_with_both_sides() {
         use crate::egt::rules::NullMove;
@@ -1014,14 +1031,18 @@ mod tests {
             let both = set.built_with_both_sides(&material);
             assert!(both.indexer().has_blocks(), "{spec} on {board}");
             let cancel = AtomicBool::new(false);
-            let recipe = Recipe {
-                direct,
-                ..set.recipe(&material, u64::MAX, &cancel)
-            };
-            let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
-            assert!(alone.is_stored_once() && alone.data[1].is_empty(), "{spec}");
-            assert_eq!(alone.far_count() > 0, direct < MAX_DIRECT, "{spec}");
-            assert!(same_values(&alone, &both), "{spec} on {board}");
+            for lists in [true, false] {
+                let recipe = Recipe {
+                    direct,
+                    lists,
+                    ..set.recipe(&material, u64::MAX, &cancel)
+                };
+                let alone = build_table(&material, &recipe, &|m| set.get(m), &|_, _| {}).unwrap();
+                assert!(alone.is_stored_once() && alone.data[1].is_empty(), "{spec}");
+                assert_eq!(alone.far_count() > 0, direct < MAX_DIRECT, "{spec}");
+                let what = format!("{spec} on {board}, lists {lists}");
+                assert!(same_values(&alone, &both), "{what}");
+            }
         }
     }
 

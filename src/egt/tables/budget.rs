@@ -3,7 +3,7 @@
 
 use super::build::Room;
 use super::TableSet;
-use crate::egt::builder::{no_escape_words, BuildError};
+use crate::egt::builder::{list_bytes, no_escape_words, BuildError};
 use crate::egt::index::Indexer;
 use crate::egt::material::Material;
 use crate::egt::table::{colour_blind, Table};
@@ -40,7 +40,9 @@ pub(super) fn held_bytes(table: &Table) -> u64 {
 /// blocks of each side worked on, those marked escaped and those a win may still improve, a
 /// bit per block each; the smallest pending byte of each block and the longest loss its
 /// exits give, for each side worked on; the list of candidate groups a step checks (64 × 64
-/// blocks each); with seeds, a bitmap of the fixed positions per side; and the bookkeeping.
+/// blocks each); with seeds, a bitmap of the fixed positions per side; from one side, the
+/// lists of slots of its two frontiers of losses (`builder/slot_list.rs`); and the
+/// bookkeeping.
 fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 {
     let blocks = slots.div_ceil(block_len as u64);
     let candidates = bitmap_bytes(blocks);
@@ -52,8 +54,12 @@ fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 
     let exit_bounds = sides * blocks;
     let groups = 8 * blocks.div_ceil(64).div_ceil(64);
     let seeds = if seeded { 2 * bitmap_bytes(slots) } else { 0 };
+    let lists = match sides {
+        1 => 2 * list_bytes(blocks, rayon::current_num_threads() as u64),
+        _ => 0,
+    };
     let sets = candidates + no_escape + frontiers + open;
-    sets + pending + exit_bounds + groups + seeds + BOOKKEEPING_BYTES
+    sets + pending + exit_bounds + groups + seeds + lists + BOOKKEEPING_BYTES
 }
 
 /// Bytes of a no-escape set of `blocks` blocks of `len` slots (`builder/no_escape.rs`).

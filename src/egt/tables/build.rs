@@ -282,6 +282,7 @@ impl TableSet {
             once: true,
             loss_checks: LossChecks::Cheaper,
             win_checks: WinChecks::Cheaper,
+            lists: true,
             twins_apart: false,
         }
     }
