@@ -8,8 +8,8 @@
 //! small. A list holds at most `most` slots, 8 bytes each; beyond, it is given up until the
 //! frontier is cleared, and the step reads the images as before.
 //!
-//! Each thread lists into a list of its own, on cache lines of its own, in chunks that are
-//! never copied: marking shares no write with another thread.
+//! Each thread lists into a list of its own, on cache lines of its own, in chunks that
+//! growing never copies: marking shares no write with another thread.
 
 use crate::board::SquareSet;
 use rayon::prelude::*;
@@ -46,8 +46,8 @@ pub(crate) fn list_bytes(blocks: u64, threads: u64) -> u64 {
     8 * (most + lists * (AT_ONCE + chunk_len(most / lists)))
 }
 
-/// A thread's chunks, and how many slots they hold.
-type Chunks = (Vec<Vec<u64>>, u64);
+/// A thread's chunks: all full but the last.
+type Chunks = Vec<Vec<u64>>;
 
 /// The slots of a frontier, listed while they are at most `most`.
 pub(super) struct SlotList {
@@ -117,9 +117,9 @@ impl SlotList {
         let lists: Vec<Chunks> = (self.lists.iter())
             .map(|l| std::mem::take(&mut *l.0.lock().expect("no panic holds it")))
             .collect();
-        let mut slots = Vec::with_capacity(lists.iter().map(|l| l.1 as usize).sum());
+        let mut slots = Vec::with_capacity(lists.iter().flatten().map(Vec::len).sum());
         // Each chunk freed once copied: the slots are held about once, not twice.
-        for chunk in lists.into_iter().flat_map(|(chunks, _)| chunks) {
+        for chunk in lists.into_iter().flatten() {
             slots.extend_from_slice(&chunk);
         }
         slots.par_sort_unstable();
@@ -163,18 +163,23 @@ impl ThreadList<'_> {
     /// Lists `slot`. Between two drops, a thread lists at most a block's slots.
     #[inline]
     pub(super) fn push(&mut self, slot: u64) {
-        let (chunks, count) = &mut *self.own;
+        let chunks = &mut *self.own;
         if chunks.last().is_none_or(|c| c.len() == self.of.chunk) {
             chunks.push(Vec::with_capacity(self.of.chunk));
         }
         chunks.last_mut().expect("a chunk was pushed").push(slot);
-        *count += 1;
+    }
+
+    /// How many slots the thread's list holds.
+    fn len(&self) -> u64 {
+        let full = self.own.len().saturating_sub(1) * self.of.chunk;
+        (full + self.own.last().map_or(0, Vec::len)) as u64
     }
 }
 
 impl Drop for ThreadList<'_> {
     fn drop(&mut self) {
-        if self.own.1 > self.of.share {
+        if self.len() > self.of.share {
             self.of.given_up.store(true, Relaxed);
             *self.own = Chunks::default();
         }
@@ -186,7 +191,8 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
-    /// The blocks taken, with their slots, from a list filled by `threads` threads.
+    /// The blocks taken from `list`, of `len` slots, with their slots; `None` if it was given
+    /// up.
     fn taken(list: &SlotList, len: u64) -> Option<Vec<(u64, u128)>> {
         let seen = Mutex::new(Vec::new());
         let took = list.take(
