@@ -94,6 +94,14 @@ impl Bitmap {
         (w - self.first) as usize
     }
 
+    /// Adds `bits` to word `w`, reading it first: bits set already cost no locked write.
+    #[inline]
+    pub(super) fn add_word(&self, w: u64, bits: u64) {
+        if self.word(w) & bits != bits {
+            self.or_word(w, bits);
+        }
+    }
+
     /// Adds `bits` to word `w`.
     #[inline]
     pub(super) fn or_word(&self, w: u64, bits: u64) {

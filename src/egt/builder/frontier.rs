@@ -20,20 +20,44 @@ pub(super) struct Frontier {
 }
 
 /// Marks slots of a frontier, one at a time, and lists them where the frontier lists its
-/// slots ([`Frontier::lister`]).
+/// slots ([`Frontier::lister`]). The marks of blocks in one word of the frontier's bits
+/// (64 consecutive blocks, where a block's images under the colour swap lie) are held
+/// back and set together, in one write: when the next mark is in another word, and when
+/// the lister is dropped.
 pub(super) struct Lister<'a> {
     blocks: &'a Bitmap,
     list: Option<ThreadList<'a>>,
+    /// The word of blocks whose marks are held back, and the marks.
+    held: (u64, u64),
 }
 
 impl Lister<'_> {
     /// Marks block `w`, which holds `slot`, and lists the slot.
     #[inline]
     pub(super) fn mark(&mut self, w: u64, slot: u64) {
-        self.blocks.set(w);
+        if w / 64 != self.held.0 {
+            self.set_held();
+            self.held.0 = w / 64;
+        }
+        self.held.1 |= 1 << (w % 64);
         if let Some(list) = &mut self.list {
             list.push(slot);
         }
+    }
+
+    /// Sets the marks held back.
+    #[inline]
+    fn set_held(&mut self) {
+        if self.held.1 != 0 {
+            self.blocks.add_word(self.held.0, self.held.1);
+            self.held.1 = 0;
+        }
+    }
+}
+
+impl Drop for Lister<'_> {
+    fn drop(&mut self) {
+        self.set_held();
     }
 }
 
@@ -67,6 +91,7 @@ impl Frontier {
             list: (self.list.as_ref())
                 .filter(|l| !l.given_up())
                 .map(SlotList::own),
+            held: (0, 0),
         }
     }
 
