@@ -60,12 +60,10 @@ impl Bitmap {
         set
     }
 
+    /// Adds number `i`, as `add_word` adds bits.
     #[inline]
     pub(super) fn set(&self, i: u64) {
-        // Read first: a bit set already costs no locked write.
-        if self.word(i / 64) & 1 << (i % 64) == 0 {
-            self.or_word(i / 64, 1 << (i % 64));
-        }
+        self.add_word(i / 64, 1 << (i % 64));
     }
 
     /// Starts loading the word that holds number `i` into the caches, for a `set` soon after.
