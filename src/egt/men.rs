@@ -469,6 +469,22 @@ impl<'a, S: SquareSet> Men<'a, S> {
         sq: &Squares,
         occupied: S,
         c: Color,
+        f: impl FnMut(usize, Square, S) -> bool,
+    ) {
+        self.for_each_unmove_of_tile(sq, occupied, c, self.block_man, f);
+    }
+
+    /// [`Men::for_each_unmove_of_block`] for a word of blocks in which man `partner` varies
+    /// too: the un-moves of side `c`'s men other than the block man and the partner, on the
+    /// board of `occupied` (every man but those two), each of which exists for exactly the
+    /// squares `allowed` of either.
+    #[inline(always)]
+    pub fn for_each_unmove_of_tile(
+        &self,
+        sq: &Squares,
+        occupied: S,
+        c: Color,
+        partner: usize,
         mut f: impl FnMut(usize, Square, S) -> bool,
     ) {
         debug_assert!(
@@ -476,9 +492,22 @@ impl<'a, S: SquareSet> Men<'a, S> {
             "block-wise work needs pawns that capture plainly"
         );
         let block = self.block_man;
-        for &i in self.quiet_men(c).filter(|&&i| i != block) {
+        for &i in self.quiet_men(c).filter(|&&i| i != block && i != partner) {
             self.walk_unmoves_rays(i, sq[i], occupied, |o, path| f(i, o, !path));
         }
+    }
+
+    /// The un-moves along a ray of man `i` from square `to` on the board of `occupied`:
+    /// `f(origin, allowed)` as [`Men::for_each_unmove_of_block`] calls it.
+    #[inline(always)]
+    pub fn for_each_unmove_of_man(
+        &self,
+        i: usize,
+        to: Square,
+        occupied: S,
+        mut f: impl FnMut(Square, S) -> bool,
+    ) {
+        self.walk_unmoves_rays(i, to, occupied, |o, path| f(o, !path));
     }
 
     /// `for_each_unmove_of_block` for the lame leaps and hops undone: `allowed` may then also

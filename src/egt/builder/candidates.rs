@@ -241,6 +241,26 @@ impl<S: SquareSet> Parked<'_, S> {
         }
     }
 
+    /// Whether only the blocks are kept, not their slots (`Slots::Blocks`).
+    #[inline]
+    pub(super) fn blocks_only(&self) -> bool {
+        matches!(self.slots, Slots::Blocks)
+    }
+
+    /// Marks the blocks 64·k + b for the bits b of `blocks`, where only the blocks are kept
+    /// ([`Parked::blocks_only`]).
+    #[inline]
+    pub(super) fn add_blocks(&self, k: u64, blocks: u64) {
+        debug_assert!(self.blocks_only());
+        self.blocks.add_word(k, blocks);
+    }
+
+    /// Starts loading what [`Parked::add_blocks`] of word `k` writes.
+    #[inline]
+    pub(super) fn prefetch_blocks(&self, k: u64) {
+        self.blocks.prefetch(k * 64);
+    }
+
     /// Starts loading what adding slots `bits` of block `w` writes.
     #[inline]
     fn prefetch(&self, w: u64, bits: S) {
@@ -279,7 +299,7 @@ impl<'p, 'a, S: SquareSet> Batch<'p, 'a, S> {
     /// Whether only the blocks added are kept, not their slots (`Slots::Blocks`).
     #[inline]
     pub(super) fn blocks_only(&self) -> bool {
-        matches!(self.into.slots, Slots::Blocks)
+        self.into.blocks_only()
     }
 
     /// Adds the slots `bits` of block `w`.

@@ -1,6 +1,8 @@
 //! Un-moving from a frontier: the candidates of a step are the predecessors of the
 //! opponent's positions decided at the distance just reached. Blocks are un-moved from as a
-//! whole where the table has them (`blocks.rs`), other slots one by one.
+//! whole where the table has them (`blocks.rs`), other slots one by one; from one side, a loss
+//! step that marks blocks un-moves from a word of 64 blocks read as a tile at once
+//! (`tile_gather.rs`).
 
 use super::bitmap::for_each_bit;
 use super::candidates::{Batch, Parked, Slots};
@@ -102,7 +104,8 @@ impl<S: SquareSet> Build<'_, S> {
     /// lie in White's frontier (`image_frontier`, or, where `reads` has rows,
     /// `image_frontier_tile` for a word of blocks at once where their images form a tile); in
     /// a loss step adds them to Black's no-escape set; and, if `unmove`, parks their
-    /// predecessors, with `mover` to move, in `into`.
+    /// predecessors, with `mover` to move, in `into` (a tile's at once where `into` keeps
+    /// blocks only).
     #[allow(clippy::too_many_arguments)]
     fn gather_images(
         &self,
@@ -135,6 +138,11 @@ impl<S: SquareSet> Build<'_, S> {
         frontiers[Color::Black.index()].for_each_word(|k, marks| {
             let tile = (reads.row.as_ref())
                 .and_then(|row| self.image_frontier_tile(k, marks, not, white.0, row));
+            // A loss step that marks blocks un-moves from a tile at once (`tile_gather.rs`).
+            let tiled = unmove
+                && into.blocks_only()
+                && (tile.as_ref())
+                    .is_some_and(|found| self.gather_tile(k, found, mover, unpass, into));
             let mut batch = Batch::new(into);
             for_each_bit(marks, |b| {
                 let w = k * 64 + b as u64;
@@ -145,7 +153,7 @@ impl<S: SquareSet> Build<'_, S> {
                 if kind == Kind::Loss {
                     no_escape.or(w, bits);
                 }
-                if unmove && !bits.is_empty() {
+                if unmove && !tiled && !bits.is_empty() {
                     self.gather_from(w, bits, mover, unpass, None, &mut batch);
                 }
             });

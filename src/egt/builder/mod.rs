@@ -88,6 +88,7 @@ mod pending;
 mod sides;
 mod slot_list;
 mod step_times;
+mod tile_gather;
 mod twins;
 mod win_pull;
 mod win_step;
