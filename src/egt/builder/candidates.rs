@@ -273,63 +273,99 @@ impl<S: SquareSet> Parked<'_, S> {
     }
 }
 
+/// What a [`Held`] writes to: `prefetch` starts loading what writing `item` reads, `write`
+/// writes it.
+pub(super) trait Writes<T> {
+    fn prefetch(&self, item: T);
+    fn write(&self, item: T);
+}
+
+/// Writes to `W` held back, up to `N` at a time, so that the reads they need are started
+/// together before any is made: in a table too big for the caches (6 men) their misses then
+/// overlap instead of each write waiting for its own. Whatever it holds is written when it is
+/// full and when it is dropped.
+pub(super) struct Held<'w, W: Writes<T>, T: Copy + Default, const N: usize> {
+    to: &'w W,
+    items: [T; N],
+    len: usize,
+}
+
+impl<'w, W: Writes<T>, T: Copy + Default, const N: usize> Held<'w, W, T, N> {
+    /// Nothing held yet, for `to`.
+    pub(super) fn new(to: &'w W) -> Self {
+        Held {
+            to,
+            items: [T::default(); N],
+            len: 0,
+        }
+    }
+
+    /// What it writes to.
+    #[inline]
+    pub(super) fn to(&self) -> &'w W {
+        self.to
+    }
+
+    /// Holds one more write, first making those held if there are `N`.
+    #[inline]
+    pub(super) fn push(&mut self, item: T) {
+        if self.len == N {
+            self.flush();
+        }
+        self.items[self.len] = item;
+        self.len += 1;
+    }
+
+    fn flush(&mut self) {
+        let items = &self.items[..self.len];
+        items.iter().for_each(|&item| self.to.prefetch(item));
+        items.iter().for_each(|&item| self.to.write(item));
+        self.len = 0;
+    }
+}
+
+impl<W: Writes<T>, T: Copy + Default, const N: usize> Drop for Held<'_, W, T, N> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+impl<S: SquareSet> Writes<(u64, S)> for Parked<'_, S> {
+    #[inline]
+    fn prefetch(&self, (w, bits): (u64, S)) {
+        Parked::prefetch(self, w, bits);
+    }
+
+    #[inline]
+    fn write(&self, (w, bits): (u64, S)) {
+        self.or_word(w, bits);
+    }
+}
+
 /// Most words a [`Batch`] holds (a block's un-moves are fewer in the usual endgames).
 const BATCH: usize = 48;
 
-/// Slots to add to a [`Parked`], held back a few at a time: the reads of their words are then
-/// started together before the words are ORed, so that in a table too big for the caches
-/// (6 men) their misses overlap instead of each OR waiting for its own. Whatever it holds is
-/// added when it is full and when it is dropped.
-pub(super) struct Batch<'p, 'a, S: SquareSet> {
-    into: &'p Parked<'a, S>,
-    words: [(u64, S); BATCH],
-    len: usize,
-}
+/// Slots to add to a [`Parked`], held back a few at a time ([`Held`]).
+pub(super) struct Batch<'p, 'a, S: SquareSet>(Held<'p, Parked<'a, S>, (u64, S), BATCH>);
 
 impl<'p, 'a, S: SquareSet> Batch<'p, 'a, S> {
     /// An empty batch for `into`.
     pub(super) fn new(into: &'p Parked<'a, S>) -> Batch<'p, 'a, S> {
-        Batch {
-            into,
-            words: [(0, S::default()); BATCH],
-            len: 0,
-        }
+        Batch(Held::new(into))
     }
 
     /// Whether only the blocks added are kept, not their slots (`Slots::Blocks`).
     #[inline]
     pub(super) fn blocks_only(&self) -> bool {
-        self.into.blocks_only()
+        self.0.to().blocks_only()
     }
 
     /// Adds the slots `bits` of block `w`.
     #[inline]
     pub(super) fn add(&mut self, w: u64, bits: S) {
-        if bits.is_empty() {
-            return;
+        if !bits.is_empty() {
+            self.0.push((w, bits));
         }
-        if self.len == BATCH {
-            self.flush();
-        }
-        self.words[self.len] = (w, bits);
-        self.len += 1;
-    }
-
-    fn flush(&mut self) {
-        let words = &self.words[..self.len];
-        for &(w, bits) in words {
-            self.into.prefetch(w, bits);
-        }
-        for &(w, bits) in words {
-            self.into.or_word(w, bits);
-        }
-        self.len = 0;
-    }
-}
-
-impl<S: SquareSet> Drop for Batch<'_, '_, S> {
-    fn drop(&mut self) {
-        self.flush();
     }
 }
 

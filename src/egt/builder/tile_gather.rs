@@ -11,60 +11,32 @@
 //! of the frontier in the blocks it comes from has a predecessor in it, as block by block.
 
 use super::bitmap::for_each_bit;
-use super::candidates::Parked;
+use super::candidates::{Held, Parked, Writes};
 use super::Build;
 use crate::board::{Color, SquareSet};
 use crate::egt::index::{BlockMove, BlockShape, Indexer};
 use crate::egt::men::Men;
 
-/// Most words of blocks a [`Marks`] holds before it writes them.
+/// Most words of blocks a step holds back before it marks them ([`Held`]).
 const MARKS: usize = 32;
 
-/// Words of blocks to mark in a [`Parked`], held back a few at a time so that their reads
-/// start together (as `Batch` does for slots); written when full and when dropped.
-struct Marks<'p, 'a, S: SquareSet> {
-    into: &'p Parked<'a, S>,
-    words: [(u64, u64); MARKS],
-    len: usize,
+/// The blocks 64·k + b for the bits b of `blocks`, to mark in a [`Parked`] that keeps blocks
+/// only.
+#[derive(Clone, Copy, Default)]
+struct Marks {
+    k: u64,
+    blocks: u64,
 }
 
-impl<'p, 'a, S: SquareSet> Marks<'p, 'a, S> {
-    fn new(into: &'p Parked<'a, S>) -> Self {
-        Marks {
-            into,
-            words: [(0, 0); MARKS],
-            len: 0,
-        }
-    }
-
-    /// Marks the blocks 64·k + b for the bits b of `blocks`.
+impl<S: SquareSet> Writes<Marks> for Parked<'_, S> {
     #[inline]
-    fn add(&mut self, k: u64, blocks: u64) {
-        if blocks == 0 {
-            return;
-        }
-        if self.len == MARKS {
-            self.flush();
-        }
-        self.words[self.len] = (k, blocks);
-        self.len += 1;
+    fn prefetch(&self, marks: Marks) {
+        self.prefetch_blocks(marks.k);
     }
 
-    fn flush(&mut self) {
-        let words = &self.words[..self.len];
-        for &(k, _) in words {
-            self.into.prefetch_blocks(k);
-        }
-        for &(k, blocks) in words {
-            self.into.add_blocks(k, blocks);
-        }
-        self.len = 0;
-    }
-}
-
-impl<S: SquareSet> Drop for Marks<'_, '_, S> {
-    fn drop(&mut self) {
-        self.flush();
+    #[inline]
+    fn write(&self, marks: Marks) {
+        self.add_blocks(marks.k, marks.blocks);
     }
 }
 
@@ -89,9 +61,11 @@ impl<S: SquareSet> Build<'_, S> {
         if self.cancelled() {
             return true;
         }
-        let mut out = Marks::new(into);
+        let mut out = Held::<_, _, MARKS>::new(into);
         tile_predecessors(self.ix, self.men, k, found, mover, unpass, |k, blocks| {
-            out.add(k, blocks)
+            if blocks != 0 {
+                out.push(Marks { k, blocks });
+            }
         })
     }
 }
