@@ -126,26 +126,18 @@ fn tile_predecessors<S: SquareSet>(
         match moves.after(&sq, i, &moved) {
             BlockMove::Off => {}
             // A royal pair placed as it stands: the partner's square is the block's
-            // lowest digit, so with him on q the block is b − q0 + q, all in one
-            // word where b − q0 starts one.
+            // lowest digit, so with him on q the block is b − q0 + q, all in the word
+            // that b − q0 starts (a royal pair's blocks are whole words: the partner's
+            // 64 squares are one of their digits).
             BlockMove::Block(b) if ix.is_plain(&moved) => {
-                let first = b - q0;
-                if first.is_multiple_of(64) {
-                    mark(first / 64, reached);
-                } else {
-                    for_each_bit(reached, |q| mark_block(&mut mark, first + u64::from(q)));
-                }
+                debug_assert!((b - q0).is_multiple_of(64));
+                mark((b - q0) / 64, reached);
             }
             // A royal's un-move into a pair that a symmetry places or fixes, which
             // may take the partner's square too: block by block.
             _ => for_each_bit(reached, |q| {
                 moved[partner] = q;
-                match ix.block_of(&moved) {
-                    BlockMove::Off => {}
-                    BlockMove::Block(b) | BlockMove::Mapped(b, _) | BlockMove::Folded(b, ..) => {
-                        mark_block(&mut mark, b)
-                    }
-                }
+                mark_block(&mut mark, ix.block_of(&moved));
             }),
         }
         true
@@ -166,12 +158,7 @@ fn tile_predecessors<S: SquareSet>(
                 }
                 let mut moved = at;
                 moved[partner] = o;
-                match moves.after(&at, partner, &moved) {
-                    BlockMove::Off => {}
-                    BlockMove::Block(b) | BlockMove::Mapped(b, _) | BlockMove::Folded(b, ..) => {
-                        mark_block(&mut mark, b)
-                    }
-                }
+                mark_block(&mut mark, moves.after(&at, partner, &moved));
                 true
             });
         }
@@ -187,10 +174,15 @@ fn tile_predecessors<S: SquareSet>(
     true
 }
 
-/// Calls `mark` for block `b` alone.
+/// Calls `mark` for the block a move reaches, if any, alone.
 #[inline(always)]
-fn mark_block(mark: &mut impl FnMut(u64, u64), b: u64) {
-    mark(b / 64, 1 << (b % 64));
+fn mark_block(mark: &mut impl FnMut(u64, u64), reached: BlockMove) {
+    match reached {
+        BlockMove::Off => {}
+        BlockMove::Block(b) | BlockMove::Mapped(b, _) | BlockMove::Folded(b, ..) => {
+            mark(b / 64, 1 << (b % 64))
+        }
+    }
 }
 
 #[cfg(test)]
