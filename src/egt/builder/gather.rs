@@ -31,7 +31,8 @@ impl<S: SquareSet> Build<'_, S> {
     /// `byte`): the positions before the mover's last move. Only bits are set here, at
     /// random; the table is then read in index order by the caller's filter, which keeps the
     /// big table's accesses local. Unless `unmove`, nothing is un-moved: only a loss step
-    /// from one side reads the frontier, to add it to the no-escape set (below).
+    /// from one side reads the frontier, to add it to the no-escape set (below), where the
+    /// wins did not join it as they were recorded (`Build::holds_wins_back`).
     pub(super) fn gather(
         &self,
         mover: Color,
@@ -63,8 +64,9 @@ impl<S: SquareSet> Build<'_, S> {
             // From one side: Black's frontier holds the blocks of the images of White's
             // frontier (`images.rs`), whose slots are read in White's table. A loss step's
             // frontier is Black's wins of the distance reached, which join Black's no-escape
-            // set here, a block at a time, before the step's checks read it; until then, the
-            // set holds none of a frontier's slots, whose images are not read. A loss step
+            // set here, a block at a time, before the step's checks read it, unless they
+            // joined it as they were recorded; until then, the set holds none of a frontier's
+            // slots, whose images are not read. A loss step
             // that marks its candidates' blocks writes nothing in White's table meanwhile: its
             // bytes are read as plain bytes, a block's at once.
             None if kind == Kind::Loss && self.marks_blocks(mover) => {
@@ -103,9 +105,10 @@ impl<S: SquareSet> Build<'_, S> {
     /// those whose images in White's table, read as `reads` says, have the byte `byte` and
     /// lie in White's frontier (`image_frontier`, or, where `reads` has rows,
     /// `image_frontier_tile` for a word of blocks at once where their images form a tile); in
-    /// a loss step adds them to Black's no-escape set; and, if `unmove`, parks their
-    /// predecessors, with `mover` to move, in `into` (a tile's at once where `into` keeps
-    /// blocks only).
+    /// a loss step adds them to Black's no-escape set, unless they joined it as they were
+    /// recorded (`Build::holds_wins_back`: then the set's slots are not left out, and
+    /// nothing is read unless `unmove`); and, if `unmove`, parks their predecessors, with
+    /// `mover` to move, in `into` (a tile's at once where `into` keeps blocks only).
     #[allow(clippy::too_many_arguments)]
     fn gather_images(
         &self,
@@ -121,6 +124,12 @@ impl<S: SquareSet> Build<'_, S> {
             impl Fn(u64) -> u64 + Sync,
         >,
     ) {
+        // The loss step's frontier holds Black's wins of the distance reached: where they are
+        // in Black's set already, a slot of the set may be one of them.
+        let joined = kind == Kind::Loss && self.holds_wins_back();
+        if joined && !unmove {
+            return;
+        }
         let unpass = self.rules.null_move.allows(mover);
         // A win step's frontier, Black's losses, lists its slots while they are few: they
         // are un-moved from without their images read.
@@ -134,7 +143,10 @@ impl<S: SquareSet> Build<'_, S> {
         }
         let no_escape = &self.no_escape[Color::Black.index()];
         let white = (&frontiers[Color::White.index()], byte);
-        let not = |w| no_escape.word(w);
+        let not = |w| match joined {
+            true => S::default(),
+            false => no_escape.word(w),
+        };
         frontiers[Color::Black.index()].for_each_word(|k, marks| {
             let tile = (reads.row.as_ref())
                 .and_then(|row| self.image_frontier_tile(k, marks, not, white.0, row));
@@ -150,7 +162,7 @@ impl<S: SquareSet> Build<'_, S> {
                     Some(found) => found[b as usize],
                     None => self.image_frontier(w, not(w), white, &reads.load, &reads.prefetch),
                 };
-                if kind == Kind::Loss {
+                if kind == Kind::Loss && !joined {
                     no_escape.or(w, bits);
                 }
                 if unmove && !tiled && !bits.is_empty() {

@@ -38,9 +38,10 @@ impl<S: SquareSet> Build<'_, S> {
     /// decided at the distance reached as `kind` says, and marked in c's frontier of `into`
     /// (a pair of frontiers, by side): wins join c's no-escape bits. From one side, their
     /// images, Black's positions decided at that distance, join Black's frontier of the pair
-    /// instead (their blocks marked, and their slots listed where it lists them), and wins
-    /// join Black's no-escape set when the loss step reads them back from it
-    /// (`Build::gather`), a block at a time.
+    /// instead (their blocks marked, and their slots listed where it lists them); and wins
+    /// join Black's no-escape set, at their images' slots, here where the wins are held back
+    /// a tile at a time (`Build::holds_wins_back`), or else when the loss step reads them
+    /// back from the frontier (`Build::gather`), a block at a time.
     pub(super) fn record(&self, c: Color, kind: Kind, into: &[Frontier; 2], w: u64, slots: S) {
         if slots.is_empty() {
             return;
@@ -52,9 +53,30 @@ impl<S: SquareSet> Build<'_, S> {
             return;
         }
         let mut images = into[Color::Black.index()].lister();
+        if kind == Kind::Win && self.holds_wins_back() {
+            let set = &self.no_escape[Color::Black.index()];
+            let mut held = self.held_wins.holder(set);
+            return self.for_each_image(w, slots, |_, p| {
+                let (b, x) = self.ix.block_and_square(p);
+                images.mark(b, p);
+                match &mut held {
+                    Some(held) => held.add(b, x),
+                    None => _ = set.or(b, S::bit(x)),
+                }
+            });
+        }
         self.for_each_image(w, slots, |_, p| {
             images.mark(self.ix.block_and_square(p).0, p)
         });
+    }
+
+    /// Whether White's wins join Black's no-escape set as they are recorded, held back a tile
+    /// at a time (`held_wins.rs`): from one side, where a frontier's words of blocks have
+    /// their images in tiles (`Build::has_tiles`). Elsewhere a White block's images are not
+    /// known to lie in one word of blocks, and each would be set alone.
+    #[inline]
+    pub(super) fn holds_wins_back(&self) -> bool {
+        self.has_tiles()
     }
 
     /// From one side: the slots of Black's block `w`, but those of `not`, that belong to the

@@ -60,6 +60,7 @@ use exit_bounds::ExitBounds;
 use exits::{ExitWorth, Reached};
 use far::{Far, Kind};
 use frontier::Frontier;
+use held_wins::HeldWins;
 use no_escape::NoEscape;
 use open_blocks::{OpenBlocks, StepCosts};
 use pending::Pending;
@@ -80,6 +81,7 @@ mod far;
 mod first_pass;
 mod frontier;
 mod gather;
+mod held_wins;
 mod images;
 mod loss_step;
 mod no_escape;
@@ -166,6 +168,9 @@ struct Build<'a, S> {
     /// distance reached), for the loss checks; during the side's own steps they hold its
     /// candidates too. From one side, Black's alone (see `no_escape.rs`).
     no_escape: [NoEscape<S>; 2],
+    /// From one side, where White's wins join Black's set as they are recorded
+    /// (`Build::holds_wins_back`): the bits each thread holds back.
+    held_wins: HeldWins<S>,
     pending: Pending,
     /// Per side, per block: how long a loss its undecided positions' exits give.
     exit_bounds: ExitBounds,
@@ -389,6 +394,7 @@ pub fn build_table<'t>(
                     true => NoEscape::new(blocks.clone(), len),
                     false => NoEscape::new(0..0, len),
                 }),
+                held_wins: HeldWins::new(),
                 pending: Pending::new(blocks.clone(), len, held),
                 exit_bounds: ExitBounds::new(blocks.clone(), held),
                 open: OpenBlocks::new(blocks.clone(), held),

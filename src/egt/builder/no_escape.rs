@@ -11,7 +11,8 @@
 //! holds one set, Black's, laid out as Black's positions, so that White's loss checks read it
 //! a word per block and move as a build of both sides does: White's positions stand in it at
 //! the slots of their images under the colour swap (Black's positions). The first pass sets
-//! Black's illegal slots, and White's wins of a distance join it as the loss step gathers from
+//! Black's illegal slots, and White's wins of a distance join it as they are recorded
+//! (`held_wins.rs`), or, where their images lie in no tiles, as the loss step gathers from
 //! them (`images.rs`). Its steps park their candidates in White's table instead.
 
 use crate::board::SquareSet;
@@ -195,6 +196,28 @@ impl<S: SquareSet> NoEscape<S> {
             if let Some(word) = self.tails.get(self.tail_at(w).0) {
                 bytes::prefetch_line(word);
             }
+        }
+    }
+
+    /// Starts loading the words of the blocks 64·k to 64·k + 63 (those the layer holds) into
+    /// the caches, for `or`s soon after.
+    #[inline]
+    pub(super) fn prefetch_word_of_blocks(&self, k: u64) {
+        let end = self.first + self.blocks;
+        let blocks = (k * 64).clamp(self.first, end)..(k * 64 + 64).clamp(self.first, end);
+        if blocks.is_empty() {
+            return;
+        }
+        // Eight words a cache line.
+        let heads = self.head(blocks.start)..self.head(blocks.end);
+        heads
+            .step_by(8)
+            .for_each(|i| bytes::prefetch_line(&self.heads[i]));
+        if self.tail > 0 {
+            let tails = self.tail_at(blocks.start).0..=self.tail_at(blocks.end - 1).0;
+            tails
+                .step_by(8)
+                .for_each(|i| bytes::prefetch_line(&self.tails[i]));
         }
     }
 

@@ -54,6 +54,10 @@ impl<S: SquareSet> Build<'_, S> {
             found + improved
         };
         let count = self.sides_built().iter().map(|&c| step(c)).sum();
+        if self.holds_wins_back() {
+            self.held_wins
+                .set_all(&self.no_escape[Color::Black.index()]);
+        }
         for &c in self.sides_built() {
             self.settle_far(c, &self.lost_at(n - 1)[c.index()], Kind::Loss, n - 1);
         }
