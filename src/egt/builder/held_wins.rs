@@ -2,7 +2,8 @@
 //! they are recorded, at their images' slots, so that the loss step need not read them back
 //! from White's table (`Build::gather`). A White block's images lie one in each of 64
 //! consecutive blocks of Black's, a word of blocks (`Build::image_frontier_tile`), and the
-//! White blocks a thread records one after the other mostly have theirs in the same word. So
+//! White blocks a thread records one after the other mostly have theirs in the same word (a
+//! plain block's all at one slot: `Build::image_word`). So
 //! each thread holds back the bits of the word of blocks it adds to, a tile of 64 blocks, and
 //! sets them together, a locked OR a block, when it moves to another word and at the end of
 //! the win step; and it starts the reads of a word's bits (8 cache lines) when it moves to
@@ -110,15 +111,24 @@ impl<S: SquareSet> Holder<'_, S> {
     /// Adds slot x of block b to the set, now or later.
     #[inline]
     pub(super) fn add(&mut self, b: u64, x: Square) {
-        let (word, q) = (b / 64, (b % 64) as usize);
-        if word != self.tile.word.load(Relaxed) {
+        self.add_blocks(b / 64, x, 1 << (b % 64));
+    }
+
+    /// Adds slot x of the blocks 64·k + q for the bits q of `blocks` to the set, now or
+    /// later.
+    #[inline]
+    pub(super) fn add_blocks(&mut self, k: u64, x: Square, blocks: u64) {
+        if k != self.tile.word.load(Relaxed) {
             self.tile.set_in(self.set);
-            self.tile.word.store(word, Relaxed);
-            self.set.prefetch_word_of_blocks(word);
+            self.tile.word.store(k, Relaxed);
+            self.set.prefetch_word_of_blocks(k);
         }
-        let (blocks, bits) = (&self.tile.blocks, &self.tile.bits[q]);
-        blocks.store(blocks.load(Relaxed) | 1 << q, Relaxed);
-        bits.store(bits.load(Relaxed) | 1 << x, Relaxed);
+        let held = &self.tile.blocks;
+        held.store(held.load(Relaxed) | blocks, Relaxed);
+        for_each_bit(blocks, |q| {
+            let bits = &self.tile.bits[q as usize];
+            bits.store(bits.load(Relaxed) | 1 << x, Relaxed);
+        });
     }
 }
 

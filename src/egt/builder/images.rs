@@ -40,8 +40,9 @@ impl<S: SquareSet> Build<'_, S> {
     /// images, Black's positions decided at that distance, join Black's frontier of the pair
     /// instead (their blocks marked, and their slots listed where it lists them); and wins
     /// join Black's no-escape set, at their images' slots, here where the wins are held back
-    /// a tile at a time (`Build::holds_wins_back`), or else when the loss step reads them
-    /// back from the frontier (`Build::gather`), a block at a time.
+    /// a tile at a time (`Build::holds_wins_back`; a block's images at once where they lie
+    /// at one slot of a word of blocks, `Build::image_word`), or else when the loss step
+    /// reads them back from the frontier (`Build::gather`), a block at a time.
     pub(super) fn record(&self, c: Color, kind: Kind, into: &[Frontier; 2], w: u64, slots: S) {
         if slots.is_empty() {
             return;
@@ -56,6 +57,14 @@ impl<S: SquareSet> Build<'_, S> {
         if kind == Kind::Win && self.holds_wins_back() {
             let set = &self.no_escape[Color::Black.index()];
             let mut held = self.held_wins.holder(set);
+            if let Some((k, s, blocks)) = self.image_word(w, slots) {
+                // Black's frontier of wins lists no slots: its blocks are marked at once.
+                into[Color::Black.index()].mark_blocks(k, blocks);
+                return match &mut held {
+                    Some(held) => held.add_blocks(k, s, blocks),
+                    None => for_each_bit(blocks, |b| _ = set.or(k * 64 + b as u64, S::bit(s))),
+                };
+            }
             return self.for_each_image(w, slots, |_, p| {
                 let (b, x) = self.ix.block_and_square(p);
                 images.mark(b, p);
@@ -200,16 +209,43 @@ impl<S: SquareSet> Build<'_, S> {
                 }
             });
         }
-        let Some((sq, fold)) = self.block_men(w) else {
+        let Some((sq, positions)) = self.block_positions(w) else {
             return;
         };
-        let board = S::below(self.ix.block_len());
-        let positions = fold.map_or(board, |f| f.keep::<S>()) & !self.men.others_of_block(&sq);
         self.for_each_image_slot(&sq, squares & positions, swap, |x, p| {
             if let Some(p) = p {
                 f(x, p);
             }
         });
+    }
+
+    /// In a table set up block by block: the men of block w, and the squares of its block
+    /// man where it holds a position (`None`: a hole).
+    fn block_positions(&self, w: u64) -> Option<(Squares, S)> {
+        let (sq, fold) = self.block_men(w)?;
+        let board = S::below(self.ix.block_len());
+        let positions = fold.map_or(board, |f| f.keep::<S>()) & !self.men.others_of_block(&sq);
+        Some((sq, positions))
+    }
+
+    /// From one side, in a table that `has_tiles`: where the images of block w's slots
+    /// `slots` lie at one slot s of blocks of one word of blocks k, as they do where the
+    /// block's placement is plain (its images a line of stride 64 from the word's start):
+    /// `(k, s, blocks)`, the blocks 64·k + b for the bits b of `blocks`. `None` elsewhere,
+    /// and for a hole.
+    fn image_word(&self, w: u64, slots: S) -> Option<(u64, Square, u64)> {
+        let swap = self.swap?;
+        let (sq, positions) = self.block_positions(w)?;
+        let carrier = swap.carrier(self.men.block_man());
+        let (base, stride, turn) = self.ix.line(&swap.placement(&sq, self.ix.men()), carrier)?;
+        if stride != 64 || base / 64 % 64 != 0 {
+            return None;
+        }
+        let mut blocks = 0u64;
+        for_each_bit(slots & positions, |x| {
+            blocks |= 1 << turn[swap.square(x) as usize]
+        });
+        Some((base / 4096, (base % 64) as Square, blocks))
     }
 
     /// Calls `f(x, slot)` for each square x of `squares`, with the slot in White's table of
