@@ -45,6 +45,22 @@ impl Lister<'_> {
         }
     }
 
+    /// Marks the blocks 64·k + b for the bits b of `blocks`, of 64 slots each, and lists their
+    /// slot s.
+    #[inline]
+    pub(super) fn mark_word(&mut self, k: u64, s: u8, blocks: u64) {
+        if k != self.held.0 {
+            self.set_held();
+            self.held.0 = k;
+        }
+        self.held.1 |= blocks;
+        if let Some(list) = &mut self.list {
+            for_each_bit(blocks, |b| {
+                list.push((k * 64 + u64::from(b)) * 64 + u64::from(s))
+            });
+        }
+    }
+
     /// Sets the marks held back.
     #[inline]
     fn set_held(&mut self) {

@@ -54,6 +54,11 @@ impl<S: SquareSet> Build<'_, S> {
             return;
         }
         let mut images = into[Color::Black.index()].lister();
+        if kind == Kind::Loss && self.has_tiles() {
+            if let Some((k, s, blocks)) = self.image_word(w, slots) {
+                return images.mark_word(k, s, blocks);
+            }
+        }
         if kind == Kind::Win && self.holds_wins_back() {
             let set = &self.no_escape[Color::Black.index()];
             let mut held = self.held_wins.holder(set);
