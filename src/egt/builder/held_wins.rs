@@ -108,12 +108,6 @@ impl Tile {
 }
 
 impl<S: SquareSet> Holder<'_, S> {
-    /// Adds slot x of block b to the set, now or later.
-    #[inline]
-    pub(super) fn add(&mut self, b: u64, x: Square) {
-        self.add_blocks(b / 64, x, 1 << (b % 64));
-    }
-
     /// Adds slot x of the blocks 64·k + q for the bits q of `blocks` to the set, now or
     /// later.
     #[inline]
@@ -151,7 +145,8 @@ mod tests {
             for part in adds.chunks(100) {
                 let (held, set) = (&held, &set);
                 s.spawn(move |_| match held.holder(set) {
-                    Some(mut holder) => part.iter().for_each(|&(b, x)| holder.add(b, x)),
+                    Some(mut holder) => (part.iter())
+                        .for_each(|&(b, x)| holder.add_blocks(b / 64, x, 1 << (b % 64))),
                     None => part.iter().for_each(|&(b, x)| _ = set.or(b, 1 << x)),
                 });
             }

@@ -54,34 +54,35 @@ impl<S: SquareSet> Build<'_, S> {
             return;
         }
         let mut images = into[Color::Black.index()].lister();
-        if kind == Kind::Loss && self.has_tiles() {
-            if let Some((k, s, blocks)) = self.image_word(w, slots) {
-                return images.mark_word(k, s, blocks);
-            }
+        let word = (self.has_tiles())
+            .then(|| self.image_word(w, slots))
+            .flatten();
+        if kind == Kind::Loss || !self.holds_wins_back() {
+            return match word {
+                Some((k, s, blocks)) => images.mark_word(k, s, blocks),
+                None => self.for_each_image(w, slots, |_, p| {
+                    images.mark(self.ix.block_and_square(p).0, p)
+                }),
+            };
         }
-        if kind == Kind::Win && self.holds_wins_back() {
-            let set = &self.no_escape[Color::Black.index()];
-            let mut held = self.held_wins.holder(set);
-            if let Some((k, s, blocks)) = self.image_word(w, slots) {
-                // Black's frontier of wins lists no slots: its blocks are marked at once.
-                into[Color::Black.index()].mark_blocks(k, blocks);
-                return match &mut held {
-                    Some(held) => held.add_blocks(k, s, blocks),
-                    None => for_each_bit(blocks, |b| _ = set.or(k * 64 + b as u64, S::bit(s))),
-                };
+        // Slot s of the blocks 64·k + q for the bits q of `blocks` join Black's set.
+        let set = &self.no_escape[Color::Black.index()];
+        let mut held = self.held_wins.holder(set);
+        let mut add = |k: u64, s: Square, blocks: u64| match &mut held {
+            Some(held) => held.add_blocks(k, s, blocks),
+            None => for_each_bit(blocks, |q| _ = set.or(k * 64 + u64::from(q), S::bit(s))),
+        };
+        match word {
+            Some((k, s, blocks)) => {
+                images.mark_word(k, s, blocks);
+                add(k, s, blocks);
             }
-            return self.for_each_image(w, slots, |_, p| {
+            None => self.for_each_image(w, slots, |_, p| {
                 let (b, x) = self.ix.block_and_square(p);
                 images.mark(b, p);
-                match &mut held {
-                    Some(held) => held.add(b, x),
-                    None => _ = set.or(b, S::bit(x)),
-                }
-            });
+                add(b / 64, x, 1 << (b % 64));
+            }),
         }
-        self.for_each_image(w, slots, |_, p| {
-            images.mark(self.ix.block_and_square(p).0, p)
-        });
     }
 
     /// Whether White's wins join Black's no-escape set as they are recorded, held back a tile
