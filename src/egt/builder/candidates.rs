@@ -85,9 +85,10 @@ impl Candidates {
         }
     }
 
-    /// Calls `check(w, bits)`, in parallel, for every block w that holds candidates parked in
-    /// `parked` (the no-escape set of the side whose table is `table`, or that table), with
-    /// their bits; `check` returns the slots it keeps of them. Marks the blocks that keep
+    /// Calls `check(state, w, bits)`, in parallel, for every block w that holds candidates
+    /// parked in `parked` (the no-escape set of the side whose table is `table`, or that
+    /// table), with their bits, each parallel task with a `state()` of its own; `check`
+    /// returns the slots it keeps of them. Marks the blocks that keep
     /// any in `kept`, and returns how many slots are kept. A set's own bits of a block are read
     /// from the block's bytes in `table` before `check` sees it (`NoEscape::held`, `won` being
     /// the byte of the side's wins at the distance reached). Before a thread checks a block,
@@ -95,21 +96,21 @@ impl Candidates {
     /// check needs. The candidates are taken: each block's bits in `parked` are put back to
     /// the set's own (or to `UNKNOWN` in the table) as they are read, and none are left for
     /// the next step.
-    pub(super) fn check_blocks<S: SquareSet>(
+    pub(super) fn check_blocks<S: SquareSet, T>(
         &self,
         parked: &Slots<S>,
         table: &Writer,
         won: u8,
         kept: &Frontier,
         ahead: impl Fn(u64) + Sync,
-        check: impl Fn(u64, S) -> S + Sync,
+        (state, check): (impl Fn() -> T + Sync, impl Fn(&mut T, u64, S) -> S + Sync),
     ) -> u64 {
         let kept_slots = self
             .0
             .groups()
             .into_par_iter()
             .map(|g| {
-                let mut count = 0;
+                let (mut count, mut state) = (0, state());
                 for (k, _) in self.0.words_of(g) {
                     let marks = self.0.take_word(k);
                     let mut blocks = 0u64;
@@ -141,7 +142,7 @@ impl Candidates {
                         if bits.is_empty() {
                             return;
                         }
-                        let slots = check(w, bits) & bits;
+                        let slots = check(&mut state, w, bits) & bits;
                         if !slots.is_empty() {
                             blocks |= 1 << b;
                             count += slots.count() as u64;
@@ -164,7 +165,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// `won` the byte of c's wins at the distance reached), parked where such steps park them
     /// (`Build::parking`): `check(w, bits, word)` gets each block's candidates and its word of
     /// c's table, and returns the slots it keeps, decided as `kind` says at the distance
-    /// reached: they join c's frontier of `kept` and are recorded (`Build::record`). Returns
+    /// reached: they join c's frontier of `kept` and are recorded (`Recorder::record`). Returns
     /// how many it kept; a cancelled build checks nothing more.
     pub(super) fn check_candidates(
         &self,
@@ -182,16 +183,19 @@ impl<S: SquareSet> Build<'_, S> {
             won,
             &kept[c.index()],
             |w| table.prefetch(w),
-            |w, bits| {
-                if self.cancelled() {
-                    return S::default();
-                }
-                // SAFETY: check_blocks gives block w to this task only.
-                let mut word = unsafe { table.word(w) };
-                let slots = check(w, bits, &mut word) & bits;
-                self.record(c, kind, kept, w, slots);
-                slots
-            },
+            (
+                || self.recorder(c, kind, kept),
+                |recorder, w, bits| {
+                    if self.cancelled() {
+                        return S::default();
+                    }
+                    // SAFETY: check_blocks gives block w to this task only.
+                    let mut word = unsafe { table.word(w) };
+                    let slots = check(w, bits, &mut word) & bits;
+                    recorder.record(w, slots);
+                    slots
+                },
+            ),
         )
     }
 }
@@ -475,12 +479,15 @@ mod tests {
                     0,
                     &kept,
                     |w| announced.lock().unwrap().push(w),
-                    |w, bits: S| {
-                        let mut found = found.lock().unwrap();
-                        for_each_bit(bits, |b| found.push(w * len + b as u64));
-                        // The even slots (the block length is even).
-                        bits & S::from_lanes(|_| 0x5555_5555_5555_5555)
-                    },
+                    (
+                        || (),
+                        |_, w, bits: S| {
+                            let mut found = found.lock().unwrap();
+                            for_each_bit(bits, |b| found.push(w * len + b as u64));
+                            // The even slots (the block length is even).
+                            bits & S::from_lanes(|_| 0x5555_5555_5555_5555)
+                        },
+                    ),
                 );
                 let mut found = found.into_inner().unwrap();
                 found.sort_unstable();
@@ -528,10 +535,13 @@ mod tests {
                     0,
                     &seen,
                     |_| {},
-                    |w, bits| {
-                        for_each_bit(bits, |b| found.lock().unwrap().push(w * len + b as u64));
-                        S::default()
-                    },
+                    (
+                        || (),
+                        |_, w, bits| {
+                            for_each_bit(bits, |b| found.lock().unwrap().push(w * len + b as u64));
+                            S::default()
+                        },
+                    ),
                 );
                 let mut found = found.into_inner().unwrap();
                 found.sort_unstable();
@@ -540,7 +550,14 @@ mod tests {
                 assert_eq!(found, next, "{threads} threads");
                 let none = Frontier::new(0..blocks, len as usize);
                 assert_eq!(
-                    candidates.check_blocks(&parked(), &table, 0, &none, |_| {}, |_, bits| bits),
+                    candidates.check_blocks(
+                        &parked(),
+                        &table,
+                        0,
+                        &none,
+                        |_| {},
+                        (|| (), |_, _, bits| bits)
+                    ),
                     0
                 );
                 assert!(none.blocks().is_empty() && seen.blocks().is_empty());

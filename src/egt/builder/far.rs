@@ -219,12 +219,12 @@ impl<S: SquareSet> Build<'_, S> {
             return 0;
         }
         let table = self.sides.writer(c);
-        let mut joined = 0;
+        let (mut joined, mut recorder) = (0, self.recorder(c, kind, into));
         for slot in slots {
             if table.load(slot) == later {
                 table.store(slot, now);
                 let (w, x) = self.ix.block_and_square(slot);
-                self.join(c, kind, into, w, S::bit(x));
+                recorder.join(w, S::bit(x));
                 joined += 1;
             }
         }

@@ -23,7 +23,8 @@ pub(super) struct Frontier {
 /// slots ([`Frontier::lister`]). The marks of blocks in one word of the frontier's bits
 /// (64 consecutive blocks, where a block's images under the colour swap lie) are held
 /// back and set together, in one write: when the next mark is in another word, and when
-/// the lister is dropped.
+/// the lister is dropped. It may mark the slots of many blocks one after the other, but
+/// must be told when each block's are marked ([`Lister::end_block`]).
 pub(super) struct Lister<'a> {
     blocks: &'a Bitmap,
     list: Option<ThreadList<'a>>,
@@ -58,6 +59,16 @@ impl Lister<'_> {
             for_each_bit(blocks, |b| {
                 list.push((k * 64 + u64::from(b)) * 64 + u64::from(s))
             });
+        }
+    }
+
+    /// Ends the marks of one block's slots (at most a block's slots are listed between two
+    /// ends): stops listing if the list was given up, or if this thread's share of it is
+    /// outgrown, which gives it up.
+    #[inline]
+    pub(super) fn end_block(&mut self) {
+        if self.list.as_mut().is_some_and(|list| !list.keeps_listing()) {
+            self.list = None;
         }
     }
 

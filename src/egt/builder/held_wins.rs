@@ -3,13 +3,20 @@
 //! from White's table (`Build::gather`). A White block's images lie one in each of 64
 //! consecutive blocks of Black's, a word of blocks (`Build::image_frontier_tile`), and the
 //! White blocks a thread records one after the other mostly have theirs in the same word (a
-//! plain block's all at one slot: `Build::image_word`). So
+//! plain block's all at one slot: `Build::image_word`, `Recorder`). So
 //! each thread holds back the bits of the word of blocks it adds to, a tile of 64 blocks, and
-//! sets them together, a locked OR a block, when it moves to another word and at the end of
-//! the win step; and it starts the reads of a word's bits (8 cache lines) when it moves to
-//! it. A locked OR for each image, or the bits set without those reads started, cost the win
-//! step what the loss step's gathers saved, and a lock taken for each block recorded cost a
-//! quarter of what this costs the win step (docs/SPEED.md).
+//! sets them together when it moves to another word and at the end of each parallel part of
+//! the win step (`HeldWins::set_all`); and it starts the reads of a word's bits (8 cache
+//! lines) when it moves to it. A locked OR for each image, or the bits set without those
+//! reads started, cost the win step what the loss step's gathers saved, and a lock taken for
+//! each block recorded cost a quarter of what this costs the win step (docs/SPEED.md).
+//!
+//! The tile's bits are set with plain stores, no locked OR: the images of one word of White's
+//! blocks fill one word of Black's blocks, and no other, so a word of Black's blocks is added
+//! to only by the task that records the White word whose images it holds, which each
+//! parallel part of a win step gives one task (the blocks of a word of blocks, as
+//! `Pending::take`, `Candidates::check_blocks` and `Build::check_blocks_of` hand them out);
+//! and every tile is set before the next part begins.
 
 use super::bitmap::for_each_bit;
 use super::no_escape::NoEscape;
@@ -84,8 +91,8 @@ impl<S: SquareSet> HeldWins<S> {
         owns.then_some(Holder { tile, set })
     }
 
-    /// Sets every thread's bits held back in `set`, once no thread adds any (the step's
-    /// parallel work has ended).
+    /// Sets every thread's bits held back in `set`, once no thread adds any: at the end of
+    /// each parallel part of the step (see the module).
     pub(super) fn set_all(&self, set: &NoEscape<S>) {
         for tile in &self.threads {
             tile.set_in(set);
@@ -94,12 +101,13 @@ impl<S: SquareSet> HeldWins<S> {
 }
 
 impl Tile {
-    /// Sets the bits held back in `set`, and holds none.
+    /// Sets the bits held back in `set`, which no other thread writes in this word of
+    /// blocks meanwhile (see the module), and holds none.
     fn set_in<S: SquareSet>(&self, set: &NoEscape<S>) {
         let word = self.word.load(Relaxed);
         for_each_bit(self.blocks.load(Relaxed), |q| {
             let bits = self.bits[q as usize].load(Relaxed);
-            set.or(word * 64 + u64::from(q), S::from_lanes(|_| bits));
+            set.add_alone(word * 64 + u64::from(q), S::from_lanes(|_| bits));
             self.bits[q as usize].store(0, Relaxed);
         });
         self.word.store(NONE, Relaxed);
@@ -130,9 +138,9 @@ impl<S: SquareSet> Holder<'_, S> {
 mod tests {
     use super::*;
 
-    /// Bits added through holders of several threads, in several words of blocks, are all in
-    /// the set once they are set; a thread outside the pool, or of another pool whose index
-    /// is taken, has no holder.
+    /// Bits added through holders of several threads, in several words of blocks, each word
+    /// by one task in each of two parallel parts, are all in the set once they are set; a
+    /// thread outside the pool, or of another pool whose index is taken, has no holder.
     #[test]
     fn held_bits_reach_the_set() {
         let set = NoEscape::<u64>::new(0..300, 64);
@@ -141,16 +149,25 @@ mod tests {
         let adds: Vec<(u64, Square)> = (0..2000u64)
             .map(|i| ((i * 37 + i / 7) % 300, (i * 11 % 64) as Square))
             .collect();
-        rayon::scope(|s| {
-            for part in adds.chunks(100) {
-                let (held, set) = (&held, &set);
-                s.spawn(move |_| match held.holder(set) {
-                    Some(mut holder) => (part.iter())
-                        .for_each(|&(b, x)| holder.add_blocks(b / 64, x, 1 << (b % 64))),
-                    None => part.iter().for_each(|&(b, x)| _ = set.or(b, 1 << x)),
-                });
+        for part in 0..2 {
+            if part > 0 {
+                held.set_all(&set);
             }
-        });
+            rayon::scope(|s| {
+                for task in 0..3 {
+                    let (held, set, adds) = (&held, &set, &adds);
+                    // This part's adds to the words of blocks k of this task, words mixed.
+                    let mine = (adds.iter().skip(part).step_by(2))
+                        .filter(move |(b, _)| (b / 64 + part as u64) % 3 == task);
+                    s.spawn(move |_| match held.holder(set) {
+                        Some(mut holder) => {
+                            mine.for_each(|&(b, x)| holder.add_blocks(b / 64, x, 1 << (b % 64)))
+                        }
+                        None => mine.for_each(|&(b, x)| _ = set.or(b, 1 << x)),
+                    });
+                }
+            });
+        }
         // Every tile is owned by a thread of the pool.
         assert!(rayon::broadcast(|_| held.holder(&set).is_some())
             .iter()

@@ -19,10 +19,9 @@
 //! White's table meanwhile, in a loss step that marks blocks (`Build::marks_blocks`).
 
 use super::bitmap::for_each_bit;
-use super::far::Kind;
 use super::frontier::Frontier;
 use super::Build;
-use crate::board::{Color, Square, SquareSet};
+use crate::board::{Square, SquareSet};
 use crate::egt::index::ColourSwap;
 use crate::egt::material::Squares;
 
@@ -33,67 +32,44 @@ const READ_TOGETHER: usize = 16;
 /// their images one by one reads fewer of White's blocks.
 const TILE_FROM: u32 = 4;
 
-impl<S: SquareSet> Build<'_, S> {
-    /// Records side `c`'s slots `slots` of block `w`, which no other thread writes meanwhile,
-    /// decided at the distance reached as `kind` says, and marked in c's frontier of `into`
-    /// (a pair of frontiers, by side): wins join c's no-escape bits. From one side, their
-    /// images, Black's positions decided at that distance, join Black's frontier of the pair
-    /// instead (their blocks marked, and their slots listed where it lists them); and wins
-    /// join Black's no-escape set, at their images' slots, here where the wins are held back
-    /// a tile at a time (`Build::holds_wins_back`; a block's images at once where they lie
-    /// at one slot of a word of blocks, `Build::image_word`), or else when the loss step
-    /// reads them back from the frontier (`Build::gather`), a block at a time.
-    pub(super) fn record(&self, c: Color, kind: Kind, into: &[Frontier; 2], w: u64, slots: S) {
-        if slots.is_empty() {
-            return;
-        }
-        if self.swap.is_none() {
-            if kind == Kind::Win {
-                self.no_escape[c.index()].add_alone(w, slots);
-            }
-            return;
-        }
-        let mut images = into[Color::Black.index()].lister();
-        let word = (self.has_tiles())
-            .then(|| self.image_word(w, slots))
-            .flatten();
-        if kind == Kind::Loss || !self.holds_wins_back() {
-            return match word {
-                Some((k, s, blocks)) => images.mark_word(k, s, blocks),
-                None => self.for_each_image(w, slots, |_, p| {
-                    images.mark(self.ix.block_and_square(p).0, p)
-                }),
-            };
-        }
-        // Slot s of the blocks 64·k + q for the bits q of `blocks` join Black's set.
-        let set = &self.no_escape[Color::Black.index()];
-        let mut held = self.held_wins.holder(set);
-        let mut add = |k: u64, s: Square, blocks: u64| match &mut held {
-            Some(held) => held.add_blocks(k, s, blocks),
-            None => for_each_bit(blocks, |q| _ = set.or(k * 64 + u64::from(q), S::bit(s))),
-        };
-        match word {
-            Some((k, s, blocks)) => {
-                images.mark_word(k, s, blocks);
-                add(k, s, blocks);
-            }
-            None => self.for_each_image(w, slots, |_, p| {
-                let (b, x) = self.ix.block_and_square(p);
-                images.mark(b, p);
-                add(b / 64, x, 1 << (b % 64));
-            }),
-        }
-    }
+/// From one side, on the 8×8 board: where the images of a word of White's blocks lie, one
+/// whose placement is plain (the block man's partner varying from block to block, on the
+/// block's index modulo 64): the image of block 64·v + q's slot x (the block man on x, his
+/// partner on q) is slot turn[q'] of Black's block corner / 64 + turn[x'], x' and q' the
+/// squares' images under the swap. So the images of a block's slots lie at one slot of 64
+/// consecutive blocks, those of the word's blocks in one word of Black's blocks, a tile.
+pub(super) struct WordImages<'a, S> {
+    /// White's word of blocks: blocks 64·v to 64·v + 63.
+    pub(super) word: u64,
+    /// The first slot of Black's word of blocks that holds the images.
+    corner: u64,
+    /// The symmetry's action on the squares that takes the images to their slots.
+    turn: &'a [Square],
+    /// The squares of the men but the block man and his partner.
+    others: S,
+    swap: &'a ColourSwap,
+}
 
-    /// Whether White's wins join Black's no-escape set as they are recorded, held back a tile
-    /// at a time (`held_wins.rs`): from one side, where a frontier's words of blocks have
-    /// their images in tiles (`Build::has_tiles`). Elsewhere a White block's images are not
-    /// known to lie in one word of blocks, and each would be set alone.
+impl<S: SquareSet> WordImages<'_, S> {
+    /// Where the images of the slots `slots` of White's block `w`, of this word, lie: `(k,
+    /// s, blocks)`, slot s of Black's blocks 64·k + b for the bits b of `blocks` (none for
+    /// a hole, the partner on another man's square).
     #[inline]
-    pub(super) fn holds_wins_back(&self) -> bool {
-        self.has_tiles()
+    pub(super) fn of(&self, w: u64, slots: S) -> (u64, Square, u64) {
+        debug_assert_eq!(w / 64, self.word);
+        let q = (w % 64) as Square;
+        let image = |x: Square| self.turn[self.swap.square(x) as usize];
+        let mut blocks = 0u64;
+        if (self.others & S::bit(q)).is_empty() {
+            for_each_bit(slots & !(self.others | S::bit(q)), |x| {
+                blocks |= 1 << image(x)
+            });
+        }
+        (self.corner / 4096, image(q), blocks)
     }
+}
 
+impl<S: SquareSet> Build<'_, S> {
     /// From one side: the slots of Black's block `w`, but those of `not`, that belong to the
     /// frontier `frontier` of White's slots of value `byte`: those whose images lie in its
     /// blocks, and whose images' bytes, read by `load`, are `byte` (`prefetch` starts the read
@@ -161,21 +137,8 @@ impl<S: SquareSet> Build<'_, S> {
         if marks.count_ones() < TILE_FROM {
             return None;
         }
-        let first = k * 64 + marks.trailing_zeros() as u64;
-        let sq = self.ix.block_men(first)?;
-        if !self.ix.is_plain(&sq) {
-            return None;
-        }
-        let partner = swap.carrier(self.men.block_man());
-        // The images of the block man's squares x, the partner on q: the slots
-        // corner + 64 · turn[x'] + turn[q'], x' and q' the squares' images.
-        let (base, stride, turn) = self.ix.line(&swap.placement(&sq, self.ix.men()), partner)?;
-        if stride != 64 {
-            return None;
-        }
-        debug_assert_eq!(u64::from(sq[partner]), first % 64);
-        let corner = base - u64::from(turn[swap.square(sq[partner]) as usize]);
-        debug_assert_eq!(corner % 4096, 0);
+        let images = self.word_images(k * 64 + u64::from(marks.trailing_zeros()))?;
+        let (corner, turn) = (images.corner, images.turn);
         let held = frontier.word(corner / 4096);
         // Row x: of White's block holding the images of the block man on x, the slots whose
         // byte is the frontier's; its bit b, the partner's image's turn b.
@@ -187,7 +150,7 @@ impl<S: SquareSet> Build<'_, S> {
             }
         }
         transpose(&mut rows);
-        let others = self.men.others_of_block(&sq) & !S::bit(sq[partner]);
+        let others = images.others;
         let mut found = [S::default(); 64];
         for_each_bit(marks, |q| {
             if !(others & S::bit(q)).is_empty() {
@@ -234,12 +197,42 @@ impl<S: SquareSet> Build<'_, S> {
         Some((sq, positions))
     }
 
+    /// From one side, in a table that `has_tiles`: where the images of the word of White's
+    /// blocks that holds block `w` lie, where they form a tile (see [`WordImages`]). `None`
+    /// where block w is a hole, its placement is not plain, or the block man's partner is not
+    /// the digit before him.
+    pub(super) fn word_images(&self, w: u64) -> Option<WordImages<'_, S>> {
+        let swap = self.swap?;
+        debug_assert!(self.has_tiles());
+        let sq = self.ix.block_men(w)?;
+        if !self.ix.is_plain(&sq) {
+            return None;
+        }
+        let partner = swap.carrier(self.men.block_man());
+        // The images of the block man's squares x, the partner on q: the slots
+        // corner + 64 · turn[x'] + turn[q'], x' and q' the squares' images.
+        let (base, stride, turn) = self.ix.line(&swap.placement(&sq, self.ix.men()), partner)?;
+        if stride != 64 {
+            return None;
+        }
+        debug_assert_eq!(u64::from(sq[partner]), w % 64);
+        let corner = base - u64::from(turn[swap.square(sq[partner]) as usize]);
+        debug_assert_eq!(corner % 4096, 0);
+        Some(WordImages {
+            word: w / 64,
+            corner,
+            turn,
+            others: self.men.others_of_block(&sq) & !S::bit(sq[partner]),
+            swap,
+        })
+    }
+
     /// From one side, in a table that `has_tiles`: where the images of block w's slots
     /// `slots` lie at one slot s of blocks of one word of blocks k, as they do where the
     /// block's placement is plain (its images a line of stride 64 from the word's start):
     /// `(k, s, blocks)`, the blocks 64·k + b for the bits b of `blocks`. `None` elsewhere,
     /// and for a hole.
-    fn image_word(&self, w: u64, slots: S) -> Option<(u64, Square, u64)> {
+    pub(super) fn image_word(&self, w: u64, slots: S) -> Option<(u64, Square, u64)> {
         let swap = self.swap?;
         let (sq, positions) = self.block_positions(w)?;
         let carrier = swap.carrier(self.men.block_man());

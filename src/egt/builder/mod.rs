@@ -87,6 +87,7 @@ mod loss_step;
 mod no_escape;
 mod open_blocks;
 mod pending;
+mod recorder;
 mod sides;
 mod slot_list;
 mod step_times;
@@ -810,17 +811,13 @@ impl<'a, S: SquareSet> Build<'a, S> {
         }
         // Collecting comes before the step's writes to side c's table.
         let table = self.sides.frozen(c);
-        self.pending.take(c, byte, &table, |w, slots| {
-            self.join(c, kind, into, w, slots)
-        })
-    }
-
-    /// Adds the collected slots `slots` of block `w` of side `c`, of `kind` at the distance
-    /// reached, to c's frontier of `into`, and records them (`Build::record`).
-    #[inline]
-    fn join(&self, c: Color, kind: Kind, into: &[Frontier; 2], w: u64, slots: S) {
-        into[c.index()].mark(w, slots);
-        self.record(c, kind, into, w, slots);
+        self.pending.take(
+            c,
+            byte,
+            &table,
+            || self.recorder(c, kind, into),
+            |recorder, w, slots| recorder.join(w, slots),
+        )
     }
 
     /// The seeded slots of block `w` of side `c`.

@@ -250,7 +250,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// Calls `check(w, undecided, word)`, in parallel, for every block w of side `c` that
     /// holds undecided slots (`undecided`, with its word of c's table); `check` returns the
     /// slots it keeps, decided as `kind` says at the distance reached: they join c's frontier
-    /// of `kept` and are recorded (`Build::record`). Returns how many it kept; a cancelled
+    /// of `kept` and are recorded (`Recorder::record`). Returns how many it kept; a cancelled
     /// build checks nothing more. Blocks without undecided slots are closed; blocks marked
     /// escaped are not checked (see the module doc).
     pub(super) fn check_open(
@@ -276,7 +276,7 @@ impl<S: SquareSet> Build<'_, S> {
     /// `sets` (but those of `skipped`, which stay in it) whose bytes have slots to check
     /// (`slots`, what `to_check` finds in them), with its word of c's table; `check` returns
     /// the slots it keeps, decided as `kind` says at the distance reached: they join c's
-    /// frontier of `kept` and are recorded (`Build::record`). Blocks left with nothing to
+    /// frontier of `kept` and are recorded (`Recorder::record`). Blocks left with nothing to
     /// check leave the set, which is counted again. Returns how many slots were kept; a
     /// cancelled build checks nothing more.
     pub(super) fn check_blocks_of(
@@ -295,6 +295,7 @@ impl<S: SquareSet> Build<'_, S> {
             .into_par_iter()
             .map(|g| {
                 let (mut count, mut open) = (0, 0);
+                let mut recorder = self.recorder(c, kind, kept);
                 for (k, _) in set.words_of(g) {
                     let marks = set.take_word(k);
                     let mut still = marks & skipped.map_or(0, |s| s.word(k));
@@ -316,7 +317,7 @@ impl<S: SquareSet> Build<'_, S> {
                         }
                         let decided = check(w, slots, &mut word) & slots;
                         if !decided.is_empty() {
-                            self.record(c, kind, kept, w, decided);
+                            recorder.record(w, decided);
                             blocks |= 1 << b;
                             count += decided.count() as u64;
                         }

@@ -23,6 +23,9 @@ fn is_value(b: u8) -> bool {
 /// Blocks per parallel task of `take`.
 const CHUNK: usize = 1024;
 
+/// Blocks due whose reads `take` starts ahead of the one it works on.
+const AHEAD: usize = 8;
+
 /// The provisional values of both sides' tables.
 pub(super) struct Pending {
     /// Per side, per byte: how many were written.
@@ -98,17 +101,19 @@ impl Pending {
             });
     }
 
-    /// Calls `f(w, slots)` for every block w of side `c`'s table `table` that holds slots of
-    /// value `byte`, the provisional values of the distance the iterations have reached
-    /// (bytes below it are no longer provisional), and moves each such block on to its next
-    /// provisional byte. Returns how many slots were found. Bytes must be taken in rising
+    /// Calls `f(state, w, slots)` for every block w of side `c`'s table `table` that holds
+    /// slots of value `byte`, the provisional values of the distance the iterations have
+    /// reached (bytes below it are no longer provisional), in parallel runs of blocks each
+    /// with a `state()` of its own, and moves each such block on to its next provisional
+    /// byte. Returns how many slots were found. Bytes must be taken in rising
     /// order: a block moved on past a byte is not visited for it again.
-    pub(super) fn take<S: SquareSet>(
+    pub(super) fn take<S: SquareSet, T>(
         &self,
         c: Color,
         byte: u8,
         table: &[u8],
-        f: impl Fn(u64, S) + Sync,
+        state: impl Fn() -> T + Sync,
+        f: impl Fn(&mut T, u64, S) + Sync,
     ) -> u64 {
         let due = |first: &AtomicU8| {
             let b = first.load(Relaxed);
@@ -118,19 +123,30 @@ impl Pending {
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(k, chunk)| {
-                let after = |i: usize| chunk[i..].iter().position(due).map(|j| i + j);
-                let mut found = 0;
-                let mut next = after(0);
-                while let Some(i) = next {
-                    let w = self.start + (k * CHUNK + i) as u64;
-                    // The blocks due are scattered: the next one's read starts now.
-                    next = after(i + 1);
-                    if let Some(j) = next {
-                        bytes::prefetch(table, self.start + (k * CHUNK + j) as u64, self.len);
+                let block = |i: usize| self.start + (k * CHUNK + i) as u64;
+                // The blocks due are scattered: the reads of the next `AHEAD` are started
+                // before the first is worked on, in a ring of their indices.
+                let (mut ahead, mut first, mut held, mut scan) = ([0; AHEAD], 0, 0, 0);
+                let (mut found, mut state) = (0, state());
+                loop {
+                    while held < AHEAD {
+                        let Some(j) = chunk[scan..].iter().position(due).map(|j| scan + j) else {
+                            scan = chunk.len();
+                            break;
+                        };
+                        bytes::prefetch(table, block(j), self.len);
+                        ahead[(first + held) % AHEAD] = j;
+                        (held, scan) = (held + 1, j + 1);
                     }
+                    if held == 0 {
+                        break;
+                    }
+                    let i = ahead[first];
+                    (first, held) = ((first + 1) % AHEAD, held - 1);
+                    let w = block(i);
                     let slots = BlockBytes::of_block(table, w, self.len).equal::<S>(byte);
                     if !slots.is_empty() {
-                        f(w, slots);
+                        f(&mut state, w, slots);
                     }
                     chunk[i].store(self.smallest_above(table, w, byte), Relaxed);
                     found += slots.count() as u64;
@@ -199,11 +215,17 @@ mod tests {
                 table[late.0] = late.1;
                 pending.add(Color::White, late.0 as u64 / 64, late.1);
             }
-            pending.take(Color::White, byte, &table, |w, slots: u64| {
-                for_each_bit(slots, |k| {
-                    found.lock().unwrap().push((w * 64 + k as u64, byte))
-                })
-            });
+            pending.take(
+                Color::White,
+                byte,
+                &table,
+                || (),
+                |_, w, slots: u64| {
+                    for_each_bit(slots, |k| {
+                        found.lock().unwrap().push((w * 64 + k as u64, byte))
+                    })
+                },
+            );
         }
         let mut found = found.into_inner().unwrap();
         found.sort_unstable();

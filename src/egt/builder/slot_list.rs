@@ -65,8 +65,9 @@ pub(super) struct SlotList {
 #[derive(Default)]
 struct Own(Mutex<Chunks>);
 
-/// The calling thread's list, held while it lists a block's slots; dropped, it gives the
-/// lists up if this one outgrew its share.
+/// The calling thread's list, held while it lists the slots of one block or of several, one
+/// after the other; at the end of each, and dropped, it gives the lists up if this one
+/// outgrew its share.
 pub(super) struct ThreadList<'a> {
     of: &'a SlotList,
     own: MutexGuard<'a, Chunks>,
@@ -160,7 +161,8 @@ impl SlotList {
 }
 
 impl ThreadList<'_> {
-    /// Lists `slot`. Between two drops, a thread lists at most a block's slots.
+    /// Lists `slot`. Between two looks at its share (`keeps_listing`, and the drop), a
+    /// thread lists at most a block's slots.
     #[inline]
     pub(super) fn push(&mut self, slot: u64) {
         let chunks = &mut *self.own;
@@ -175,14 +177,23 @@ impl ThreadList<'_> {
         let full = self.own.len().saturating_sub(1) * self.of.chunk;
         (full + self.own.last().map_or(0, Vec::len)) as u64
     }
-}
 
-impl Drop for ThreadList<'_> {
-    fn drop(&mut self) {
+    /// Whether the list goes on: false once it was given up, or if this thread's list
+    /// outgrew its share, which gives it up (and empties this thread's list). To be asked
+    /// at least once every [`AT_ONCE`] slots listed.
+    #[inline]
+    pub(super) fn keeps_listing(&mut self) -> bool {
         if self.len() > self.of.share {
             self.of.given_up.store(true, Relaxed);
             *self.own = Chunks::default();
         }
+        !self.of.given_up()
+    }
+}
+
+impl Drop for ThreadList<'_> {
+    fn drop(&mut self) {
+        self.keeps_listing();
     }
 }
 

@@ -27,6 +27,7 @@ impl<S: SquareSet> Build<'_, S> {
             let start = Instant::now();
             let won = &self.won;
             let found = self.collect(c, n, Kind::Win, won);
+            self.set_held_wins();
             let lost = (self.far.code(Kind::Loss, n - 1), win);
             let frontier = self.lost_at(n - 1)[c.flip().index()].count();
             // Pulled into the blocks a win may improve, or pushed from the frontier
@@ -54,15 +55,21 @@ impl<S: SquareSet> Build<'_, S> {
             found + improved
         };
         let count = self.sides_built().iter().map(|&c| step(c)).sum();
-        if self.holds_wins_back() {
-            self.held_wins
-                .set_all(&self.no_escape[Color::Black.index()]);
-        }
+        self.set_held_wins();
         for &c in self.sides_built() {
             self.settle_far(c, &self.lost_at(n - 1)[c.index()], Kind::Loss, n - 1);
         }
         self.lost_at(n - 1).iter().for_each(Frontier::clear);
         count
+    }
+
+    /// Sets the wins held back (`held_wins.rs`), at the end of each parallel part of a win
+    /// step, where they are.
+    fn set_held_wins(&self) {
+        if self.holds_wins_back() {
+            self.held_wins
+                .set_all(&self.no_escape[Color::Black.index()]);
+        }
     }
 
     /// Wins, in the byte `win`, the candidates `bits` of side `c`'s block `w` (its word of
