@@ -40,7 +40,7 @@ const TILE_FROM: u32 = 4;
 /// consecutive blocks, those of the word's blocks in one word of Black's blocks, a tile.
 pub(super) struct WordImages<'a, S> {
     /// White's word of blocks: blocks 64·v to 64·v + 63.
-    pub(super) word: u64,
+    word: u64,
     /// The first slot of Black's word of blocks that holds the images.
     corner: u64,
     /// The symmetry's action on the squares that takes the images to their slots.
