@@ -208,13 +208,10 @@ impl<S: SquareSet> Build<'_, S> {
         if !self.ix.is_plain(&sq) {
             return None;
         }
-        let partner = swap.carrier(self.men.block_man());
         // The images of the block man's squares x, the partner on q: the slots
         // corner + 64 · turn[x'] + turn[q'], x' and q' the squares' images.
-        let (base, stride, turn) = self.ix.line(&swap.placement(&sq, self.ix.men()), partner)?;
-        if stride != 64 {
-            return None;
-        }
+        let (base, turn) = self.image_line(swap, &sq)?;
+        let partner = swap.carrier(self.men.block_man());
         debug_assert_eq!(u64::from(sq[partner]), w % 64);
         let corner = base - u64::from(turn[swap.square(sq[partner]) as usize]);
         debug_assert_eq!(corner % 4096, 0);
@@ -235,9 +232,8 @@ impl<S: SquareSet> Build<'_, S> {
     pub(super) fn image_word(&self, w: u64, slots: S) -> Option<(u64, Square, u64)> {
         let swap = self.swap?;
         let (sq, positions) = self.block_positions(w)?;
-        let carrier = swap.carrier(self.men.block_man());
-        let (base, stride, turn) = self.ix.line(&swap.placement(&sq, self.ix.men()), carrier)?;
-        if stride != 64 || base / 64 % 64 != 0 {
+        let (base, turn) = self.image_line(swap, &sq)?;
+        if base / 64 % 64 != 0 {
             return None;
         }
         let mut blocks = 0u64;
@@ -245,6 +241,16 @@ impl<S: SquareSet> Build<'_, S> {
             blocks |= 1 << turn[swap.square(x) as usize]
         });
         Some((base / 4096, (base % 64) as Square, blocks))
+    }
+
+    /// From one side: the slots of the images under `swap` of placement `sq` with the block
+    /// man on each square x, `base + 64 · turn[x']` (x' the square's image, `Indexer::line`),
+    /// as `(base, turn)`, where they form a line of stride 64: the man who takes his place,
+    /// his partner, is the digit before him in the index. `None` elsewhere.
+    fn image_line(&self, swap: &ColourSwap, sq: &Squares) -> Option<(u64, &[Square])> {
+        let carrier = swap.carrier(self.men.block_man());
+        let (base, stride, turn) = self.ix.line(&swap.placement(sq, self.ix.men()), carrier)?;
+        (stride == 64).then_some((base, turn))
     }
 
     /// Calls `f(x, slot)` for each square x of `squares`, with the slot in White's table of

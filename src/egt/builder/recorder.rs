@@ -77,7 +77,7 @@ impl<'b, S: SquareSet> Build<'b, S> {
     }
 }
 
-impl<S: SquareSet> Recorder<'_, '_, S> {
+impl<'a, 'b, S: SquareSet> Recorder<'a, 'b, S> {
     /// Adds the slots `slots` of block `w`, which no other thread writes meanwhile, to the
     /// side's own frontier, and records them.
     #[inline]
@@ -92,22 +92,26 @@ impl<S: SquareSet> Recorder<'_, '_, S> {
         if slots.is_empty() {
             return;
         }
-        let build = self.build;
-        if self.images.is_none() {
-            if self.kind == Kind::Win {
-                build.no_escape[self.c.index()].add_alone(w, slots);
-            }
-            return;
-        }
-        let word = self.image_word(w, slots);
         let Recorder {
-            images: Some(images),
+            build,
+            c,
+            kind,
+            images,
             held,
             joins_set,
+            tiles,
+            word,
             ..
-        } = self
-        else {
-            unreachable!("a build from one side")
+        } = self;
+        let Some(images) = images else {
+            if *kind == Kind::Win {
+                build.no_escape[c.index()].add_alone(w, slots);
+            }
+            return;
+        };
+        let word = match tiles {
+            true => Self::image_word(build, word, w, slots),
+            false => None,
         };
         // Slot s of the blocks 64·k + q for the bits q of `blocks` join Black's set.
         let set = &build.no_escape[Color::Black.index()];
@@ -136,19 +140,21 @@ impl<S: SquareSet> Recorder<'_, '_, S> {
 
     /// Where the images of block w's slots `slots` lie at one slot s of blocks of one word
     /// of Black's blocks k: `(k, s, blocks)` (`Build::image_word`), found from the images of
-    /// block w's word of White's blocks, kept from the last block of that word. `None` where
-    /// they do not lie so, and for a hole.
+    /// block w's word of White's blocks, kept in `last` from the last block of that word.
+    /// `None` where they do not lie so, and for a hole.
     #[inline]
-    fn image_word(&mut self, w: u64, slots: S) -> Option<(u64, Square, u64)> {
-        if !self.tiles {
-            return None;
+    fn image_word(
+        build: &'a Build<'b, S>,
+        last: &mut Option<(u64, Option<WordImages<'a, S>>)>,
+        w: u64,
+        slots: S,
+    ) -> Option<(u64, Square, u64)> {
+        if last.as_ref().is_none_or(|(v, _)| *v != w / 64) {
+            *last = Some((w / 64, build.word_images(w)));
         }
-        if self.word.as_ref().is_none_or(|(v, _)| *v != w / 64) {
-            self.word = Some((w / 64, self.build.word_images(w)));
-        }
-        match &self.word {
+        match last {
             Some((_, Some(images))) => Some(images.of(w, slots)),
-            _ => self.build.image_word(w, slots),
+            _ => build.image_word(w, slots),
         }
     }
 }
