@@ -274,10 +274,12 @@ impl<S: SquareSet> Build<'_, S> {
             }
             return;
         }
-        match ix.line(&after, m) {
-            Some((base, stride, image)) => {
-                let slot = held_slots(sub, base, stm);
-                for_each_bit(squares, |x| f(x, slot(stride * image[x as usize] as u64)))
+        match ix.man_slots(&after, m) {
+            Some(slots) => {
+                let read = held_slots(sub, 0, stm);
+                for_each_bit(squares, |x| {
+                    f(x, slots.slot(x).map_or(Read::Value(None), &read))
+                })
             }
             None => for_each_bit(squares, |x| {
                 after[m] = x;

@@ -29,12 +29,14 @@
 
 mod blocks;
 mod divisor;
+mod man_slots;
 mod pairs;
 mod ranks;
 mod slices;
 mod twins;
 
 pub use blocks::{BlockMove, BlockMoves, BlockShape, Fold};
+pub use man_slots::ManSlots;
 
 use crate::board::symmetry_group;
 use crate::board::{geometry::Geometry, BoardSize, Color, Square, Sym};
@@ -1059,5 +1061,74 @@ mod tests {
                 "{spec}: {lines} lines"
             );
         }
+    }
+
+    /// A man's slots are the index of the placement with the man on each square: royals (of
+    /// every royal pair, with pawns in both orientations of a slice), lone men, men of a pair,
+    /// on 8×8 and 10×8; and they exist for every royal and every lone man or man of a pair
+    /// whose royal pair one symmetry alone folds (without pawns).
+    #[test]
+    fn man_slots_agree_with_the_index() {
+        let set = PieceSet::standard();
+        let boards = [
+            (
+                BoardSize::STANDARD,
+                &["KRR.KN", "KQQ.KBB", "KRP.KR", "KP.KRR"][..],
+            ),
+            (BoardSize::new(10, 8).unwrap(), &["KBB.KN", "KRP.KR"][..]),
+        ];
+        let mut seen = [0u64; 3];
+        for (board, specs) in boards {
+            let geo = Geometry::on(&set, board);
+            let n = board.squares() as u8;
+            for &spec in specs {
+                let ix = Indexer::new(&material(spec, &set), &geo, true);
+                let mut unfolded = 0;
+                // About 1500 placements of each table, each in every orientation.
+                for z in (0..ix.size()).step_by((ix.size() / 1500) as usize | 1) {
+                    let Some(canonical) = ix.decode(z) else {
+                        continue;
+                    };
+                    for k in 0..ix.images.len() {
+                        // With pawns, the placement and its mirror image (another orientation).
+                        let sq = ix.oriented(&canonical, k);
+                        let (_, mask) = match &ix.slices {
+                            None => ix.pair_slot[sq[0] as usize * ix.n + sq[1] as usize],
+                            Some(_) => (0, 1),
+                        };
+                        for m in 0..ix.men {
+                            let served = m < 2
+                                || (ix.slices.is_none()
+                                    && mask.is_power_of_two()
+                                    && (ix.strides[m] != 0
+                                        || ix.group_digits[m]
+                                            .is_some_and(|(g, _)| ix.groups[g].len == 2)));
+                            let Some(slots) = ix.man_slots(&sq, m) else {
+                                assert!(!served || ix.slices.is_some(), "{spec} {sq:?} {m}");
+                                continue;
+                            };
+                            let kind = match slots {
+                                ManSlots::Royal { .. } => 0,
+                                ManSlots::Line { .. } => 1,
+                                ManSlots::Twin { .. } => 2,
+                            };
+                            for x in (0..n).filter(|x| !sq[..ix.men].contains(x)) {
+                                let mut moved = sq;
+                                moved[m] = x;
+                                assert_eq!(
+                                    slots.slot(x),
+                                    ix.index(&moved),
+                                    "{spec} {sq:?} {m} {x}"
+                                );
+                                seen[kind] += 1;
+                                unfolded += u64::from(k != 0);
+                            }
+                        }
+                    }
+                }
+                assert!(unfolded > 1000, "{spec}: {unfolded}");
+            }
+        }
+        assert!(seen.iter().all(|&s| s > 10_000), "{seen:?}");
     }
 }

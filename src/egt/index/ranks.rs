@@ -85,13 +85,7 @@ impl Group {
         match *men {
             [x] => image(x) as u64,
             // The most frequent group, a pair, without a sort.
-            [a, b] => {
-                let (a, b) = (image(a), image(b));
-                let (low, high) = if a < b { (a, b) } else { (b, a) };
-                // C(low, 1) + C(high, 2), as `rank_sorted` counts.
-                let high = high as u64;
-                low as u64 + high * (high.max(1) - 1) / 2
-            }
+            [a, b] => pair_rank(image(a), image(b)),
             _ => {
                 let mut s = [0; MAX_MEN];
                 for (to, &from) in s.iter_mut().zip(men) {
@@ -102,6 +96,15 @@ impl Group {
             }
         }
     }
+}
+
+/// The rank of a pair of squares {a, b}, in either order: C(low, 1) + C(high, 2), as
+/// `rank_sorted` counts.
+#[inline(always)]
+pub(super) fn pair_rank(a: Square, b: Square) -> u64 {
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    let high = high as u64;
+    low as u64 + high * (high.max(1) - 1) / 2
 }
 
 /// C(n, k).
