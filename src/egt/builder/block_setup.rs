@@ -15,17 +15,48 @@ use crate::egt::material::{Squares, MAX_MEN};
 use crate::egt::value::{ILLEGAL, LOSS_FAR, UNKNOWN, WIN_FAR};
 use std::sync::atomic::Ordering::Relaxed;
 
+/// The exits found for the blocks of one placement of the other men, in a table that tells a
+/// pair of identical men apart (`Indexer::block_twin`): slot x of the block with the twin on
+/// square t is the position of slot t of the block with the twin on x, so a block's slots
+/// below its twin's square take the exits found for the blocks before it, and only the others
+/// are valued. Blocks that a symmetry folds are neither held nor read.
+pub(super) struct TwinTile<S> {
+    /// The block with the twin on square 0, of the placement held.
+    first: u64,
+    /// Per side: the twin's squares whose blocks are held.
+    held: [S; 2],
+    /// Per side, the exits of each slot of each block held (n · t + x: the twin on t, the
+    /// block man on x).
+    exits: [Vec<Exits>; 2],
+    /// Per side: the slots of each block held with a legal exit.
+    exiting: [Vec<S>; 2],
+}
+
+impl<S: SquareSet> TwinTile<S> {
+    /// An empty tile for blocks of `len` slots.
+    pub(super) fn new(len: usize) -> TwinTile<S> {
+        TwinTile {
+            first: u64::MAX,
+            held: [S::default(); 2],
+            exits: [0, 1].map(|_| vec![Exits::default(); len * len]),
+            exiting: [0, 1].map(|_| vec![S::default(); len]),
+        }
+    }
+}
+
 impl<S: SquareSet> Build<'_, S> {
     /// Phase 1 for block `w`: sets the bytes of its slots in `tables`, both sides' (or
     /// White's alone, see `Build::sides_built`), counting
     /// them in `bytes`; returns the number of legal positions. `exits` is room for a value
-    /// per slot of a block.
+    /// per slot of a block; `tile`, in a table that tells twins apart, the exits of the
+    /// blocks before it of the same placement of the other men.
     pub(super) fn setup_block(
         &self,
         w: u64,
         tables: &[Writer; 2],
         bytes: &mut [[u64; 256]; 2],
         exits: &mut [Exits],
+        mut tile: Option<&mut TwinTile<S>>,
     ) -> u64 {
         let len = self.ix.block_len() as u64;
         let block = S::below(len as usize);
@@ -48,9 +79,24 @@ impl<S: SquareSet> Build<'_, S> {
         let canonical = fold.map_or(block, |f| f.keep::<S>());
         let black_positions = canonical & !others & !attacked[Color::White.index()];
         self.black_illegal(w, block & !black_positions);
+        // The twin's square, where the blocks of this placement of the others are held.
+        let twin = (tile.as_mut())
+            .zip(self.ix.block_twin())
+            .filter(|_| fold.is_none())
+            .map(|(tile, i)| {
+                let t = sq[i] as usize;
+                if tile.first != w - t as u64 {
+                    tile.first = w - t as u64;
+                    tile.held = [S::default(); 2];
+                }
+                t
+            });
         for &c in self.sides_built() {
             let positions = canonical & !others & !attacked[c.flip().index()];
-            let exiting = self.exits_in_block(&sq, others, positions, c, exits);
+            let exiting = match (twin, tile.as_mut()) {
+                (Some(t), Some(tile)) => self.twin_exits(&sq, others, positions, c, t, tile, exits),
+                _ => self.exits_in_block(&sq, others, positions, c, exits),
+            };
             for_each_bit(block & !positions, |x| {
                 tables[c.index()].store(w * len + x as u64, ILLEGAL)
             });
@@ -79,6 +125,40 @@ impl<S: SquareSet> Build<'_, S> {
             self.exit_bounds.set(c, w, longest);
         }
         legal
+    }
+
+    /// `exits_in_block` for a block whose twin stands on square `t`, in a table that tells
+    /// twins apart: the slots below t whose blocks `tile` holds take their exits from there,
+    /// the others are valued; the block is then held.
+    #[allow(clippy::too_many_arguments)]
+    fn twin_exits(
+        &self,
+        sq: &Squares,
+        others: S,
+        positions: S,
+        c: Color,
+        t: usize,
+        tile: &mut TwinTile<S>,
+        exits: &mut [Exits],
+    ) -> S {
+        let n = self.ix.block_len();
+        let (held, found, exiting_of) = (
+            tile.held[c.index()],
+            &mut tile.exits[c.index()],
+            &mut tile.exiting[c.index()],
+        );
+        let copied = positions & S::below(t) & held;
+        let mut exiting = self.exits_in_block(sq, others, positions & !copied, c, exits);
+        for_each_bit(copied, |x| {
+            exits[x as usize] = found[x as usize * n + t];
+            if exiting_of[x as usize].contains(t as u8) {
+                exiting |= S::bit(x);
+            }
+        });
+        found[t * n..(t + 1) * n].copy_from_slice(&exits[..n]);
+        exiting_of[t] = exiting;
+        tile.held[c.index()] = held | S::bit(t as u8);
+        exiting
     }
 
     /// In a build from one side, adds the slots `illegal` of block `w` to Black's no-escape

@@ -5,6 +5,7 @@
 //! provisional values wait at each distance (`pending.rs`). Tables with blocks are set up a
 //! block at a time (`block_setup.rs`); seeds are fixed after it.
 
+use super::block_setup::TwinTile;
 use super::exits::Exits;
 use super::sides::Writer;
 use super::Build;
@@ -42,8 +43,11 @@ impl<S: SquareSet> Build<'_, S> {
                     let slots = self.ix.chunk_slots(p);
                     let len = self.ix.block_len() as u64;
                     let mut exits = vec![Exits::default(); len as usize];
+                    // Told apart, a chunk holds whole placements of the other men.
+                    let mut tile = (self.ix.block_twin()).map(|_| TwinTile::new(len as usize));
                     for w in slots.start / len..slots.end / len {
-                        legal += self.setup_block(w, &tables, &mut bytes, &mut exits);
+                        legal +=
+                            self.setup_block(w, &tables, &mut bytes, &mut exits, tile.as_mut());
                     }
                 } else {
                     self.ix.for_each_slot_of_chunk(p, |i, sq| {

@@ -26,6 +26,31 @@ impl Indexer {
         self.block_man
     }
 
+    /// In an index that tells a pair of identical men apart ([`Indexer::twins_apart`]), the
+    /// block man's twin, whose square is the digit before his: the blocks of one placement of
+    /// the other men follow each other, block `b` of them with the twin on square b, and
+    /// slot x of block b is the position of slot b of block x.
+    ///
+    /// ```
+    /// use fairy_egt::board::geometry::Geometry;
+    /// use fairy_egt::egt::index::Indexer;
+    /// use fairy_egt::egt::material::Material;
+    /// use fairy_egt::piece::PieceSet;
+    ///
+    /// let geometry = Geometry::new(&PieceSet::standard());
+    /// let krr = Material::parse("KRR.K", geometry.pieces()).unwrap();
+    /// let apart = Indexer::twins_apart(&krr, &geometry, true).unwrap();
+    /// assert_eq!((apart.block_twin(), apart.block_man()), (Some(2), Some(3)));
+    /// // Kings on a1 and c3, the rooks on e5 and h8, and the rooks the other way round.
+    /// let (one, other) = ([0, 18, 36, 63, 0, 0], [0, 18, 63, 36, 0, 0]);
+    /// let (a, b) = (apart.index(&one).unwrap(), apart.index(&other).unwrap());
+    /// assert_eq!((a / 64 - 36 + 63, a % 64), (b / 64, 63));
+    /// assert_eq!(Indexer::new(&krr, &geometry, true).block_twin(), None);
+    /// ```
+    pub fn block_twin(&self) -> Option<usize> {
+        self.block_twin
+    }
+
     /// The squares of every man but the block man in block `block` (the block man's entry
     /// is 0), or `None` if two of them share a square (every slot of the block is a hole).
     /// With pawns, they stand as their slice has them (its own orientation).

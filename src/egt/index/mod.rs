@@ -75,6 +75,8 @@ pub struct Indexer {
     group_digits: [Option<(usize, u64)>; MAX_MEN],
     /// The man whose square is the last digit of the index, if he is alone in his group.
     block_man: Option<usize>,
+    /// Told apart (`twins_apart`): the block man's twin, whose square is the digit before.
+    block_twin: Option<usize>,
     /// Per element of G: the fold of a block fixed by it.
     folds: Vec<Fold>,
     /// Division by `n`, the slots of a block (`blocks_in`): a shift where n is a power of
@@ -350,6 +352,10 @@ impl Indexer {
             stride *= g.size;
         }
         let rest_shift = rest.is_power_of_two().then(|| rest.trailing_zeros());
+        // Told apart, the pair's first man is the digit before the block man (`digit_groups`).
+        let block_twin = (apart && groups.len() >= 2)
+            .then(|| groups[groups.len() - 2].start)
+            .filter(|&t| strides[t] == n as u64);
         let block_strides = std::array::from_fn(|i| {
             let stride = group_digits[i].map_or(strides[i], |(_, stride)| stride);
             stride / n as u64
@@ -390,6 +396,7 @@ impl Indexer {
             strides,
             group_digits,
             block_man,
+            block_twin,
             folds,
             block_shift: n.is_power_of_two().then(|| n.trailing_zeros()),
             block_divisor: Divisor::new(n as u64),

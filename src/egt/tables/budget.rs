@@ -62,6 +62,15 @@ fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 
     sets + pending + exit_bounds + groups + seeds + lists + BOOKKEEPING_BYTES
 }
 
+/// Bytes of the first pass's tiles of exits in a build that tells twins apart, one per
+/// thread (`builder/block_setup.rs`, `TwinTile`): per side, 4 bytes a slot of a block for
+/// each of the block man's squares, and a set of the block's slots (at most 32 bytes) for each.
+fn twin_tile_bytes(block_len: usize) -> u64 {
+    let len = block_len as u64;
+    let threads = rayon::current_num_threads() as u64;
+    threads * 2 * (4 * len * len + 32 * len)
+}
+
 /// Bytes of a no-escape set of `blocks` blocks of `len` slots (`builder/no_escape.rs`).
 fn no_escape_bytes(blocks: u64, len: usize) -> u64 {
     let (heads, tails) = no_escape_words(blocks, len);
@@ -172,7 +181,7 @@ impl TableSet {
                     let layer = largest_layer(&apart);
                     let builder = builder_bytes(layer, apart.block_len(), false, sides);
                     let more = table_bytes(&apart, sides).saturating_sub(own);
-                    return (own, builder + more);
+                    return (own, builder + more + twin_tile_bytes(apart.block_len()));
                 }
                 let layer = largest_layer(&index);
                 let builder = builder_bytes(layer, index.block_len(), seeded(m), sides);
