@@ -42,6 +42,15 @@ impl<S: SquareSet> TwinTile<S> {
             exiting: [0, 1].map(|_| vec![S::default(); len]),
         }
     }
+
+    /// Starts holding the placement whose block with the twin on square 0 is `first`, unless
+    /// it is the one held.
+    fn enter(&mut self, first: u64) {
+        if self.first != first {
+            self.first = first;
+            self.held = [S::default(); 2];
+        }
+    }
 }
 
 impl<S: SquareSet> Build<'_, S> {
@@ -56,7 +65,7 @@ impl<S: SquareSet> Build<'_, S> {
         tables: &[Writer; 2],
         bytes: &mut [[u64; 256]; 2],
         exits: &mut [Exits],
-        mut tile: Option<&mut TwinTile<S>>,
+        tile: Option<&mut TwinTile<S>>,
     ) -> u64 {
         let len = self.ix.block_len() as u64;
         let block = S::below(len as usize);
@@ -79,23 +88,19 @@ impl<S: SquareSet> Build<'_, S> {
         let canonical = fold.map_or(block, |f| f.keep::<S>());
         let black_positions = canonical & !others & !attacked[Color::White.index()];
         self.black_illegal(w, block & !black_positions);
-        // The twin's square, where the blocks of this placement of the others are held.
-        let twin = (tile.as_mut())
+        // The twin's square, and the tile holding the blocks of this placement of the others.
+        let mut twin = (tile.filter(|_| fold.is_none()))
             .zip(self.ix.block_twin())
-            .filter(|_| fold.is_none())
             .map(|(tile, i)| {
                 let t = sq[i] as usize;
-                if tile.first != w - t as u64 {
-                    tile.first = w - t as u64;
-                    tile.held = [S::default(); 2];
-                }
-                t
+                tile.enter(w - t as u64);
+                (t, tile)
             });
         for &c in self.sides_built() {
             let positions = canonical & !others & !attacked[c.flip().index()];
-            let exiting = match (twin, tile.as_mut()) {
-                (Some(t), Some(tile)) => self.twin_exits(&sq, others, positions, c, t, tile, exits),
-                _ => self.exits_in_block(&sq, others, positions, c, exits),
+            let exiting = match &mut twin {
+                Some((t, tile)) => self.twin_exits(&sq, others, positions, c, *t, tile, exits),
+                None => self.exits_in_block(&sq, others, positions, c, exits),
             };
             for_each_bit(block & !positions, |x| {
                 tables[c.index()].store(w * len + x as u64, ILLEGAL)

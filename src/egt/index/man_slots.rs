@@ -5,7 +5,7 @@
 
 use super::pairs::{PairSlot, NO_PAIR};
 use super::ranks::pair_rank;
-use super::Indexer;
+use super::{least_rest, Indexer};
 use crate::board::Square;
 use crate::egt::material::Squares;
 
@@ -81,13 +81,7 @@ impl ManSlots<'_> {
                 if pair == NO_PAIR {
                     return None;
                 }
-                let mut best = u64::MAX;
-                let mut m = mask;
-                while m != 0 {
-                    best = best.min(rests[m.trailing_zeros() as usize]);
-                    m &= m - 1;
-                }
-                Some(base + pair as u64 * rest + best)
+                Some(base + pair as u64 * rest + least_rest(mask, |i| rests[i]))
             }
         }
     }

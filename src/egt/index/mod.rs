@@ -48,6 +48,19 @@ use ranks::{binomial, Group};
 use slices::{pawn_placements, Slices};
 use std::ops::Range;
 
+/// The canonical digits of a placement whose royal pair the symmetries `mask` fix (a bit per
+/// element of G): the least of `rest(i)`, its digits under element i, over those elements.
+#[inline]
+fn least_rest(mask: u8, rest: impl Fn(usize) -> u64) -> u64 {
+    let mut best = u64::MAX;
+    let mut m = mask;
+    while m != 0 {
+        best = best.min(rest(m.trailing_zeros() as usize));
+        m &= m - 1;
+    }
+    best
+}
+
 /// Maps placements of one material to table indexes and back.
 #[derive(Clone, Debug)]
 pub struct Indexer {
@@ -708,13 +721,7 @@ impl Indexer {
         if mask == 1 {
             return Some(pair as u64 * self.rest + self.rest_plain(sq));
         }
-        let mut best = u64::MAX;
-        let mut m = mask;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            best = best.min(self.rest_of(&self.images[i], sq));
-        }
+        let best = least_rest(mask, |i| self.rest_of(&self.images[i], sq));
         Some(pair as u64 * self.rest + best)
     }
 
