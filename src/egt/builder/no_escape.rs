@@ -45,6 +45,9 @@ pub(super) struct NoEscape<S> {
     /// Whether a block is its set's lanes, one word each (8×8, 16×16): then the loops over
     /// its words have a length the compiler knows.
     aligned: bool,
+    /// Whether a block is one whole word and a last part that lies in one word (10×8: 64 and
+    /// 16 bits): then a block is read and ORed without the general case's loops and tests.
+    lean: bool,
     /// The blocks' whole words, `full` a block.
     heads: Vec<AtomicU64>,
     /// The blocks' last parts, `tail` bits a block.
@@ -78,6 +81,7 @@ impl<S: SquareSet> NoEscape<S> {
             full,
             tail,
             aligned: full == S::LANES,
+            lean: full == 1 && tail > 0 && 64 % tail == 0,
             heads: memory::filled(head_words as usize, || AtomicU64::new(0)),
             tails: memory::filled(tail_words as usize, || AtomicU64::new(0)),
             set: PhantomData,
@@ -155,6 +159,12 @@ impl<S: SquareSet> NoEscape<S> {
         let i = self.head(w);
         if self.aligned {
             return S::from_lanes(|k| self.heads[i + k].load(Relaxed));
+        }
+        if self.lean {
+            let (t, shift) = self.tail_at(w);
+            let head = self.heads[i].load(Relaxed);
+            let tail = self.tails[t].load(Relaxed) >> shift & self.tail_mask();
+            return S::from_lanes(|k| [head, tail, 0, 0][k]);
         }
         // The sets have at most four lanes.
         let mut lanes = [0; 4];
@@ -241,6 +251,12 @@ impl<S: SquareSet> NoEscape<S> {
             return (0..S::LANES).fold(false, |added, k| {
                 or(&self.heads[i + k], bits.lane(k)) | added
             });
+        }
+        if self.lean {
+            let (t, shift) = self.tail_at(w);
+            let tail = bits.lane(1) & self.tail_mask();
+            let added = or(&self.heads[i], bits.lane(0));
+            return (tail != 0 && or(&self.tails[t], tail << shift)) | added;
         }
         let mut added = false;
         for k in 0..self.full {
