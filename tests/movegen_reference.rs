@@ -127,7 +127,7 @@ const BOARDS: [(u32, u32, usize); 9] = [
     (8, 8, 64),
     (10, 8, 128),
     (5, 5, 64),
-    (12, 12, 256),
+    (12, 12, 192),
     (7, 5, 64),
     (4, 9, 64),
     (11, 11, 128),
@@ -219,6 +219,7 @@ fn each_board_gets_the_narrowest_square_sets_that_hold_it() {
         let got = match g.tables() {
             AnyTables::Narrow(_) => 64,
             AnyTables::Middle(_) => 128,
+            AnyTables::Broad(_) => 192,
             AnyTables::Wide(_) => 256,
         };
         assert_eq!(got, width, "{}", board(i));

@@ -10,7 +10,7 @@ use super::size::BoardSize;
 pub use super::slides::Slides;
 use super::special::{Special, Specials};
 use super::square::{Color, Square};
-use super::square_set::{for_each_bit, Bits256, SquareSet};
+use super::square_set::{for_each_bit, Bits192, Bits256, SquareSet};
 use crate::piece::{PieceId, PieceSet, PieceType, Step, StepKind, StepMode};
 
 /// Rays from one square, for set queries: the rays of one square (leaps, and rides cut
@@ -478,7 +478,9 @@ pub enum AnyTables {
     Narrow(MoveTables<u64>),
     /// Boards of 65 to 128 squares.
     Middle(MoveTables<u128>),
-    /// Boards of 129 to 256 squares.
+    /// Boards of 129 to 192 squares.
+    Broad(MoveTables<Bits192>),
+    /// Boards of 193 to 256 squares.
     Wide(MoveTables<Bits256>),
 }
 
@@ -491,6 +493,7 @@ macro_rules! with_tables {
         match $geometry.tables() {
             $crate::board::geometry::AnyTables::Narrow($t) => $body,
             $crate::board::geometry::AnyTables::Middle($t) => $body,
+            $crate::board::geometry::AnyTables::Broad($t) => $body,
             $crate::board::geometry::AnyTables::Wide($t) => $body,
         }
     };
@@ -519,6 +522,7 @@ impl Geometry {
         let tables = match board.squares() {
             n if n <= 64 => AnyTables::Narrow(MoveTables::new(pieces, board)),
             n if n <= 128 => AnyTables::Middle(MoveTables::new(pieces, board)),
+            n if n <= 192 => AnyTables::Broad(MoveTables::new(pieces, board)),
             _ => AnyTables::Wide(MoveTables::new(pieces, board)),
         };
         Geometry {

@@ -29,6 +29,6 @@ pub use promotion::{Promotion, PromotionError};
 pub use setup::Setup;
 pub use size::{BoardSize, BoardSizeError};
 pub use square::{Color, Square};
-pub use square_set::{all_bits, for_each_bit, Bits256, SquareSet};
+pub use square_set::{all_bits, for_each_bit, Bits192, Bits256, SquareSet, Words};
 pub use symmetry::Sym;
 pub use symmetry_group::symmetry_group;

@@ -135,7 +135,7 @@ mod tests {
     use crate::board::geometry::PieceMoves;
     use crate::board::square_set::for_each_bit;
     use crate::board::test_random::TestRandom;
-    use crate::board::Bits256;
+    use crate::board::{Bits192, Bits256};
     use crate::piece::StepMode;
 
     /// Steps of a Queen, a Knight, a Nightrider, a one-way piece (moves up to two squares
@@ -189,9 +189,10 @@ mod tests {
         check::<u64>(BoardSize::new(7, 9).unwrap());
         check::<u128>(BoardSize::new(10, 8).unwrap());
         check::<u128>(BoardSize::new(11, 11).unwrap());
+        check::<Bits192>(BoardSize::new(12, 12).unwrap());
+        check::<Bits192>(BoardSize::new(13, 11).unwrap());
         check::<Bits256>(BoardSize::new(12, 12).unwrap());
         check::<Bits256>(BoardSize::new(16, 16).unwrap());
-        check::<Bits256>(BoardSize::new(13, 11).unwrap());
         // The fill's shifts stay within the set on every board (`retro` asserts it).
         for (files, ranks) in (3..=16).flat_map(|f| (3..=16).map(move |r| (f, r))) {
             let board = BoardSize::new(files, ranks).unwrap();
@@ -199,6 +200,7 @@ mod tests {
                 match board.squares() {
                     ..=64 => drop(Slides::<u64>::retro(board, &steps)),
                     65..=128 => drop(Slides::<u128>::retro(board, &steps)),
+                    129..=192 => drop(Slides::<Bits192>::retro(board, &steps)),
                     _ => drop(Slides::<Bits256>::retro(board, &steps)),
                 }
             }

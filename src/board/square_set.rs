@@ -1,7 +1,7 @@
 //! Sets of squares as bit sets, one bit per square (bit `sq` set when `sq` is in the set).
 //! The width follows the board: `u64` for boards of up to 64 squares (8×8 among them, where
-//! the builder's block-wise work needs it), `u128` up to 128 (10×8, 11×11), [`Bits256`] up to
-//! 256 (16×16). Move generation is written once, generic over [`SquareSet`], and used at the
+//! the builder's block-wise work needs it), `u128` up to 128 (10×8, 11×11), [`Bits192`] up to
+//! 192 (12×12, 13×13), [`Bits256`] up to 256 (16×16). Move generation is written once, generic over [`SquareSet`], and used at the
 //! narrowest width that holds the board.
 
 use super::square::Square;
@@ -176,23 +176,38 @@ macro_rules! native_set {
 native_set!(u64);
 native_set!(u128);
 
-/// A set of up to 256 squares, as four 64-bit words (square `s` is bit `s % 64` of word
-/// `s / 64`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Bits256([u64; 4]);
+/// A set of up to 64·L squares, as L 64-bit words (square `s` is bit `s % 64` of word
+/// `s / 64`): [`Bits192`] for boards of 129 to 192 squares (12×12, 13×13), [`Bits256`] up to
+/// 256 (16×16). A board uses the fewest words that hold it: each operation does a word's work
+/// per word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Words<const L: usize>([u64; L]);
+
+/// A set of up to 192 squares, as three 64-bit words.
+pub type Bits192 = Words<3>;
+
+/// A set of up to 256 squares, as four 64-bit words.
+pub type Bits256 = Words<4>;
+
+impl<const L: usize> Default for Words<L> {
+    #[inline]
+    fn default() -> Self {
+        Words([0; L])
+    }
+}
 
 macro_rules! wordwise {
     ($op:ident, $f:ident, $assign:ident, $fa:ident, $sym:tt) => {
-        impl $op for Bits256 {
-            type Output = Bits256;
+        impl<const L: usize> $op for Words<L> {
+            type Output = Words<L>;
             #[inline]
-            fn $f(self, o: Bits256) -> Bits256 {
-                Bits256(std::array::from_fn(|i| self.0[i] $sym o.0[i]))
+            fn $f(self, o: Words<L>) -> Words<L> {
+                Words(std::array::from_fn(|i| self.0[i] $sym o.0[i]))
             }
         }
-        impl $assign for Bits256 {
+        impl<const L: usize> $assign for Words<L> {
             #[inline]
-            fn $fa(&mut self, o: Bits256) {
+            fn $fa(&mut self, o: Words<L>) {
                 *self = *self $sym o;
             }
         }
@@ -203,37 +218,37 @@ wordwise!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 wordwise!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 wordwise!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
-impl Not for Bits256 {
-    type Output = Bits256;
+impl<const L: usize> Not for Words<L> {
+    type Output = Words<L>;
     #[inline]
-    fn not(self) -> Bits256 {
-        Bits256(self.0.map(|w| !w))
+    fn not(self) -> Words<L> {
+        Words(self.0.map(|w| !w))
     }
 }
 
-impl Bits256 {
+impl<const L: usize> Words<L> {
     /// x − 1, the subtraction borrowing from word to word: no branches.
     #[inline]
-    fn minus_one(self) -> Bits256 {
-        let mut out = [0; 4];
+    fn minus_one(self) -> Words<L> {
+        let mut out = [0; L];
         let mut borrow = 1;
         for (o, &w) in out.iter_mut().zip(&self.0) {
             *o = w.wrapping_sub(borrow);
             borrow &= (w == 0) as u64;
         }
-        Bits256(out)
+        Words(out)
     }
 }
 
-impl SquareSet for Bits256 {
-    const CAPACITY: usize = 256;
+impl<const L: usize> SquareSet for Words<L> {
+    const CAPACITY: usize = 64 * L;
 
     #[inline]
     fn bit(sq: Square) -> Self {
         // Each lane chosen without a store to the lane the square picks: a store of one
         // word read back as the whole set would wait for the store to finish.
         let (lane, bit) = (sq as usize / 64, 1 << (sq % 64));
-        Bits256(std::array::from_fn(|k| if k == lane { bit } else { 0 }))
+        Words(std::array::from_fn(|k| if k == lane { bit } else { 0 }))
     }
 
     #[inline]
@@ -243,12 +258,12 @@ impl SquareSet for Bits256 {
 
     #[inline]
     fn is_empty(self) -> bool {
-        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
+        self.0.iter().fold(0, |any, &w| any | w) == 0
     }
 
     #[inline]
     fn lowest(self) -> Square {
-        let i = self.0.iter().position(|&w| w != 0).unwrap_or(3);
+        let i = self.0.iter().position(|&w| w != 0).unwrap_or(L - 1);
         (i * 64 + self.0[i].trailing_zeros() as usize) as Square
     }
 
@@ -266,14 +281,14 @@ impl SquareSet for Bits256 {
     fn above_highest(self) -> Self {
         // Word by word from the top: all of a word while no higher word holds a square, then
         // the bits above its highest, then nothing.
-        let mut out = [0; 4];
+        let mut out = [0; L];
         let mut open = true;
         for (o, &w) in out.iter_mut().zip(&self.0).rev() {
             let above = !u64::MAX.checked_shr(w.leading_zeros()).unwrap_or(0);
             *o = if open { above } else { 0 };
             open &= w == 0;
         }
-        Bits256(out)
+        Words(out)
     }
 
     #[inline]
@@ -281,7 +296,7 @@ impl SquareSet for Bits256 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
-    const LANES: usize = 4;
+    const LANES: usize = L;
 
     #[inline]
     fn lane(self, k: usize) -> u64 {
@@ -290,7 +305,7 @@ impl SquareSet for Bits256 {
 
     #[inline]
     fn from_lanes(lane: impl Fn(usize) -> u64) -> Self {
-        Bits256(std::array::from_fn(lane))
+        Words(std::array::from_fn(lane))
     }
 
     #[inline]
@@ -300,32 +315,28 @@ impl SquareSet for Bits256 {
         let x = self.0;
         // Whole words first, then the bits within words, each word taking the bits the one
         // below it (above it, for a shift down) loses.
-        let y: [u64; 4] = match by >= 0 {
+        let y: [u64; L] = match by >= 0 {
             true => std::array::from_fn(|i| if i >= words { x[i - words] } else { 0 }),
-            false => std::array::from_fn(|i| if i + words < 4 { x[i + words] } else { 0 }),
+            false => std::array::from_fn(|i| if i + words < L { x[i + words] } else { 0 }),
         };
         if bits == 0 {
-            return Bits256(y);
+            return Words(y);
         }
-        Bits256(match by >= 0 {
-            true => [
-                y[0] << bits,
-                y[1] << bits | y[0] >> (64 - bits),
-                y[2] << bits | y[1] >> (64 - bits),
-                y[3] << bits | y[2] >> (64 - bits),
-            ],
-            false => [
-                y[0] >> bits | y[1] << (64 - bits),
-                y[1] >> bits | y[2] << (64 - bits),
-                y[2] >> bits | y[3] << (64 - bits),
-                y[3] >> bits,
-            ],
+        Words(match by >= 0 {
+            true => std::array::from_fn(|i| match i {
+                0 => y[0] << bits,
+                _ => y[i] << bits | y[i - 1] >> (64 - bits),
+            }),
+            false => std::array::from_fn(|i| match i + 1 < L {
+                true => y[i] >> bits | y[i + 1] << (64 - bits),
+                false => y[i] >> bits,
+            }),
         })
     }
 
     #[inline]
     fn below(sq: usize) -> Self {
-        Bits256(std::array::from_fn(|i| {
+        Words(std::array::from_fn(|i| {
             let k = sq.saturating_sub(i * 64).min(64) as u32;
             !u64::MAX.checked_shl(k).unwrap_or(0)
         }))
@@ -371,11 +382,16 @@ mod tests {
         for squares in [&[0u8][..], &[5, 17, 40], &[63], &[1, 62]] {
             check::<u64>(squares);
             check::<u128>(squares);
+            check::<Bits192>(squares);
             check::<Bits256>(squares);
         }
         for squares in [&[64u8, 70][..], &[3, 127], &[100]] {
             check::<u128>(squares);
+            check::<Bits192>(squares);
             check::<Bits256>(squares);
+        }
+        for squares in [&[128u8][..], &[0, 191], &[63, 64, 190, 191], &[143]] {
+            check::<Bits192>(squares);
         }
         for squares in [&[128u8][..], &[0, 255], &[63, 64, 191, 192], &[255]] {
             check::<Bits256>(squares);
@@ -384,6 +400,7 @@ mod tests {
         assert_eq!(u128::from_lanes(|k| k as u64 + 5).lane(1), 6);
         assert_eq!(members(u128::below(70)).len(), 70);
         assert_eq!(members(Bits256::below(200)).len(), 200);
+        assert_eq!(members(Bits192::below(144)).len(), 144);
         assert_eq!(u64::below(64), !0);
         assert!(!Bits256::bit(200).contains(72));
     }
@@ -412,9 +429,11 @@ mod tests {
         for squares in [&[0u8, 5, 17, 40, 63][..], &[1, 62]] {
             check_shift::<u64>(squares);
             check_shift::<u128>(squares);
+            check_shift::<Bits192>(squares);
             check_shift::<Bits256>(squares);
         }
         check_shift::<u128>(&[0, 63, 64, 100, 127]);
+        check_shift::<Bits192>(&[0, 63, 64, 100, 127, 128, 143, 191]);
         check_shift::<Bits256>(&[0, 63, 64, 100, 127]);
         check_shift::<Bits256>(&[0, 63, 64, 127, 128, 191, 192, 200, 255]);
     }

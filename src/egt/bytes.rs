@@ -324,6 +324,9 @@ mod tests {
         for len in [80, 81, 100, 121, 128] {
             check::<u128>(len);
         }
+        for len in [144, 169, 192] {
+            check::<crate::board::Bits192>(len);
+        }
         for len in [144, 169, 256] {
             check::<crate::board::Bits256>(len);
         }

@@ -394,6 +394,7 @@ mod tests {
         for in_table in [false, true] {
             steps_see_parked::<u64>(64, in_table);
             steps_see_parked::<u128>(80, in_table);
+            steps_see_parked::<crate::board::Bits192>(144, in_table);
             steps_see_parked::<crate::board::Bits256>(144, in_table);
         }
     }

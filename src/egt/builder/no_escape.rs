@@ -316,7 +316,7 @@ impl<S: SquareSet> NoEscape<S> {
 mod tests {
     use super::super::bitmap::for_each_bit;
     use super::*;
-    use crate::board::Bits256;
+    use crate::board::{Bits192, Bits256};
 
     /// Random adds, unparks and lone adds on blocks of `len` slots, next to each other, against
     /// a plain list of the slots held: every block reads back its own slots.
@@ -374,6 +374,9 @@ mod tests {
         }
         for len in [80, 81, 100, 121, 128] {
             holds_what_was_put::<u128>(len);
+        }
+        for len in [144, 169, 192] {
+            holds_what_was_put::<Bits192>(len);
         }
         for len in [144, 169, 196, 225, 256] {
             holds_what_was_put::<Bits256>(len);

@@ -470,7 +470,7 @@ mod tests {
     use super::*;
     use crate::board::geometry::Geometry;
     use crate::board::test_random::TestRandom;
-    use crate::board::{Bits256, BoardSize};
+    use crate::board::{Bits192, Bits256, BoardSize};
     use crate::egt::material::Material;
     use crate::piece::PieceSet;
 
@@ -509,11 +509,12 @@ mod tests {
         check::<u128>(11, 11);
         check::<u128>(16, 8);
         check::<u128>(13, 9);
+        check::<Bits192>(12, 12);
+        check::<Bits192>(13, 13);
+        check::<Bits192>(11, 12);
         check::<Bits256>(12, 12);
-        check::<Bits256>(13, 13);
         check::<Bits256>(16, 16);
         check::<Bits256>(16, 9);
-        check::<Bits256>(11, 12);
     }
 
     /// Blocks fold and move as the index says: a block's canonical slots are those its shape
