@@ -1,8 +1,8 @@
 //! Sets of squares as bit sets, one bit per square (bit `sq` set when `sq` is in the set).
 //! The width follows the board: `u64` for boards of up to 64 squares (8×8 among them, where
 //! the builder's block-wise work needs it), `u128` up to 128 (10×8, 11×11), [`Bits192`] up to
-//! 192 (12×12, 13×13), [`Bits256`] up to 256 (16×16). Move generation is written once, generic over [`SquareSet`], and used at the
-//! narrowest width that holds the board.
+//! 192 (12×12, 13×13), [`Bits256`] up to 256 (16×16). Move generation is written once,
+//! generic over [`SquareSet`], and used at the narrowest width that holds the board.
 
 use super::square::Square;
 use std::fmt::Debug;
