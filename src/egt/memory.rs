@@ -1,10 +1,11 @@
-//! Large table allocations backed by huge pages where the system allows it, and the default
-//! memory budget of the builds.
+//! Large table allocations, filled in parallel, and the default memory budget of the builds.
 //!
-//! A 5-man table is hundreds of megabytes touched at random: with 4 KiB pages nearly every
-//! access to a far slot also misses the TLB. On Linux, transparent huge pages are asked for
-//! with `madvise(MADV_HUGEPAGE)` before the memory is first touched; elsewhere, or if the
-//! kernel declines, the memory is ordinary.
+//! The memory is ordinary: no transparent huge pages are asked for. A 5-man table is hundreds
+//! of megabytes touched at random, which huge pages would spare TLB misses, but on a virtual
+//! machine the first touch of a fresh huge page can cost far more than that saves: on the
+//! project's machine a build's user time was the same with and without them, while the
+//! faults of fresh huge pages took seconds of system time (KRP.KR's chain 0.85× the wall time
+//! without them, KBN.KN 0.84×; docs/SPEED.md).
 
 use rayon::prelude::*;
 use std::sync::OnceLock;
@@ -54,34 +55,10 @@ fn mem_available(meminfo: &str) -> Option<u64> {
     kb.checked_mul(1024)
 }
 
-/// A vector of `len` values made by `make`, filled in parallel, in memory advised to use
-/// huge pages.
+/// A vector of `len` values made by `make`, filled in parallel.
 pub fn filled<T: Send>(len: usize, make: impl Fn() -> T + Sync + Send) -> Vec<T> {
-    let mut v: Vec<T> = Vec::with_capacity(len);
-    advise_huge_pages(v.as_mut_ptr() as *mut u8, len * std::mem::size_of::<T>());
-    (0..len)
-        .into_par_iter()
-        .map(|_| make())
-        .collect_into_vec(&mut v);
-    v
+    (0..len).into_par_iter().map(|_| make()).collect()
 }
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(start: *mut u8, bytes: usize) {
-    const PAGE: usize = 4096;
-    let begin = (start as usize).next_multiple_of(PAGE);
-    let end = (start as usize + bytes) / PAGE * PAGE;
-    if end > begin {
-        // SAFETY: the range lies inside an allocation this process owns (the vector's
-        // reserved capacity); madvise only changes how the kernel backs it, not its contents.
-        unsafe {
-            libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_start: *mut u8, _bytes: usize) {}
 
 #[cfg(test)]
 mod tests {
