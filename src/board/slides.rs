@@ -106,10 +106,13 @@ impl<S: SquareSet> Slides<S> {
                     let through = slide.lands & empty;
                     let (mut reached, mut open) = (targets.shifted(slide.by) & through, through);
                     let mut by = slide.by;
-                    for _ in 0..rounds {
+                    for round in 1..=rounds {
                         reached |= open & reached.shifted(by);
-                        open &= open.shifted(by);
-                        by *= 2;
+                        // The last round's reach needs no longer runs of empty squares.
+                        if round < rounds {
+                            open &= open.shifted(by);
+                            by *= 2;
+                        }
                     }
                     origins |= reached;
                 }

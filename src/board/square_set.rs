@@ -311,27 +311,37 @@ impl<const L: usize> SquareSet for Words<L> {
     #[inline]
     fn shifted(self, by: i32) -> Self {
         let n = by.unsigned_abs();
-        let (words, bits) = ((n / 64) as usize, n % 64);
-        let x = self.0;
-        // Whole words first, then the bits within words, each word taking the bits the one
-        // below it (above it, for a shift down) loses.
-        let y: [u64; L] = match by >= 0 {
-            true => std::array::from_fn(|i| if i >= words { x[i - words] } else { 0 }),
-            false => std::array::from_fn(|i| if i + words < L { x[i + words] } else { 0 }),
-        };
-        if bits == 0 {
-            return Words(y);
+        let (words, bits) = (n / 64, n % 64);
+        // Whole words first, one at a time, then the bits within words, each word taking the
+        // bits the one below it (above it, for a shift down) loses. Every word is picked by a
+        // constant index, so the set stays in registers; `>> 1 >> (63 − bits)` is the
+        // `>> (64 − bits)` that yields nothing, not the whole word, when `bits` is 0.
+        let mut x = self.0;
+        if by >= 0 {
+            for _ in 0..words {
+                x = std::array::from_fn(|i| if i > 0 { x[i - 1] } else { 0 });
+            }
+            Words(std::array::from_fn(|i| {
+                let from_below = if i > 0 {
+                    x[i - 1] >> 1 >> (63 - bits)
+                } else {
+                    0
+                };
+                x[i] << bits | from_below
+            }))
+        } else {
+            for _ in 0..words {
+                x = std::array::from_fn(|i| if i + 1 < L { x[i + 1] } else { 0 });
+            }
+            Words(std::array::from_fn(|i| {
+                let from_above = if i + 1 < L {
+                    x[i + 1] << 1 << (63 - bits)
+                } else {
+                    0
+                };
+                x[i] >> bits | from_above
+            }))
         }
-        Words(match by >= 0 {
-            true => std::array::from_fn(|i| match i {
-                0 => y[0] << bits,
-                _ => y[i] << bits | y[i - 1] >> (64 - bits),
-            }),
-            false => std::array::from_fn(|i| match i + 1 < L {
-                true => y[i] >> bits | y[i + 1] << (64 - bits),
-                false => y[i] >> bits,
-            }),
-        })
     }
 
     #[inline]
