@@ -314,8 +314,9 @@ impl<const L: usize> SquareSet for Words<L> {
         let (words, bits) = (n / 64, n % 64);
         // Whole words first, one at a time, then the bits within words, each word taking the
         // bits the one below it (above it, for a shift down) loses. Every word is picked by a
-        // constant index, so the set stays in registers; `>> 1 >> (63 − bits)` is the
-        // `>> (64 − bits)` that yields nothing, not the whole word, when `bits` is 0.
+        // constant index, so the set stays in registers; `>> 1 >> (63 − bits)` (`<< 1 <<` for
+        // a shift down) is the shift by 64 − bits that yields nothing, not the whole word,
+        // when `bits` is 0.
         let mut x = self.0;
         if by >= 0 {
             for _ in 0..words {
