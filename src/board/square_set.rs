@@ -63,10 +63,17 @@ pub trait SquareSet:
     /// beyond either end are lost. `|by|` must be less than `CAPACITY`.
     fn shifted(self, by: i32) -> Self;
 
-    /// Whether `sq` is in the set.
+    /// Whether `sq` is in the set. A set of several lanes picks the square's lane among
+    /// them, each at a place fixed in the set: a wide set shifted by a number known only
+    /// when it runs costs a chain of word operations.
     #[inline]
     fn contains(self, sq: Square) -> bool {
-        !(self & Self::bit(sq)).is_empty()
+        if Self::LANES == 1 {
+            return !(self & Self::bit(sq)).is_empty();
+        }
+        let k = sq as usize / 64;
+        let lane = (0..Self::LANES).fold(0, |w, l| if l == k { self.lane(l) } else { w });
+        lane >> (sq % 64) & 1 != 0
     }
 
     /// The set without its lowest square (a non-empty set): x & (x − 1), the subtraction
@@ -77,11 +84,22 @@ pub trait SquareSet:
 /// Calls `f(s)` for every square s of the set `bits`, lowest first.
 #[inline]
 pub fn for_each_bit<S: SquareSet>(bits: S, mut f: impl FnMut(Square)) {
-    let mut rest = bits;
-    while !rest.is_empty() {
-        let s = rest.lowest();
-        f(s);
-        rest = rest.without_lowest();
+    if S::LANES == 1 {
+        let mut rest = bits;
+        while !rest.is_empty() {
+            f(rest.lowest());
+            rest = rest.without_lowest();
+        }
+        return;
+    }
+    // A lane at a time: a wide set's lowest square and the set without it each cost a
+    // chain of word operations, a lane's one instruction.
+    for k in 0..S::LANES {
+        let mut rest = bits.lane(k);
+        while rest != 0 {
+            f((64 * k) as Square + rest.trailing_zeros() as Square);
+            rest &= rest - 1;
+        }
     }
 }
 
@@ -89,13 +107,25 @@ pub fn for_each_bit<S: SquareSet>(bits: S, mut f: impl FnMut(Square)) {
 /// returns whether it never did.
 #[inline]
 pub fn all_bits<S: SquareSet>(bits: S, mut f: impl FnMut(Square) -> bool) -> bool {
-    let mut rest = bits;
-    while !rest.is_empty() {
-        let s = rest.lowest();
-        if !f(s) {
-            return false;
+    if S::LANES == 1 {
+        let mut rest = bits;
+        while !rest.is_empty() {
+            if !f(rest.lowest()) {
+                return false;
+            }
+            rest = rest.without_lowest();
         }
-        rest = rest.without_lowest();
+        return true;
+    }
+    // A lane at a time, as `for_each_bit`.
+    for k in 0..S::LANES {
+        let mut rest = bits.lane(k);
+        while rest != 0 {
+            if !f((64 * k) as Square + rest.trailing_zeros() as Square) {
+                return false;
+            }
+            rest &= rest - 1;
+        }
     }
     true
 }
@@ -107,7 +137,12 @@ macro_rules! native_set {
 
             #[inline]
             fn bit(sq: Square) -> Self {
-                1 << sq
+                if Self::LANES == 1 {
+                    return 1 << sq;
+                }
+                // Its lane picked among the lanes (see `contains`).
+                let (lane, bit) = (sq as usize / 64, 1 << (sq % 64));
+                Self::from_lanes(|k| if k == lane { bit } else { 0 })
             }
 
             #[inline]
@@ -374,7 +409,18 @@ mod tests {
         let s: S = of(squares);
         let mut seen = Vec::new();
         for_each_bit(s, |q| seen.push(q));
+        let mut sorted = squares.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(seen, sorted);
         assert_eq!(seen, members(s));
+        // `all_bits` visits the same squares in the same order, up to the first refused.
+        let mut visited = Vec::new();
+        let all = all_bits(s, |q| {
+            visited.push(q);
+            visited.len() < 2
+        });
+        assert_eq!(all, seen.len() < 2);
+        assert_eq!(visited, seen[..seen.len().min(2)]);
         assert_eq!(s.count() as usize, seen.len());
         let (lo, hi) = (seen[0], *seen.last().unwrap());
         assert_eq!(s.lowest(), lo);
