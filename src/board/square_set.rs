@@ -84,6 +84,8 @@ pub trait SquareSet:
 /// Calls `f(s)` for every square s of the set `bits`, lowest first.
 #[inline]
 pub fn for_each_bit<S: SquareSet>(bits: S, mut f: impl FnMut(Square)) {
+    // One lane (8×8): the walk as it was. The lane loop below does the same work there, but
+    // the compiler then builds the hot loops of the 8×8 builds differently.
     if S::LANES == 1 {
         let mut rest = bits;
         while !rest.is_empty() {
@@ -107,6 +109,7 @@ pub fn for_each_bit<S: SquareSet>(bits: S, mut f: impl FnMut(Square)) {
 /// returns whether it never did.
 #[inline]
 pub fn all_bits<S: SquareSet>(bits: S, mut f: impl FnMut(Square) -> bool) -> bool {
+    // One lane: as `for_each_bit`.
     if S::LANES == 1 {
         let mut rest = bits;
         while !rest.is_empty() {
