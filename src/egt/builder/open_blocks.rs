@@ -45,8 +45,16 @@ use std::time::Duration;
 
 /// A loss step may check every open block only when its frontier holds at least one block
 /// for this many open ones: below, checking them all never paid in the tables measured
-/// (KRP.KR and its smaller tables, KBN.KN, KC.KRN on 10×8: docs/SPEED.md).
+/// (KRP.KR and its smaller tables, KBN.KN: docs/SPEED.md).
 const OPEN_PER_FRONTIER_BLOCK: u64 = 4;
+
+/// The same bound, in a build of both sides, for a side whose candidates' steps mark blocks
+/// (`Build::marks_blocks`): such a step checks every undecided slot of each block it marked,
+/// as an open block's check does, and un-moves from its frontier first, so checking every
+/// open block pays at a smaller frontier. KC.KRN on 10×8 took 0.95× the time with 16 instead
+/// of 4, and no less with 64; KRB.KRN on 7×7 0.97× (docs/SPEED.md). A build from one side
+/// (KRN.KRN on 8×8) was not seen to gain, and keeps the bound of four.
+const OPEN_PER_FRONTIER_BLOCK_MARKED: u64 = 16;
 
 /// Steps of fewer blocks than this are not timed: their time is mostly fixed costs.
 const TIMED_BLOCKS: u64 = 10_000;
@@ -201,7 +209,7 @@ impl<S: SquareSet> Build<'_, S> {
         let checks_open = match self.loss_checks {
             LossChecks::Candidates | LossChecks::MarkedBlocks => false,
             LossChecks::Open => true,
-            LossChecks::Cheaper if frontier * OPEN_PER_FRONTIER_BLOCK < open => false,
+            LossChecks::Cheaper if frontier * self.open_per_frontier_block(c) < open => false,
             LossChecks::Cheaper => {
                 let costs = self.costs;
                 let opened = (costs.get(c, Cost::Open))
@@ -215,6 +223,15 @@ impl<S: SquareSet> Build<'_, S> {
             }
         };
         (checks_open, if checks_open { open } else { frontier })
+    }
+
+    /// How many open blocks a frontier block of side `c`'s loss step may stand for, at most,
+    /// where the step checks every open block.
+    fn open_per_frontier_block(&self, c: Color) -> u64 {
+        match self.parking(c).is_some() && self.marks_blocks(c) {
+            true => OPEN_PER_FRONTIER_BLOCK_MARKED,
+            false => OPEN_PER_FRONTIER_BLOCK,
+        }
     }
 
     /// Whether side `c`'s loss steps mark the blocks of their candidates, and check every
