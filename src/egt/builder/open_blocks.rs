@@ -51,9 +51,10 @@ const OPEN_PER_FRONTIER_BLOCK: u64 = 4;
 /// The same bound, in a build of both sides, for a side whose candidates' steps mark blocks
 /// (`Build::marks_blocks`): such a step checks every undecided slot of each block it marked,
 /// as an open block's check does, and un-moves from its frontier first, so checking every
-/// open block pays at a smaller frontier. KC.KRN on 10×8 took 0.95× the time with 16 instead
-/// of 4, and no less with 64; KRB.KRN on 7×7 0.97× (docs/SPEED.md). A build from one side
-/// (KRN.KRN on 8×8) was not seen to gain, and keeps the bound of four.
+/// open block pays at a smaller frontier. KC.KRN on 10×8 took 0.95–0.98× the time with 16
+/// instead of 4 (1.01× in one run of three pairs), and no less with 64; KRB.KRN on 7×7 0.97×
+/// (docs/SPEED.md). A build from one side (KRN.KRN on 8×8) was not seen to gain, and keeps
+/// the bound of four.
 const OPEN_PER_FRONTIER_BLOCK_MARKED: u64 = 16;
 
 /// Steps of fewer blocks than this are not timed: their time is mostly fixed costs.
