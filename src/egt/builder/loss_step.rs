@@ -49,12 +49,13 @@ impl<S: SquareSet> Build<'_, S> {
             // Every open block, or the candidates (`open_blocks.rs`). Checked so, a position
             // that passing cannot save must have a legal quiet move to lose.
             let start = Instant::now();
+            let read = &self.won[self.frontier_read(c).index()];
+            // Before the choice, which counts the open blocks whose check would be skipped.
+            self.open.unmark_escaped(c, read);
             let (open, blocks) = self.checks_open(c);
             // Every undecided slot of the blocks checked, not each of them a predecessor.
             let every = open || self.marks_blocks(c);
             let moved = !every || self.rules.null_move.allows(c);
-            let read = &self.won[self.frontier_read(c).index()];
-            self.open.unmark_escaped(c, read);
             self.gather(c, Kind::Loss, &self.won, (win, win), !open);
             let (gathered, candidates) = (Instant::now(), self.candidates.count());
             // The opponent's set holds the opponent's positions at their own slots, from one

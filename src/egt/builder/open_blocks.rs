@@ -43,19 +43,15 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
-/// A loss step may check every open block only when its frontier holds at least one block
-/// for this many open ones: below, checking them all never paid in the tables measured
-/// (KRP.KR and its smaller tables, KBN.KN: docs/SPEED.md).
-const OPEN_PER_FRONTIER_BLOCK: u64 = 4;
+/// In a build of both sides, a loss step may check every open block only when its frontier
+/// holds at least one block for this many open ones; above it, the steps' costs decide. With
+/// the open checks reckoned by the blocks they check (escaped ones skipped), sixteen took
+/// KRP.KR's chain 0.97× the time of four, KC.KRN on 10×8 0.81×, KBN.KN 1.00× (docs/SPEED.md).
+const OPEN_PER_FRONTIER_BLOCK: u64 = 16;
 
-/// The same bound, in a build of both sides, for a side whose candidates' steps mark blocks
-/// (`Build::marks_blocks`): such a step checks every undecided slot of each block it marked,
-/// as an open block's check does, and un-moves from its frontier first, so checking every
-/// open block pays at a smaller frontier. KC.KRN on 10×8 took 0.95–0.98× the time with 16
-/// instead of 4 (1.01× in one run of three pairs), and no less with 64; KRB.KRN on 7×7 0.97×
-/// (docs/SPEED.md). A build from one side (KRN.KRN on 8×8) was not seen to gain, and keeps
-/// the bound of four.
-const OPEN_PER_FRONTIER_BLOCK_MARKED: u64 = 16;
+/// The same bound in a build from one side (6 men on 8×8), as it was before the open checks
+/// were reckoned so: not measured since.
+const OPEN_PER_FRONTIER_BLOCK_ONE_SIDE: u64 = 4;
 
 /// Steps of fewer blocks than this are not timed: their time is mostly fixed costs.
 const TIMED_BLOCKS: u64 = 10_000;
@@ -154,7 +150,7 @@ pub(super) enum Cost {
     Gathered = 0,
     /// Its checks alone, per candidate block.
     Candidate = 1,
-    /// A step that checks every open block, per open block.
+    /// A step that checks every open block, per open block it checks (not escaped).
     Open = 2,
 }
 
@@ -203,10 +199,14 @@ impl OpenBlocks {
 impl<S: SquareSet> Build<'_, S> {
     /// Whether side `c`'s loss step checks every open block rather than un-moving from the
     /// frontier of the opponent's wins, as `Recipe::loss_checks` says, and the blocks the
-    /// step works on that way (the open ones, or the frontier's), for `StepCosts::timed`.
+    /// step works on that way (the open ones it checks, escaped ones skipped, or the
+    /// frontier's), for `StepCosts::timed`. Asked once the frontier has taken its blocks'
+    /// escaped marks away (`OpenBlocks::unmark_escaped`).
     pub(super) fn checks_open(&self, c: Color) -> (bool, u64) {
         let frontier = self.won[self.frontier_read(c).index()].count();
         let open = self.open.blocks.count(c);
+        // An escaped block is skipped, at next to no cost: the step checks the others.
+        let checked = open.saturating_sub(self.open.escaped[c.index()].count());
         let checks_open = match self.loss_checks {
             LossChecks::Candidates | LossChecks::MarkedBlocks => false,
             LossChecks::Open => true,
@@ -217,21 +217,21 @@ impl<S: SquareSet> Build<'_, S> {
                     .or_else(|| Some(costs.get(c, Cost::Candidate)? * OPEN_PER_CANDIDATE_COST));
                 match (costs.get(c, Cost::Gathered), opened) {
                     (Some(gathered), Some(opened)) => {
-                        (open as f64) * opened < (frontier as f64) * gathered
+                        (checked as f64) * opened < (frontier as f64) * gathered
                     }
                     _ => false,
                 }
             }
         };
-        (checks_open, if checks_open { open } else { frontier })
+        (checks_open, if checks_open { checked } else { frontier })
     }
 
     /// How many open blocks a frontier block of side `c`'s loss step may stand for, at most,
     /// where the step checks every open block.
     fn open_per_frontier_block(&self, c: Color) -> u64 {
-        match self.parking(c).is_some() && self.marks_blocks(c) {
-            true => OPEN_PER_FRONTIER_BLOCK_MARKED,
-            false => OPEN_PER_FRONTIER_BLOCK,
+        match self.parking(c) {
+            Some(_) => OPEN_PER_FRONTIER_BLOCK,
+            None => OPEN_PER_FRONTIER_BLOCK_ONE_SIDE,
         }
     }
 
