@@ -43,15 +43,12 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
-/// In a build of both sides, a loss step may check every open block only when its frontier
-/// holds at least one block for this many open ones; above it, the steps' costs decide. With
-/// the open checks reckoned by the blocks they check (escaped ones skipped), sixteen took
-/// KRP.KR's chain 0.97× the time of four, KC.KRN on 10×8 0.81×, KBN.KN 1.00× (docs/SPEED.md).
+/// A loss step may check every open block only when its frontier holds at least one block for
+/// this many open ones; above it, the steps' costs decide. With the open checks reckoned by
+/// the blocks they check (escaped ones skipped), sixteen took KRP.KR's chain 0.97× the time of
+/// four, KC.KRN on 10×8 0.81×, KBN.KN 1.00×, and from one side KRN.KRN on 8×8 0.90×, on 7×7
+/// 0.99× (docs/SPEED.md).
 const OPEN_PER_FRONTIER_BLOCK: u64 = 16;
-
-/// The same bound in a build from one side (6 men on 8×8), as it was before the open checks
-/// were reckoned so: not measured since.
-const OPEN_PER_FRONTIER_BLOCK_ONE_SIDE: u64 = 4;
 
 /// Steps of fewer blocks than this are not timed: their time is mostly fixed costs.
 const TIMED_BLOCKS: u64 = 10_000;
@@ -210,7 +207,7 @@ impl<S: SquareSet> Build<'_, S> {
         let checks_open = match self.loss_checks {
             LossChecks::Candidates | LossChecks::MarkedBlocks => false,
             LossChecks::Open => true,
-            LossChecks::Cheaper if frontier * self.open_per_frontier_block(c) < open => false,
+            LossChecks::Cheaper if frontier * OPEN_PER_FRONTIER_BLOCK < open => false,
             LossChecks::Cheaper => {
                 let costs = self.costs;
                 let opened = (costs.get(c, Cost::Open))
@@ -224,15 +221,6 @@ impl<S: SquareSet> Build<'_, S> {
             }
         };
         (checks_open, if checks_open { checked } else { frontier })
-    }
-
-    /// How many open blocks a frontier block of side `c`'s loss step may stand for, at most,
-    /// where the step checks every open block.
-    fn open_per_frontier_block(&self, c: Color) -> u64 {
-        match self.parking(c) {
-            Some(_) => OPEN_PER_FRONTIER_BLOCK,
-            None => OPEN_PER_FRONTIER_BLOCK_ONE_SIDE,
-        }
     }
 
     /// Whether side `c`'s loss steps mark the blocks of their candidates, and check every
