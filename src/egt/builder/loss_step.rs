@@ -50,9 +50,7 @@ impl<S: SquareSet> Build<'_, S> {
             // that passing cannot save must have a legal quiet move to lose.
             let start = Instant::now();
             let read = &self.won[self.frontier_read(c).index()];
-            // Before the choice, which counts the open blocks whose check would be skipped.
-            self.open.unmark_escaped(c, read);
-            let (open, blocks) = self.checks_open(c);
+            let (open, blocks) = self.checks_open(c, read);
             // Every undecided slot of the blocks checked, not each of them a predecessor.
             let every = open || self.marks_blocks(c);
             let moved = !every || self.rules.null_move.allows(c);

@@ -194,13 +194,15 @@ impl OpenBlocks {
 }
 
 impl<S: SquareSet> Build<'_, S> {
-    /// Whether side `c`'s loss step checks every open block rather than un-moving from the
-    /// frontier of the opponent's wins, as `Recipe::loss_checks` says, and the blocks the
+    /// Whether side `c`'s loss step checks every open block rather than un-moving from
+    /// `frontier`, the opponent's new wins, as `Recipe::loss_checks` says, and the blocks the
     /// step works on that way (the open ones it checks, escaped ones skipped, or the
-    /// frontier's), for `StepCosts::timed`. Asked once the frontier has taken its blocks'
-    /// escaped marks away (`OpenBlocks::unmark_escaped`).
-    pub(super) fn checks_open(&self, c: Color) -> (bool, u64) {
-        let frontier = self.won[self.frontier_read(c).index()].count();
+    /// frontier's), for `StepCosts::timed`. First takes the escaped marks of the frontier's
+    /// blocks away (`OpenBlocks::unmark_escaped`), either way: the blocks an open check
+    /// skips are then the ones it counts.
+    pub(super) fn checks_open(&self, c: Color, frontier: &Frontier) -> (bool, u64) {
+        self.open.unmark_escaped(c, frontier);
+        let frontier = frontier.count();
         let open = self.open.blocks.count(c);
         // An escaped block is skipped, at next to no cost: the step checks the others.
         let checked = open.saturating_sub(self.open.escaped[c.index()].count());
