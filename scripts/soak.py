@@ -2,13 +2,17 @@
 """Soak fairy-egt through real clients (issue 13, item 8).
 
 Part 1, python-chess: engine-vs-engine games from random won and drawn positions of KQ.KR,
-KR.KB and KR.KN (either colour strong, either side to move). Both sides are
-`fairy-egt ENDGAME`, one driven by `chess.engine.popen_xboard`, the other by `popen_uci`,
-swapped every game; each endgame starts one engine per protocol and reuses it for all of its
-games. Positions come from a seeded RNG and are classified by oracles nobody here wrote:
-Syzygy WDL from python-chess's source distribution (always), and Gaviota DTM when a directory
-of the 4-man Gaviota tables is given (`--gaviota DIR`; checked against the MD5 list in the same
-distribution, which ships only the 3-man Gaviota files). Checked and counted as failures:
+KR.KB and KR.KN, and of the pawn endgames KP.KP, KPP.K, KQ.KP and KR.KP (either colour
+strong, either side to move; a quarter of KP.KP's starting with an en-passant right;
+promotions and double steps arise in play, and are counted with the en-passant captures). Both
+sides are `fairy-egt ENDGAME`, one driven by `chess.engine.popen_xboard`, the other by
+`popen_uci`, swapped every game; each endgame starts one engine per protocol and reuses it
+for all of its games. Positions come from a seeded RNG and are classified by oracles nobody
+here wrote: Syzygy WDL from python-chess's source distribution (always), and Gaviota DTM for
+the pawnless three when a directory of their 4-man Gaviota tables is given (`--gaviota DIR`;
+checked against the MD5 list in the same distribution, which ships only the 3-man Gaviota
+files). Cursed wins and blessed losses (Syzygy WDL ±1) are not picked: the engines play by the
+50-move rule, which draws them. Checked and counted as failures:
   * a won game must end in checkmate by the winner after exactly N moves of the winner, where
     N is Gaviota's DTM (without Gaviota: the winner's first announced mate), and every score
     either engine reports on the way must be the right Mate(n) for the side to move;
@@ -18,7 +22,9 @@ distribution, which ships only the 3-man Gaviota files). Checked and counted as 
   * no false result claim (the XBoard engine's `1-0 {...}` etc. against board.outcome(), the
     50-move rule's draw included), and
     a claim after every mate or stalemate the XBoard engine gives;
-  * no illegal move, no engine error, no move slower than --move-time (default 10 s).
+  * no illegal move, no engine error, no move slower than --move-time (default 10 s); an
+    engine's first move may take --build-time more (default 60 s), as it waits for the
+    start-up build (KP.KP builds 21 tables, the promotions' included).
 
 Part 2, Fairy-Stockfish: games in KA.KR and KC.KR (A Archbishop, C Chancellor) between
 fairy-egt and Debian's `fairy-stockfish` (UCI, variant from scripts/soak-variants.ini loaded
@@ -36,7 +42,8 @@ Exit status 0 when nothing failed, 1 otherwise (2 for a usage or setup error). P
 summary line per part and then `N passed, M failed` (games).
 
 usage: soak.py [--quick] [--games N] [--fsf-games N] [--seed S] [--engine PATH]
-               [--gaviota DIR] [--fsf PATH] [--move-time S] [--fsf-movetime MS] [--cache DIR]
+               [--gaviota DIR] [--fsf PATH] [--move-time S] [--build-time S]
+               [--fsf-movetime MS] [--cache DIR]
 """
 
 import argparse
@@ -66,7 +73,7 @@ import oracle_data  # noqa: E402  (scripts/oracle_data.py: python-chess's sdist,
 from cargo_target import release_binary, target_dir  # noqa: E402  (where cargo builds)
 
 
-PART1_ENDGAMES = ("KQ.KR", "KR.KB", "KR.KN")
+PART1_ENDGAMES = ("KQ.KR", "KR.KB", "KR.KN", "KP.KP", "KPP.K", "KQ.KP", "KR.KP")
 PART2_ENDGAMES = ("KA.KR", "KC.KR")
 GAVIOTA_NAMES = {"KQ.KR": "kqkr", "KR.KB": "krkb", "KR.KN": "krkn"}
 VARIANT = "egtsoak"
@@ -111,6 +118,11 @@ class Oracle:
             return 0
         w = self.syzygy.probe_wdl(board)
         return (w > 0) - (w < 0)
+
+    def cursed(self, board):
+        """Whether the position is a cursed win or a blessed loss: won, or lost, only without
+        the 50-move rule."""
+        return abs(self.syzygy.probe_wdl(board)) == 1
 
     def dtm(self, board):
         """Gaviota DTM in our moves: +N the side to move mates with its N-th move, -N it is
@@ -164,9 +176,39 @@ def random_position(rng, white, black):
             return board
 
 
+def with_en_passant(rng, board):
+    """`board` with one pawn of each side moved so that the side to move may take en passant
+    (the other side's pawn just made its double step), or None where the men do not allow it
+    (a side without a pawn, or the squares needed taken)."""
+    mover = board.turn
+    takers = list(board.pieces(chess.PAWN, mover))
+    steppers = list(board.pieces(chess.PAWN, not mover))
+    if not takers or not steppers:
+        return None
+    taker, stepper = rng.choice(takers), rng.choice(steppers)
+    rank = 3 if mover == chess.BLACK else 4  # the double step's end: rank 4 or 5
+    file = rng.randrange(8)
+    side = rng.choice([f for f in (file - 1, file + 1) if 0 <= f < 8])
+    board = board.copy()
+    board.remove_piece_at(taker)
+    board.remove_piece_at(stepper)
+    ahead = -1 if mover == chess.BLACK else 1  # from the stepper's end back to its start
+    to, at = chess.square(file, rank), chess.square(side, rank)
+    passed, start = chess.square(file, rank + ahead), chess.square(file, rank + 2 * ahead)
+    if any(board.piece_at(sq) for sq in (to, at, passed, start)):
+        return None
+    board.set_piece_at(to, chess.Piece(chess.PAWN, not mover))
+    board.set_piece_at(at, chess.Piece(chess.PAWN, mover))
+    board.ep_square = passed
+    if board.is_valid() and board.has_legal_en_passant() and not board.is_game_over():
+        return board
+    return None
+
+
 def part1_positions(rng, oracle, endgame, won, drawn):
     """`won` positions won for one side and `drawn` drawn ones of `endgame`, either colour
-    strong. Each: (fen, winner or None, N)."""
+    strong. Each: (fen, winner or None, N). Where both sides have a pawn, a quarter of them
+    start with an en-passant right."""
     strong, weak = endgame.split(".")
     picked_won, picked_drawn = [], []
     tries = 0
@@ -176,8 +218,14 @@ def part1_positions(rng, oracle, endgame, won, drawn):
             die(f"soak: could not find enough positions of {endgame}")
         swap = rng.random() < 0.5
         board = random_position(rng, *((weak, strong) if swap else (strong, weak)))
+        if "P" in strong and "P" in weak and rng.random() < 0.25:
+            board = with_en_passant(rng, board)
+            if board is None:
+                continue
+        if oracle.cursed(board):
+            continue
         wdl = oracle.wdl(board)
-        dtm = oracle.dtm(board)
+        dtm = oracle.dtm(board) if endgame in GAVIOTA_NAMES else None
         if dtm is not None and (dtm > 0) - (dtm < 0) != wdl:
             die(f"soak: oracles disagree on {board.fen()}: Syzygy WDL {wdl}, "
                              f"Gaviota DTM {dtm}")
@@ -204,22 +252,27 @@ class ClaimLog(logging.Handler):
 
 
 class Part1Engines:
-    """One XBoard and one UCI fairy-egt process for one endgame, restarted after a failure."""
+    """One XBoard and one UCI fairy-egt process for one endgame, restarted after a failure.
+    `fresh` names the processes that have not moved yet: their first move waits for the
+    build they start with."""
 
-    def __init__(self, engine, endgame, cwd, move_time):
+    def __init__(self, engine, endgame, cwd, move_time, build_time):
         self.cmd = [engine, endgame, "--report", "-"]
         self.cwd = cwd
-        self.timeout = move_time + 20
+        self.timeout = move_time + build_time + 20
         self.xboard = self.uci = None
+        self.fresh = set()
         self.start()
 
     def start(self):
         if self.xboard is None:
             self.xboard = chess.engine.SimpleEngine.popen_xboard(
                 self.cmd, cwd=self.cwd, timeout=self.timeout)
+            self.fresh.add("xboard")
         if self.uci is None:
             self.uci = chess.engine.SimpleEngine.popen_uci(
                 self.cmd, cwd=self.cwd, timeout=self.timeout)
+            self.fresh.add("uci")
 
     def restart(self, which):
         eng = getattr(self, which)
@@ -246,9 +299,10 @@ def expected_score(winner, n, board, winner_moves):
     return chess.engine.Mate(left) if board.turn == winner else chess.engine.Mate(-left)
 
 
-def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side, move_time,
-                    tally):
-    """Plays one game; records failures in `tally`; returns 'mated', 'held' or 'failed'."""
+def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side, times, tally):
+    """Plays one game; records failures in `tally`; returns 'mated', 'held' or 'failed'.
+    `times` is (seconds a move may take, and more for an engine's first: its build)."""
+    move_time, build_time = times
     board = chess.Board(fen)
     start_men = chess.popcount(board.occupied)
     game = object()
@@ -265,7 +319,7 @@ def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side,
     while len(moves) < max_plies:
         if board.is_fifty_moves():
             # The engines play by the 50-move rule: the XBoard one claims it (no move), the
-            # UCI one answers 0000. A won position of these endgames is won within the rule.
+            # UCI one answers 0000. A won position picked (no cursed win) is won within the rule.
             if winner is not None:
                 return fail("won game drawn by the 50-move rule", board.fen())
             return "held"
@@ -285,7 +339,9 @@ def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side,
         took = time.monotonic() - t0
         tally.count("moves")
         tally.count(f"moves_{which}")
-        if took > move_time:
+        allowed = move_time + (build_time if which in engines.fresh else 0)
+        engines.fresh.discard(which)
+        if took > allowed:
             return fail("timeout", f"{which} took {took:.1f} s at {board.fen()}")
         move = result.move
         if move is None or move not in board.legal_moves:
@@ -309,6 +365,13 @@ def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side,
                                  f"{board.fen()}, want {want}")
         wdl_before = oracle.wdl(board)
         fen_before = board.fen()
+        if move.promotion:
+            tally.count("promotions")
+        if board.is_en_passant(move):
+            tally.count("en passant")
+        elif board.piece_type_at(move.from_square) == chess.PAWN and abs(
+                move.to_square - move.from_square) == 16:
+            tally.count("double steps")
         board.push(move)
         moves.append(move.uci())
         if side == winner:
@@ -353,7 +416,8 @@ def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side,
 
 
 def part1(args, rng, oracle, tally):
-    games_per = [args.games // 3 + (1 if i < args.games % 3 else 0) for i in range(3)]
+    kinds = len(PART1_ENDGAMES)
+    games_per = [args.games // kinds + (1 if i < args.games % kinds else 0) for i in range(kinds)]
     claims = ClaimLog()
     logger = logging.getLogger("chess.engine")
     logger.setLevel(logging.DEBUG)
@@ -368,7 +432,7 @@ def part1(args, rng, oracle, tally):
         won = (count + 1) // 2
         positions = part1_positions(rng, oracle, endgame, won, count - won)
         t0 = time.monotonic()
-        engines = Part1Engines(args.engine, endgame, cwd, args.move_time)
+        engines = Part1Engines(args.engine, endgame, cwd, args.move_time, args.build_time)
         try:
             for i, (fen, winner, n) in enumerate(positions):
                 xboard_side = chess.WHITE if index % 2 == 0 else chess.BLACK
@@ -378,7 +442,8 @@ def part1(args, rng, oracle, tally):
                     f" ({'White' if winner else 'Black'} " + (f"in {n})" if n else "wins)")
                     if winner is not None else "")
                 outcome = play_part1_game(label, engines, claims, oracle, fen, winner, n,
-                                          xboard_side, args.move_time, tally)
+                                          xboard_side, (args.move_time, args.build_time),
+                                          tally)
                 if args.verbose:
                     log(f"soak: {label}, White via "
                         f"{'xboard' if xboard_side == chess.WHITE else 'uci'}: {outcome}")
@@ -395,11 +460,14 @@ def part1(args, rng, oracle, tally):
     shutil.rmtree(cwd, ignore_errors=True)
     logger.removeHandler(claims)
     failed = tally.counts.get("part1_failed", 0)
-    dtm = "Gaviota DTM" if oracle.gaviota else "announced (no Gaviota DTM given)"
+    dtm = ("Gaviota DTM (pawns: announced)" if oracle.gaviota
+           else "announced (no Gaviota DTM given)")
+    pawns = ", ".join(f"{tally.counts.get(k, 0)} {k}"
+                      for k in ("promotions", "double steps", "en passant"))
     print(f"soak: python-chess {index} games (White via xboard {stats['xboard_white']}, via uci "
-          f"{stats['uci_white']}; {tally.counts.get('moves', 0)} moves): won {stats['won']}, "
-          f"{stats['mated']} mated in the {dtm} number; drawn {stats['drawn']}, "
-          f"{stats['held']} held; {failed} failed", flush=True)
+          f"{stats['uci_white']}; {tally.counts.get('moves', 0)} moves, {pawns}): "
+          f"won {stats['won']}, {stats['mated']} mated in the {dtm} number; "
+          f"drawn {stats['drawn']}, {stats['held']} held; {failed} failed", flush=True)
     return index, failed
 
 
@@ -750,6 +818,8 @@ def main():
                         or "/usr/games/fairy-stockfish")
     parser.add_argument("--move-time", type=float, default=10.0,
                         help="seconds a fairy-egt move may take (else: timeout failure)")
+    parser.add_argument("--build-time", type=float, default=60.0,
+                        help="more seconds an engine's first move may take (its build)")
     parser.add_argument("--fsf-movetime", type=int, default=150, help="Fairy-Stockfish ms/move")
     parser.add_argument("--verbose", action="store_true", help="one line per game")
     parser.add_argument("--cache", default=None,
