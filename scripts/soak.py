@@ -26,10 +26,12 @@ files). Cursed wins and blessed losses (Syzygy WDL ±1) are not picked: the engi
     engine's first move may take --build-time more (default 60 s), as it waits for the
     start-up build (KP.KP builds 21 tables, the promotions' included).
 
-Part 2, Fairy-Stockfish: games in KA.KR and KC.KR (A Archbishop, C Chancellor) between
-fairy-egt and Debian's `fairy-stockfish` (UCI, variant from scripts/soak-variants.ini loaded
-through VariantPath/UCI_Variant); pyffish (Fairy-Stockfish's move generator, PyPI) tracks the
-position and judges legality and mate. Half the games fairy-egt attacks (positions its own
+Part 2, Fairy-Stockfish: games in KA.KR and KC.KR (A Archbishop, C Chancellor), and with
+pawns on 10×8 in KA.KP and KP.K, between fairy-egt and Debian's `fairy-stockfish` (UCI; on 8×8
+the variant of scripts/soak-variants.ini loaded through VariantPath/UCI_Variant, on 10×8 its
+own `capablanca`, whose pawns promote to Q R B N A C as fairy-egt's do there; the promotions
+played are counted); pyffish (Fairy-Stockfish's move generator, PyPI) tracks the position and
+judges legality and mate. Half the games fairy-egt attacks (positions its own
 table, `fairy-egt probe --fens`, calls won for its side), half it defends (drawn and lost).
 Checked and counted as failures: fairy-egt never needs more moves than it announced (it mates
 within its first `score mate N`, and no later announcement exceeds the previous one less one);
@@ -74,9 +76,13 @@ from cargo_target import release_binary, target_dir  # noqa: E402  (where cargo 
 
 
 PART1_ENDGAMES = ("KQ.KR", "KR.KB", "KR.KN", "KP.KP", "KPP.K", "KQ.KP", "KR.KP")
-PART2_ENDGAMES = ("KA.KR", "KC.KR")
-GAVIOTA_NAMES = {"KQ.KR": "kqkr", "KR.KB": "krkb", "KR.KN": "krkn"}
+# Fairy-Stockfish's 8×8 variant with fairy-egt's letters (scripts/soak-variants.ini).
 VARIANT = "egtsoak"
+# Part 2's endgames: (endgame, board, Fairy-Stockfish variant). On 10×8 Fairy-Stockfish's own
+# Capablanca chess, whose pawns promote to Q R B N A C as fairy-egt's do there.
+PART2_ENDGAMES = (("KA.KR", "8x8", VARIANT), ("KC.KR", "8x8", VARIANT),
+                  ("KA.KP", "10x8", "capablanca"), ("KP.K", "10x8", "capablanca"))
+GAVIOTA_NAMES = {"KQ.KR": "kqkr", "KR.KB": "krkb", "KR.KN": "krkn"}
 ROLES = ("attack", "drawn", "attack", "lost")  # fairy-egt's roles against Fairy-Stockfish
 DRAWN_MOVES = 100  # moves of each side a drawn game is played for
 SHOW = 12  # failures shown in full
@@ -515,6 +521,10 @@ class RawUci:
     def handshake(self, options, timeout):
         self.send("uci")
         self.wait_for("uciok", timeout)
+        self.configure(options, timeout)
+
+    def configure(self, options, timeout):
+        """Sets `options` ((name, value) pairs) and waits until the engine is ready."""
         for name, value in options:
             self.send(f"setoption name {name} value {value}")
         self.send("isready")
@@ -549,14 +559,15 @@ class RawUci:
             self.proc.wait()
 
 
-def random_fen(rng, white, black):
-    """A FEN with these men (letters of the piece file) on random squares, either side to move."""
-    squares = rng.sample(range(64), len(white) + len(black))
-    grid = [["1"] * 8 for _ in range(8)]
+def random_fen(rng, white, black, files=8, ranks=8):
+    """A FEN with these men (letters of the piece file) on random squares of a board of `files`
+    × `ranks`, either side to move."""
+    squares = rng.sample(range(files * ranks), len(white) + len(black))
+    grid = [["1"] * files for _ in range(ranks)]
     for letter, sq in zip(white, squares):
-        grid[7 - sq // 8][sq % 8] = letter.upper()
+        grid[ranks - 1 - sq // files][sq % files] = letter.upper()
     for letter, sq in zip(black, squares[len(white):]):
-        grid[7 - sq // 8][sq % 8] = letter.lower()
+        grid[ranks - 1 - sq // files][sq % files] = letter.lower()
     rows = []
     for row in grid:
         text, run = "", 0
@@ -570,11 +581,14 @@ def random_fen(rng, white, black):
     return "/".join(rows) + " " + rng.choice("wb") + " - - 0 1"
 
 
-def part2_positions(rng, engine, endgame, cwd, pieces, attack, drawn, lost):
-    """Random legal positions of `endgame` (either colour strong, either side to move) valued
-    by fairy-egt's own table: `attack` won for one side, `drawn` drawn and `lost` won for one
-    side too (there fairy-egt takes the losing side). Each: (fen, role, egt side, value)."""
+def part2_positions(rng, engine, spec, cwd, pieces, attack, drawn, lost):
+    """Random legal positions of `spec`'s endgame on its board (either colour strong, either
+    side to move) valued by fairy-egt's own table: `attack` won for one side, `drawn` drawn and
+    `lost` won for one side too (there fairy-egt takes the losing side). Each: (fen, role, egt
+    side, value)."""
     import pyffish as sf
+    endgame, board, variant = spec
+    files, ranks = (int(n) for n in board.split("x"))
     strong, weak = endgame.split(".")
     want = {"attack": attack, "drawn": drawn, "lost": lost}
     picked = {k: [] for k in want}
@@ -582,10 +596,11 @@ def part2_positions(rng, engine, endgame, cwd, pieces, attack, drawn, lost):
         fens, values = [], []
         for swap in (False, True):
             white, black = (weak, strong) if swap else (strong, weak)
-            batch = [random_fen(rng, white, black) for _ in range(200)]
+            batch = [random_fen(rng, white, black, files, ranks) for _ in range(200)]
             # The table of this colour assignment (probe covers only its own and smaller ones).
             out = subprocess.run([engine, "probe", f"{white}.{black}", "--fens", "-", "--pieces",
-                                  pieces, "--report", "-"], input="\n".join(batch) + "\n",
+                                  pieces, "--board", board, "--report", "-"],
+                                 input="\n".join(batch) + "\n",
                                  cwd=cwd, capture_output=True, text=True, timeout=600)
             got = out.stdout.splitlines()
             if len(got) != len(batch):
@@ -596,14 +611,15 @@ def part2_positions(rng, engine, endgame, cwd, pieces, attack, drawn, lost):
         candidates = list(zip(fens, values))
         rng.shuffle(candidates)
         for fen, value in candidates:
-            if value.startswith("error") or not sf.legal_moves(VARIANT, fen, []):
+            if value.startswith("error") or not sf.legal_moves(variant, fen, []):
                 continue
             stm = fen.split()[1]
             other = "b" if stm == "w" else "w"
             words = value.split()
             if value == "draw":
-                # fairy-egt takes the weaker side (the Rook's): the one Fairy-Stockfish attacks.
-                side = "w" if weak[1] in fen.split()[0] else "b"
+                # fairy-egt takes the weaker side (the Rook's, the lone king): the one
+                # Fairy-Stockfish attacks.
+                side = "b" if strong[1] in fen.split()[0] else "w"
                 role = "drawn"
             elif words[:2] == ["win", "in"]:
                 role, winner = None, stm
@@ -631,7 +647,7 @@ def part2_positions(rng, engine, endgame, cwd, pieces, attack, drawn, lost):
     return games
 
 
-def play_part2_game(label, egt, fsf, fen, role, egt_side, args, tally, trace):
+def play_part2_game(label, egt, fsf, fen, variant, role, egt_side, args, tally, trace):
     import pyffish as sf
     moves = []
     egt_moves = 0
@@ -647,16 +663,16 @@ def play_part2_game(label, egt, fsf, fen, role, egt_side, args, tally, trace):
 
     while len(moves) < max_plies:
         trace.update(announced=bound, resist=resist, egt_moves=egt_moves, plies=len(moves))
-        fields = sf.get_fen(VARIANT, fen, moves).split()
+        fields = sf.get_fen(variant, fen, moves).split()
         if len(fields) > 4 and int(fields[4]) >= 100:
             # The 50-move rule: fairy-egt plays by it (a cursed win is no announced mate).
             if bound is not None:
                 return fail("win not converted", "50-move rule")
             return "50-move rule"
-        legal = sf.legal_moves(VARIANT, fen, moves)
+        legal = sf.legal_moves(variant, fen, moves)
         stm = "w" if (fen.split()[1] == "w") == (len(moves) % 2 == 0) else "b"
         if not legal:
-            mated = sf.gives_check(VARIANT, fen, moves)
+            mated = sf.gives_check(variant, fen, moves)
             if not mated:
                 if bound is not None:
                     return fail("win not converted", "stalemate")
@@ -675,7 +691,7 @@ def play_part2_game(label, egt, fsf, fen, role, egt_side, args, tally, trace):
             if bound is not None and egt_moves == bound:
                 tally.count("egt_exact")
             return "egt mates"
-        if sum(c.isalpha() for c in sf.get_fen(VARIANT, fen, moves).split()[0]) == 2:
+        if sum(c.isalpha() for c in sf.get_fen(variant, fen, moves).split()[0]) == 2:
             if bound is not None:
                 return fail("win not converted", "bare kings")
             return "bare kings"
@@ -721,6 +737,8 @@ def play_part2_game(label, egt, fsf, fen, role, egt_side, args, tally, trace):
             tally.count("fsf_moves")
             if move not in legal:
                 return fail("fairy-stockfish illegal", f"{move}, legal: {' '.join(legal)}")
+        if move[-1].isalpha():
+            tally.count(f"part2 promotion to {move[-1].upper()}")
         moves.append(move)
     trace.update(announced=bound, resist=resist, egt_moves=egt_moves, plies=len(moves))
     if bound is not None:
@@ -735,33 +753,41 @@ def part2(args, rng, tally):
         sf.load_variant_config(f.read())
     pieces = os.path.join(REPO, "piecedef.ini")
     cwd = tempfile.mkdtemp(prefix="soak-engine-")
-    per = [args.fsf_games // 2 + (1 if i < args.fsf_games % 2 else 0) for i in range(2)]
+    kinds = len(PART2_ENDGAMES)
+    per = [args.fsf_games // kinds + (1 if i < args.fsf_games % kinds else 0)
+           for i in range(kinds)]
     fsf = RawUci("fairy-stockfish", [args.fsf])
-    fsf.handshake([("VariantPath", ini), ("UCI_Variant", VARIANT), ("Threads", 1),
-                   ("Hash", 16)], 30)
+    fsf.handshake([("VariantPath", ini), ("Threads", 1), ("Hash", 16)], 30)
     stats = {}
     total = failed = 0
+
+    def start_egt(endgame, board):
+        egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", pieces, "--board", board,
+                                   "--report", "-"], cwd=cwd)
+        egt.handshake([], 60)  # readyok waits for the build
+        return egt
+
     try:
-        for endgame, count in zip(PART2_ENDGAMES, per):
+        for spec, count in zip(PART2_ENDGAMES, per):
             if count == 0:
                 continue
+            endgame, board, variant = spec
+            fsf.configure([("UCI_Variant", variant)], 30)
             # Roles cycle over all games: attack, drawn, attack, lost, ...
             roles = [ROLES[(total + j) % len(ROLES)] for j in range(count)]
             attack, drawn, lost = (roles.count(r) for r in ("attack", "drawn", "lost"))
-            positions = part2_positions(rng, args.engine, endgame, cwd, pieces, attack, drawn,
+            positions = part2_positions(rng, args.engine, spec, cwd, pieces, attack, drawn,
                                         lost)
             t0 = time.monotonic()
-            egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", pieces, "--report", "-"],
-                         cwd=cwd)
-            egt.handshake([], 60)
+            egt = start_egt(endgame, board)
             try:
                 for fen, role, side, value in positions:
                     total += 1
-                    label = (f"fairy-stockfish #{total} {endgame} fairy-egt "
+                    label = (f"fairy-stockfish #{total} {endgame} {board} fairy-egt "
                              f"{'White' if side == 'w' else 'Black'}, {role} ({value})")
                     trace = {}
-                    result = play_part2_game(label, egt, fsf, fen, role, side, args, tally,
-                                             trace)
+                    result = play_part2_game(label, egt, fsf, fen, variant, role, side, args,
+                                             tally, trace)
                     if args.verbose:
                         log(f"soak: {label}: {result} {trace}")
                     tally.games += 1
@@ -770,12 +796,10 @@ def part2(args, rng, tally):
                     if result == "failed":
                         failed += 1
                         egt.quit()
-                        egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", pieces,
-                                                   "--report", "-"], cwd=cwd)
-                        egt.handshake([], 60)
+                        egt = start_egt(endgame, board)
             finally:
                 egt.quit()
-            log(f"soak: {endgame}: {count} games against Fairy-Stockfish in "
+            log(f"soak: {endgame} on {board}: {count} games against Fairy-Stockfish in "
                 f"{time.monotonic() - t0:.1f} s")
     finally:
         fsf.quit()
@@ -789,8 +813,13 @@ def part2(args, rng, tally):
     lost = sum(v for (r, _), v in stats.items() if r == "lost")
     held = n("drawn", "100 moves", "50-move rule", "stalemate", "bare kings", "egt mates")
     unconverted = n("lost", "100 moves", "50-move rule", "stalemate", "bare kings", "egt mates")
-    print(f"soak: fairy-stockfish {total} games ({', '.join(PART2_ENDGAMES)}; "
-          f"{tally.counts.get('egt_moves', 0)} fairy-egt moves): fairy-egt attacking {attack}, "
+    names = ", ".join(f"{e} {b}" for e, b, _ in PART2_ENDGAMES)
+    to = {k[-1]: v for k, v in tally.counts.items() if k.startswith("part2 promotion to ")}
+    promotions = f"{sum(to.values())} promotions" + (
+        " (" + ", ".join(f"{p} {to[p]}" for p in sorted(to)) + ")" if to else "")
+    print(f"soak: fairy-stockfish {total} games ({names}; "
+          f"{tally.counts.get('egt_moves', 0)} fairy-egt moves, "
+          f"{promotions}): fairy-egt attacking {attack}, "
           f"{n('attack', 'egt mates')} mated within the announced number "
           f"({tally.counts.get('egt_exact', 0)} in exactly it, the others sooner after "
           f"Fairy-Stockfish's errors); defending drawn {drawn}, {held} held; defending lost "
@@ -805,7 +834,7 @@ def part2(args, rng, tally):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="20 + 4 games (CI)")
+    parser.add_argument("--quick", action="store_true", help="20 + 8 games (CI)")
     parser.add_argument("--games", type=int, help="python-chess games (default 200)")
     parser.add_argument("--fsf-games", type=int, help="Fairy-Stockfish games (default 40)")
     parser.add_argument("--seed", type=int, default=13)
@@ -832,7 +861,7 @@ def main():
     if args.games is None:
         args.games = 20 if args.quick else 200
     if args.fsf_games is None:
-        args.fsf_games = 4 if args.quick else 40
+        args.fsf_games = 8 if args.quick else 40
     if args.quick and "--fsf-movetime" not in sys.argv:
         args.fsf_movetime = 100
     if os.sep in args.engine:
