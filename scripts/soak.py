@@ -29,9 +29,11 @@ files). Cursed wins and blessed losses (Syzygy WDL ±1) are not picked: the engi
 Part 2, Fairy-Stockfish: games in KA.KR and KC.KR (A Archbishop, C Chancellor), and with
 pawns on 10×8 in KA.KP and KP.K, between fairy-egt and Debian's `fairy-stockfish` (UCI; on 8×8
 the variant of scripts/soak-variants.ini loaded through VariantPath/UCI_Variant, on 10×8 its
-own `capablanca`, whose pawns promote to Q R B N A C as fairy-egt's do there; the promotions
-played are counted); pyffish (Fairy-Stockfish's move generator, PyPI) tracks the position and
-judges legality and mate. Half the games fairy-egt attacks (positions its own
+own `capablanca`, whose pawns promote to Q R B N A C as fairy-egt's do there); and in KP.K with
+Berolina pawns (tests/data/berolina.ini), against random legal moves, as Debian's
+Fairy-Stockfish 11.1 has no Berolina chess. The promotions played are counted. pyffish
+(Fairy-Stockfish's move generator, PyPI, which has `berolina`) tracks the position and judges
+legality and mate. Half the games fairy-egt attacks (positions its own
 table, `fairy-egt probe --fens`, calls won for its side), half it defends (drawn and lost).
 Checked and counted as failures: fairy-egt never needs more moves than it announced (it mates
 within its first `score mate N`, and no later announcement exceeds the previous one less one);
@@ -49,6 +51,7 @@ usage: soak.py [--quick] [--games N] [--fsf-games N] [--seed S] [--engine PATH]
 """
 
 import argparse
+import collections
 import logging
 import os
 import queue
@@ -78,10 +81,16 @@ from cargo_target import release_binary, target_dir  # noqa: E402  (where cargo 
 PART1_ENDGAMES = ("KQ.KR", "KR.KB", "KR.KN", "KP.KP", "KPP.K", "KQ.KP", "KR.KP")
 # Fairy-Stockfish's 8×8 variant with fairy-egt's letters (scripts/soak-variants.ini).
 VARIANT = "egtsoak"
-# Part 2's endgames: (endgame, board, Fairy-Stockfish variant). On 10×8 Fairy-Stockfish's own
-# Capablanca chess, whose pawns promote to Q R B N A C as fairy-egt's do there.
-PART2_ENDGAMES = (("KA.KR", "8x8", VARIANT), ("KC.KR", "8x8", VARIANT),
-                  ("KA.KP", "10x8", "capablanca"), ("KP.K", "10x8", "capablanca"))
+# Part 2's endgames: the board, pyffish's variant, fairy-egt's piece file, and the opponent:
+# Fairy-Stockfish, or random legal moves where Debian's Fairy-Stockfish (11.1) lacks the
+# variant. On 10×8 Fairy-Stockfish's own Capablanca chess, whose pawns promote to Q R B N A C
+# as fairy-egt's do there; Berolina pawns from the example piece file.
+Part2 = collections.namedtuple("Part2", "endgame board variant pieces opponent")
+PART2_ENDGAMES = (Part2("KA.KR", "8x8", VARIANT, "piecedef.ini", "fsf"),
+                  Part2("KC.KR", "8x8", VARIANT, "piecedef.ini", "fsf"),
+                  Part2("KA.KP", "10x8", "capablanca", "piecedef.ini", "fsf"),
+                  Part2("KP.K", "10x8", "capablanca", "piecedef.ini", "fsf"),
+                  Part2("KP.K", "8x8", "berolina", "tests/data/berolina.ini", "random"))
 GAVIOTA_NAMES = {"KQ.KR": "kqkr", "KR.KB": "krkb", "KR.KN": "krkn"}
 ROLES = ("attack", "drawn", "attack", "lost")  # fairy-egt's roles against Fairy-Stockfish
 DRAWN_MOVES = 100  # moves of each side a drawn game is played for
@@ -559,6 +568,24 @@ class RawUci:
             self.proc.wait()
 
 
+class RandomMover:
+    """An opponent that plays a random legal move (pyffish's), for variants Debian's
+    Fairy-Stockfish lacks: what `RawUci.go` returns, without a score."""
+
+    def __init__(self, rng, variant):
+        self.rng = rng
+        self.variant = variant
+
+    def send(self, line):
+        pass
+
+    def go(self, position, go, timeout):
+        import pyffish as sf
+        fen, _, moves = position.removeprefix("position fen ").partition(" moves ")
+        move = self.rng.choice(sf.legal_moves(self.variant, fen, moves.split()))
+        return move, None, 0.0, []
+
+
 def random_fen(rng, white, black, files=8, ranks=8):
     """A FEN with these men (letters of the piece file) on random squares of a board of `files`
     × `ranks`, either side to move."""
@@ -581,13 +608,14 @@ def random_fen(rng, white, black, files=8, ranks=8):
     return "/".join(rows) + " " + rng.choice("wb") + " - - 0 1"
 
 
-def part2_positions(rng, engine, spec, cwd, pieces, attack, drawn, lost):
+def part2_positions(rng, engine, spec, cwd, attack, drawn, lost):
     """Random legal positions of `spec`'s endgame on its board (either colour strong, either
     side to move) valued by fairy-egt's own table: `attack` won for one side, `drawn` drawn and
     `lost` won for one side too (there fairy-egt takes the losing side). Each: (fen, role, egt
     side, value)."""
     import pyffish as sf
-    endgame, board, variant = spec
+    endgame, board, variant = spec.endgame, spec.board, spec.variant
+    pieces = os.path.join(REPO, spec.pieces)
     files, ranks = (int(n) for n in board.split("x"))
     strong, weak = endgame.split(".")
     want = {"attack": attack, "drawn": drawn, "lost": lost}
@@ -648,6 +676,9 @@ def part2_positions(rng, engine, spec, cwd, pieces, attack, drawn, lost):
 
 
 def play_part2_game(label, egt, fsf, fen, variant, role, egt_side, args, tally, trace):
+    """Plays one game of fairy-egt (`egt`) against `fsf` (a RawUci Fairy-Stockfish or a
+    RandomMover) from `fen` in pyffish's `variant`; returns how it ended, 'failed' if it
+    failed (recorded in `tally`)."""
     import pyffish as sf
     moves = []
     egt_moves = 0
@@ -751,7 +782,6 @@ def part2(args, rng, tally):
     ini = os.path.join(REPO, "scripts", "soak-variants.ini")
     with open(ini) as f:
         sf.load_variant_config(f.read())
-    pieces = os.path.join(REPO, "piecedef.ini")
     cwd = tempfile.mkdtemp(prefix="soak-engine-")
     kinds = len(PART2_ENDGAMES)
     per = [args.fsf_games // kinds + (1 if i < args.fsf_games % kinds else 0)
@@ -761,9 +791,9 @@ def part2(args, rng, tally):
     stats = {}
     total = failed = 0
 
-    def start_egt(endgame, board):
-        egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", pieces, "--board", board,
-                                   "--report", "-"], cwd=cwd)
+    def start_egt(endgame, board, pieces):
+        egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", os.path.join(REPO, pieces),
+                                   "--board", board, "--report", "-"], cwd=cwd)
         egt.handshake([], 60)  # readyok waits for the build
         return egt
 
@@ -771,23 +801,26 @@ def part2(args, rng, tally):
         for spec, count in zip(PART2_ENDGAMES, per):
             if count == 0:
                 continue
-            endgame, board, variant = spec
-            fsf.configure([("UCI_Variant", variant)], 30)
+            endgame, board, variant, pieces = spec.endgame, spec.board, spec.variant, spec.pieces
+            if spec.opponent == "fsf":
+                fsf.configure([("UCI_Variant", variant)], 30)
+                opponent = fsf
+            else:
+                opponent = RandomMover(rng, variant)
             # Roles cycle over all games: attack, drawn, attack, lost, ...
             roles = [ROLES[(total + j) % len(ROLES)] for j in range(count)]
             attack, drawn, lost = (roles.count(r) for r in ("attack", "drawn", "lost"))
-            positions = part2_positions(rng, args.engine, spec, cwd, pieces, attack, drawn,
-                                        lost)
+            positions = part2_positions(rng, args.engine, spec, cwd, attack, drawn, lost)
             t0 = time.monotonic()
-            egt = start_egt(endgame, board)
+            egt = start_egt(endgame, board, pieces)
             try:
                 for fen, role, side, value in positions:
                     total += 1
-                    label = (f"fairy-stockfish #{total} {endgame} {board} fairy-egt "
+                    label = (f"fairy-stockfish #{total} {endgame} {variant} fairy-egt "
                              f"{'White' if side == 'w' else 'Black'}, {role} ({value})")
                     trace = {}
-                    result = play_part2_game(label, egt, fsf, fen, variant, role, side, args,
-                                             tally, trace)
+                    result = play_part2_game(label, egt, opponent, fen, variant, role, side,
+                                             args, tally, trace)
                     if args.verbose:
                         log(f"soak: {label}: {result} {trace}")
                     tally.games += 1
@@ -796,10 +829,11 @@ def part2(args, rng, tally):
                     if result == "failed":
                         failed += 1
                         egt.quit()
-                        egt = start_egt(endgame, board)
+                        egt = start_egt(endgame, board, pieces)
             finally:
                 egt.quit()
-            log(f"soak: {endgame} on {board}: {count} games against Fairy-Stockfish in "
+            against = "Fairy-Stockfish" if spec.opponent == "fsf" else "random moves"
+            log(f"soak: {endgame} on {board} ({variant}): {count} games against {against} in "
                 f"{time.monotonic() - t0:.1f} s")
     finally:
         fsf.quit()
@@ -813,7 +847,8 @@ def part2(args, rng, tally):
     lost = sum(v for (r, _), v in stats.items() if r == "lost")
     held = n("drawn", "100 moves", "50-move rule", "stalemate", "bare kings", "egt mates")
     unconverted = n("lost", "100 moves", "50-move rule", "stalemate", "bare kings", "egt mates")
-    names = ", ".join(f"{e} {b}" for e, b, _ in PART2_ENDGAMES)
+    names = ", ".join(f"{e.endgame} {e.variant}" + (" (random moves)" if e.opponent != "fsf"
+                                                   else "") for e in PART2_ENDGAMES)
     to = {k[-1]: v for k, v in tally.counts.items() if k.startswith("part2 promotion to ")}
     promotions = f"{sum(to.values())} promotions" + (
         " (" + ", ".join(f"{p} {to[p]}" for p in sorted(to)) + ")" if to else "")
@@ -834,7 +869,7 @@ def part2(args, rng, tally):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="20 + 8 games (CI)")
+    parser.add_argument("--quick", action="store_true", help="20 + 10 games (CI)")
     parser.add_argument("--games", type=int, help="python-chess games (default 200)")
     parser.add_argument("--fsf-games", type=int, help="Fairy-Stockfish games (default 40)")
     parser.add_argument("--seed", type=int, default=13)
@@ -861,7 +896,7 @@ def main():
     if args.games is None:
         args.games = 20 if args.quick else 200
     if args.fsf_games is None:
-        args.fsf_games = 8 if args.quick else 40
+        args.fsf_games = 10 if args.quick else 40
     if args.quick and "--fsf-movetime" not in sys.argv:
         args.fsf_movetime = 100
     if os.sep in args.engine:

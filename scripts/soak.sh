@@ -2,7 +2,7 @@
 # The soak through real clients (scripts/soak.py): installs what it needs — python-chess and
 # pyffish into the virtual environment <target>/pyenv (as scripts/test.sh does), Debian's
 # fairy-stockfish when apt-get is available and it is missing — builds the release engine and
-# runs the soak. Arguments go to soak.py: `--quick` for CI (20 + 8 games), nothing for the full
+# runs the soak. Arguments go to soak.py: `--quick` for CI (20 + 10 games), nothing for the full
 # run (200 + 40). FAIRY_EGT_GAVIOTA=DIR (Gaviota tables with kqkr, krkb, krkn) adds the exact
 # DTM oracle; python-chess's source distribution, which soak.py downloads itself into
 # <target>/oracle-cache, ships only the 3-man Gaviota files but all 4-man Syzygy ones. <target> is
