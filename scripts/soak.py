@@ -86,15 +86,22 @@ VARIANT = "egtsoak"
 # variant. On 10×8 Fairy-Stockfish's own Capablanca chess, whose pawns promote to Q R B N A C
 # as fairy-egt's do there; Berolina pawns from the example piece file.
 Part2 = collections.namedtuple("Part2", "endgame board variant pieces opponent")
-PART2_ENDGAMES = (Part2("KA.KR", "8x8", VARIANT, "piecedef.ini", "fsf"),
-                  Part2("KC.KR", "8x8", VARIANT, "piecedef.ini", "fsf"),
-                  Part2("KA.KP", "10x8", "capablanca", "piecedef.ini", "fsf"),
-                  Part2("KP.K", "10x8", "capablanca", "piecedef.ini", "fsf"),
-                  Part2("KP.K", "8x8", "berolina", "tests/data/berolina.ini", "random"))
+PIECES = os.path.join(REPO, "piecedef.ini")
+PART2_ENDGAMES = (Part2("KA.KR", "8x8", VARIANT, PIECES, "fsf"),
+                  Part2("KC.KR", "8x8", VARIANT, PIECES, "fsf"),
+                  Part2("KA.KP", "10x8", "capablanca", PIECES, "fsf"),
+                  Part2("KP.K", "10x8", "capablanca", PIECES, "fsf"),
+                  Part2("KP.K", "8x8", "berolina",
+                        os.path.join(REPO, "tests", "data", "berolina.ini"), "random"))
 GAVIOTA_NAMES = {"KQ.KR": "kqkr", "KR.KB": "krkb", "KR.KN": "krkn"}
 ROLES = ("attack", "drawn", "attack", "lost")  # fairy-egt's roles against Fairy-Stockfish
 DRAWN_MOVES = 100  # moves of each side a drawn game is played for
 SHOW = 12  # failures shown in full
+
+
+def shares(games, kinds):
+    """`games` split over `kinds` endgames as evenly as it goes, the first ones taking one more."""
+    return [games // kinds + (1 if i < games % kinds else 0) for i in range(kinds)]
 
 
 def log(msg):
@@ -431,8 +438,7 @@ def play_part1_game(label, engines, claims, oracle, fen, winner, n, xboard_side,
 
 
 def part1(args, rng, oracle, tally):
-    kinds = len(PART1_ENDGAMES)
-    games_per = [args.games // kinds + (1 if i < args.games % kinds else 0) for i in range(kinds)]
+    games_per = shares(args.games, len(PART1_ENDGAMES))
     claims = ClaimLog()
     logger = logging.getLogger("chess.engine")
     logger.setLevel(logging.DEBUG)
@@ -614,8 +620,7 @@ def part2_positions(rng, engine, spec, cwd, attack, drawn, lost):
     `lost` won for one side too (there fairy-egt takes the losing side). Each: (fen, role, egt
     side, value)."""
     import pyffish as sf
-    endgame, board, variant = spec.endgame, spec.board, spec.variant
-    pieces = os.path.join(REPO, spec.pieces)
+    endgame, board, variant, pieces = spec.endgame, spec.board, spec.variant, spec.pieces
     files, ranks = (int(n) for n in board.split("x"))
     strong, weak = endgame.split(".")
     want = {"attack": attack, "drawn": drawn, "lost": lost}
@@ -783,17 +788,15 @@ def part2(args, rng, tally):
     with open(ini) as f:
         sf.load_variant_config(f.read())
     cwd = tempfile.mkdtemp(prefix="soak-engine-")
-    kinds = len(PART2_ENDGAMES)
-    per = [args.fsf_games // kinds + (1 if i < args.fsf_games % kinds else 0)
-           for i in range(kinds)]
+    per = shares(args.fsf_games, len(PART2_ENDGAMES))
     fsf = RawUci("fairy-stockfish", [args.fsf])
     fsf.handshake([("VariantPath", ini), ("Threads", 1), ("Hash", 16)], 30)
     stats = {}
     total = failed = 0
 
     def start_egt(endgame, board, pieces):
-        egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", os.path.join(REPO, pieces),
-                                   "--board", board, "--report", "-"], cwd=cwd)
+        egt = RawUci("fairy-egt", [args.engine, endgame, "--pieces", pieces, "--board", board,
+                                   "--report", "-"], cwd=cwd)
         egt.handshake([], 60)  # readyok waits for the build
         return egt
 
