@@ -43,7 +43,7 @@ mod probing;
 use crate::board::geometry::Geometry;
 use crate::board::{BoardSize, PromotionError};
 use crate::egt::dtz::Rule;
-use crate::egt::material::Material;
+use crate::egt::material::{Material, MaterialMap};
 use crate::egt::rules::Rules;
 use crate::egt::seed::Seed;
 use crate::egt::table::{stored_once, Metric, Table};
@@ -52,7 +52,6 @@ use crate::egt::value::MAX_DIRECT;
 use crate::piece::PieceSet;
 use budget::{held_bytes, Mirrored};
 use directory::TableDir;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Tables of one piece set and metric, built on request.
@@ -67,7 +66,7 @@ pub struct TableSet {
     direct: u16,
     /// Shared, so that a finished table can be read elsewhere (its statistics counted for
     /// the report) while the set is used or extended.
-    tables: HashMap<Material, Arc<Table>>,
+    tables: MaterialMap<Arc<Table>>,
     /// Most bytes the tables may take, those held and a build's together.
     budget: u64,
     /// The table directory, if any (boxed: the set travels in messages between threads).
@@ -90,7 +89,7 @@ impl TableSet {
             seeds: None,
             fold: true,
             direct: MAX_DIRECT,
-            tables: HashMap::new(),
+            tables: MaterialMap::default(),
             budget: u64::MAX,
             dir: None,
             notices: Vec::new(),
@@ -123,7 +122,7 @@ impl TableSet {
             seeds: None,
             fold: self.fold,
             direct: self.direct,
-            tables: HashMap::new(),
+            tables: MaterialMap::default(),
             budget: self.budget,
             dir: None,
             notices: Vec::new(),
