@@ -8,7 +8,8 @@ its Syzygy WDL and DTZ tables of every 3-/4-man endgame, the pawn ones included.
 the 24 pawnless and 11 pawn endgames of `check_tables.py`, N random legal positions (either
 side to move, either colour holding the first side's men; default 1500) and, with pawns,
 positions right after a double step that leave an en-passant capture, are probed by
-`fairy-egt probe ENDGAME --metric dtz --fens -` and compared with python-chess's probes:
+`fairy-egt probe ENDGAME --metric dtz --fens -` (the runs share a temporary table directory,
+so that each table is built once) and compared with python-chess's probes:
 
   - the class: our `win` / `cursed win` / `draw` / `blessed loss` / `loss` against Syzygy's
     WDL 2 / 1 / 0 / -1 / -2, exactly;
@@ -40,6 +41,7 @@ from check_tables import (  # noqa: E402  (tests/oracle/check_tables.py)
     after_double_steps,
     finish,
     random_positions,
+    shared_tables,
     sides_of,
     start,
     write_pieces,
@@ -62,11 +64,14 @@ def parse(answer):
     return wdl, plies if wdl > 0 else -plies
 
 
-def probe_ours(binary, material, boards, workdir, pieces):
-    """Our answers (`probe --metric dtz`) for the boards, all of one material."""
+def probe_both(binary, material, boards, workdir, pieces, tb):
+    """Our answers (`probe --metric dtz`) for the boards, all of one material, and Syzygy's
+    (WDL, DTZ or None for a mate) for each, probed while the binary builds."""
     job = Job(material)
     job.items = [(None, board, None, None) for board in boards]
-    return finish(start(binary, job, workdir, pieces, None, metric="dtz"), job)
+    started = start(binary, job, workdir, pieces, shared_tables(workdir), metric="dtz")
+    refs = [(tb.probe_wdl(b), None if b.is_checkmate() else tb.probe_dtz(b)) for b in boards]
+    return finish(started, job), refs
 
 
 def main(argv):
@@ -94,21 +99,21 @@ def main(argv):
             white, black = sides_of(name)
             # Each colour holding the first side's men: a build each.
             half = per_endgame // 2
-            boards, answers = [], []
+            boards, answers, refs = [], [], []
             try:
                 for material, count in (((white, black), per_endgame - half), ((black, white), half)):
                     some = random_positions(*material, count, rng)
                     if "P" in white + black:
                         some += after_double_steps(some, count // 10, rng)
-                    answers += probe_ours(binary, material, some, workdir, pieces)
+                    ours, theirs = probe_both(binary, material, some, workdir, pieces, tb)
+                    answers += ours
+                    refs += theirs
                     boards += some
             except RuntimeError as e:
                 errors.append(str(e))
                 continue
             s = stats.setdefault(name, [0, 0, 0, 0, 0])
-            for board, ours in zip(boards, answers):
-                wdl = tb.probe_wdl(board)
-                dtz = tb.probe_dtz(board) if not board.is_checkmate() else None
+            for board, ours, (wdl, dtz) in zip(boards, answers, refs):
                 got = parse(ours)
                 s[0] += 1
                 class_bad = got is None or got[0] != wdl

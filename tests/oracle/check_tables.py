@@ -31,15 +31,16 @@ KNN.KP to KPPP.K, one e.p.: hours, as each 5-man pawn table builds its promotion
 too), and
 with `--five-men=KNN.KP,KP.KNN` the positions of the listed endgames (our names, White's men
 first), pawns or not. Every material of the file is one the builder can do (5 men); a build
-refused for want of memory is reported as an error. `--tables=DIR` gives the binary a table
-directory (`--tables DIR`): each table is built once and saved there, so endgames that share
-sub-tables (most 5-man pawn endgames do) build them once, and a run stopped half-way goes on
-where it stopped.
+refused for want of memory is reported as an error. The runs of the binary share a table
+directory (`--tables DIR`): each table is built once and saved there, and loaded by the later
+runs that need it, so endgames that share sub-tables (the pawn endgames' promotion tables, and
+most 5-man pawn endgames') build them once. It is a temporary one, unless `--tables=DIR` names
+one that outlives the run, so that a run stopped half-way goes on where it stopped.
 
 Pawn positions have no pawn on the first or last rank (python-chess's `is_valid`). In kpkp,
 a further sample is of positions right after a double step that leaves a legal en-passant
-capture (python-chess plays the step from a random position), so that the value of the right
-is compared too.
+capture (python-chess plays the step from a random position with the enemy pawn beside the
+step's end), so that the value of the right is compared too.
 
 Why it is independent: the reference values come from third-party tables (Gaviota, Syzygy,
 python-chess's EPD test suite) probed through python-chess, whose move generator and
@@ -55,6 +56,7 @@ error (including a missing oracle directory), 0 otherwise.
 
 import os
 import random
+import itertools
 import subprocess
 import sys
 import tempfile
@@ -131,6 +133,28 @@ def random_positions(white, black, count, rng):
         if board.is_valid():
             out.append(board)
     return out
+
+
+def double_step_starts(rng):
+    """Endless random legal K+P against K+P positions whose side to move has its pawn on its
+    second rank and the enemy pawn on the rank its double step ends on, a file beside it: a
+    random position has that one time in a hundred or so."""
+    while True:
+        white = rng.random() < 0.5
+        own, enemy = (1, 3) if white else (6, 4)
+        f = rng.randrange(8)
+        g = f + rng.choice((-1, 1))
+        if not 0 <= g < 8:
+            continue
+        board = chess.Board(None)
+        board.set_piece_at(chess.square(f, own), chess.Piece(chess.PAWN, white))
+        board.set_piece_at(chess.square(g, enemy), chess.Piece(chess.PAWN, not white))
+        empty = [sq for sq in chess.SQUARES if board.piece_at(sq) is None]
+        for color, square in zip((chess.WHITE, chess.BLACK), rng.sample(empty, 2)):
+            board.set_piece_at(square, chess.Piece(chess.KING, color))
+        board.turn = white
+        if board.is_valid():
+            yield board
 
 
 def after_double_steps(boards, count, rng):
@@ -218,6 +242,14 @@ def write_pieces(workdir):
     path = os.path.join(workdir, "pieces-with-pawn.ini")
     with open(path, "w") as f:
         f.write(text)
+    return path
+
+
+def shared_tables(workdir):
+    """A table directory in `workdir` for the runs of the binary to share (see the module
+    doc): its path."""
+    path = os.path.join(workdir, "tables")
+    os.makedirs(path, exist_ok=True)
     return path
 
 
@@ -325,10 +357,8 @@ def main(argv):
         positions += [(name, b) for b in random_positions(white, black, per_endgame - half, rng)]
         positions += [(name, b) for b in random_positions(black, white, half, rng)]
         if name == "kpkp":
-            # Positions with a pawn of each side on its second rank, more of them with a
-            # double step that an enemy pawn can take.
-            pool = random_positions(white, black, 40 * per_endgame, rng)
-            pool = [b for b in pool if b.pawns & (chess.BB_RANK_2 | chess.BB_RANK_7)]
+            # Positions right after a double step that an enemy pawn can take.
+            pool = itertools.islice(double_step_starts(rng), 20 * half)
             positions += [(name, b) for b in after_double_steps(pool, half, rng)]
     epd_items = []
     epd_files = ["endgame-dm-5.epd"] if five_men is not None else ["endgame-dm-4.epd"]
@@ -368,6 +398,7 @@ def main(argv):
     errors = []
     with tempfile.TemporaryDirectory(prefix="fairy-egt-oracle-") as workdir:
         pieces = write_pieces(workdir)
+        tables = tables or shared_tables(workdir)
         for job in jobs.values():
             t0 = time.monotonic()
             proc = start(binary, job, workdir, pieces, tables)
