@@ -3,7 +3,7 @@
 use crate::board::{Color, Position, Square};
 use crate::piece::{PieceId, PieceSet, PAWN};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use thiserror::Error;
 
 /// Most men an endgame may have (royals included).
@@ -54,8 +54,8 @@ pub struct Material {
 /// One word for the whole material: a table set looks its tables up by material at every
 /// probe, where hashing each field of each man took a quarter of a forward search's time
 /// (see [`MaterialMap`]).
-impl std::hash::Hash for Material {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+impl Hash for Material {
+    fn hash<H: Hasher>(&self, state: &mut H) {
         let word = self.men.iter().fold(0u64, |word, m| {
             let man = (m.letter as u64) << 10
                 | (m.piece.index() as u64) << 2

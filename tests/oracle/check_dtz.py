@@ -64,12 +64,13 @@ def parse(answer):
     return wdl, plies if wdl > 0 else -plies
 
 
-def probe_both(binary, material, boards, workdir, pieces, tb):
-    """Our answers (`probe --metric dtz`) for the boards, all of one material, and Syzygy's
-    (WDL, DTZ or None for a mate) for each, probed while the binary builds."""
+def probe_both(binary, material, boards, workdir, pieces, tables, tb):
+    """Our answers (`probe --metric dtz`, with the table directory `tables`) for the boards,
+    all of one material, and Syzygy's (WDL, DTZ or None for a mate) for each, probed while the
+    binary builds."""
     job = Job(material)
     job.items = [(None, board, None, None) for board in boards]
-    started = start(binary, job, workdir, pieces, shared_tables(workdir), metric="dtz")
+    started = start(binary, job, workdir, pieces, tables, metric="dtz")
     refs = [(tb.probe_wdl(b), None if b.is_checkmate() else tb.probe_dtz(b)) for b in boards]
     return finish(started, job), refs
 
@@ -95,6 +96,7 @@ def main(argv):
     with chess.syzygy.open_tablebase(os.path.join(data, "syzygy", "regular")) as tb, \
             tempfile.TemporaryDirectory(prefix="fairy-egt-dtz-") as workdir:
         pieces = write_pieces(workdir)
+        tables = shared_tables(workdir)
         for name in names:
             white, black = sides_of(name)
             # Each colour holding the first side's men: a build each.
@@ -105,7 +107,7 @@ def main(argv):
                     some = random_positions(*material, count, rng)
                     if "P" in white + black:
                         some += after_double_steps(some, count // 10, rng)
-                    ours, theirs = probe_both(binary, material, some, workdir, pieces, tb)
+                    ours, theirs = probe_both(binary, material, some, workdir, pieces, tables, tb)
                     answers += ours
                     refs += theirs
                     boards += some

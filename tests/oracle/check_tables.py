@@ -54,9 +54,9 @@ Prints a summary per endgame and the first mismatches in full; exits 1 on any mi
 error (including a missing oracle directory), 0 otherwise.
 """
 
+import itertools
 import os
 import random
-import itertools
 import subprocess
 import sys
 import tempfile
