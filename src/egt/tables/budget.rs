@@ -71,6 +71,16 @@ fn twin_tile_bytes(block_len: usize) -> u64 {
     threads * 2 * (4 * len * len + 32 * len)
 }
 
+/// Bytes a build in the layout `apart` that tells a pair of identical men apart
+/// (`Recipe::twins_apart`) allocates besides its table of `own` bytes (`sides` sides to
+/// move): the builder's structures for that layout, the bytes the layout adds to the table
+/// until it is packed back, and the first pass's tiles.
+fn told_apart_builder_bytes(apart: &Indexer, own: u64, sides: u64) -> u64 {
+    let builder = builder_bytes(largest_layer(apart), apart.block_len(), false, sides);
+    let more = table_bytes(apart, sides).saturating_sub(own);
+    builder + more + twin_tile_bytes(apart.block_len())
+}
+
 /// Bytes of a no-escape set of `blocks` blocks of `len` slots (`builder/no_escape.rs`).
 fn no_escape_bytes(blocks: u64, len: usize) -> u64 {
     let (heads, tails) = no_escape_words(blocks, len);
@@ -178,16 +188,35 @@ impl TableSet {
                 let sides = if self.stores_once(m) { 1 } else { 2 };
                 let own = table_bytes(&index, sides);
                 if let Some(apart) = apart.then(|| self.told_apart(m)).flatten() {
-                    let layer = largest_layer(&apart);
-                    let builder = builder_bytes(layer, apart.block_len(), false, sides);
-                    let more = table_bytes(&apart, sides).saturating_sub(own);
-                    return (own, builder + more + twin_tile_bytes(apart.block_len()));
+                    return (own, told_apart_builder_bytes(&apart, own, sides));
                 }
                 let layer = largest_layer(&index);
                 let builder = builder_bytes(layer, index.block_len(), seeded(m), sides);
                 (own, builder)
             })
             .collect()
+    }
+
+    /// Whether `material`'s table, built next, may be built with a pair of identical men told
+    /// apart (`Recipe::twins_apart`) though its whole build was not reckoned so: it has such
+    /// a pair, and its table and the larger layout's transient structures fit in `budget`
+    /// beside the tables held now and the bytes `outside` this set holds (a DTZ twin's
+    /// owner's tables). They are freed before the next table, which its own reckoning left
+    /// room for, so a table of a chain too large to tell every pair apart (KRR.KP in
+    /// KPP.KP's) is built so when it fits then. Returns the bytes the budget leaves beside
+    /// that build (the most its lists of long distances may take).
+    pub(super) fn room_told_apart(
+        &self,
+        material: &Material,
+        budget: u64,
+        outside: u64,
+    ) -> Option<u64> {
+        let apart = self.told_apart(material)?;
+        let sides = if self.stores_once(material) { 1 } else { 2 };
+        let own = table_bytes(&Indexer::new(material, &self.geometry, self.fold), sides);
+        let builder = told_apart_builder_bytes(&apart, own, sides);
+        let need = (outside.saturating_add(self.bytes())).saturating_add(own + builder);
+        budget.checked_sub(need)
     }
 
     /// The layout `material`'s table is built in where its build tells identical men apart
@@ -376,6 +405,7 @@ mod tests {
     use crate::egt::progress::Silent;
     use crate::egt::table::Metric;
     use crate::piece::PieceSet;
+    use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
     use std::time::Instant;
 
     /// Told apart, a table lists its distances beyond a byte twice: where they outgrow the
@@ -432,6 +462,43 @@ mod tests {
         assert!(set.make_room(&krrkr, true).unwrap().twins_apart);
         assert!(!set.make_room(&kbnkn, true).unwrap().twins_apart);
         assert!(!set.make_room(&krrkr, false).unwrap().twins_apart);
+    }
+
+    /// In a chain whose twins cannot all be told apart beside its other tables (KRR.KP's on
+    /// 6×6, whose last table is the largest), each table of twins is told apart as it comes
+    /// when its larger layout fits beside the tables held then: KRR.K's does, KRR.KP's own
+    /// does not, and the chain built so is the one built in any room.
+    #[test]
+    fn twins_are_told_apart_table_by_table_where_the_chain_cannot_be() {
+        let board: crate::board::BoardSize = "6x6".parse().unwrap();
+        let make = || TableSet::new(PieceSet::standard(), Metric::Dtm).on_board(board);
+        let mut tight = make();
+        let parse = |name| Material::parse(name, tight.pieces()).unwrap();
+        let (krrkp, krrk, kbnkp) = (parse("KRR.KP"), parse("KRR.K"), parse("KBN.KP"));
+        let need = tight.bytes_needed(&krrkp);
+        let budget = need + (tight.bytes_needed_twins_apart(&krrkp) - need) / 2;
+        tight.set_budget(budget);
+        assert!(!tight.make_room(&krrkp, true).unwrap().twins_apart);
+        let left = tight.room_told_apart(&krrk, budget, 0).unwrap();
+        // Beside that many bytes held outside the set, nothing is left; beside one more, no room.
+        assert_eq!(tight.room_told_apart(&krrk, budget, left), Some(0));
+        assert_eq!(tight.room_told_apart(&krrk, budget, left + 1), None);
+        assert_eq!(tight.room_told_apart(&kbnkp, u64::MAX, 0), None);
+        let mut roomy = make();
+        roomy.build(&krrkp, &Silent).unwrap();
+        // KRR.KP comes last, beside the tables of its chain.
+        let before = roomy.bytes() - held_bytes(roomy.get(&krrkp).unwrap());
+        assert!(tight.room_told_apart(&krrkp, budget, 0).is_some());
+        assert_eq!(tight.room_told_apart(&krrkp, budget, before), None);
+        tight.build(&krrkp, &Silent).unwrap();
+        for m in [&krrk, &krrkp] {
+            let (a, b) = (tight.get(m).unwrap(), roomy.get(m).unwrap());
+            assert_eq!(a.far, b.far, "{m}");
+            for (x, y) in a.data.iter().zip(&b.data) {
+                let same = |(p, q): (&AtomicU8, &AtomicU8)| p.load(Relaxed) == q.load(Relaxed);
+                assert!(x.iter().zip(y).all(same), "{m}");
+            }
+        }
     }
 
     #[test]

@@ -24,6 +24,14 @@ pub(super) struct Room {
     pub(super) twins_apart: bool,
 }
 
+/// The budget a set's tables are built under: its bytes, and what is held beside the set's
+/// own tables under it (a DTZ twin's owner's tables, for the twin's build).
+#[derive(Clone, Copy)]
+struct Budget {
+    bytes: u64,
+    outside: u64,
+}
+
 /// A part of a build's progress: the tables of one set (the set's own, or its DTZ twin's).
 #[derive(Clone, Copy)]
 struct Part<'a> {
@@ -133,10 +141,26 @@ impl TableSet {
             label,
             progress,
         };
-        let room = self.build_own(material, room, &part(0.0, share, ""), cancel)?;
+        let own_budget = Budget {
+            bytes: self.budget,
+            outside: 0,
+        };
+        let room = self.build_own(material, room, &part(0.0, share, ""), own_budget, cancel)?;
+        // The twin's tables share the set's budget, beside the set's own.
+        let outside = self.bytes() - self.rule_twin.as_ref().map_or(0, |t| t.bytes());
+        let twin_budget = Budget {
+            bytes: self.budget,
+            outside,
+        };
         match &mut self.rule_twin {
             Some(t) => t
-                .build_own(material, room, &part(share, 1.0 - share, " dtz"), cancel)
+                .build_own(
+                    material,
+                    room,
+                    &part(share, 1.0 - share, " dtz"),
+                    twin_budget,
+                    cancel,
+                )
                 .map(drop),
             None => Ok(()),
         }
@@ -151,12 +175,15 @@ impl TableSet {
     /// Builds (or loads) the set's own missing tables of a build of `material`, reporting
     /// its progress as `part` of the whole build; in a `room` that drops tables, each table
     /// built here is dropped once no later one reads it (but those
-    /// [`TableSet::kept_when_dropping`] names). Returns the room left.
+    /// [`TableSet::kept_when_dropping`] names). Where the room does not tell identical men
+    /// apart, a table that has them is built so when that fits in `budget` as it comes
+    /// ([`TableSet::room_told_apart`]). Returns the room left.
     fn build_own(
         &mut self,
         material: &Material,
         room: Room,
         part: &Part,
+        budget: Budget,
         cancel: &AtomicBool,
     ) -> Result<Room, BuildError> {
         let mut far_room = room.far;
@@ -218,11 +245,27 @@ impl TableSet {
                 far_room = far_room.saturating_sub(table.far_bytes());
                 self.hold_loaded(m, table);
             } else {
-                let recipe = Recipe {
-                    twins_apart: room.twins_apart,
-                    ..self.recipe(&m, far_room, cancel)
+                // Told apart by the room, or where it fits now; or in its own layout.
+                let apart = match room.twins_apart {
+                    true => Some(far_room),
+                    false => (self.room_told_apart(&m, budget.bytes, budget.outside))
+                        .map(|left| left.min(far_room)),
                 };
-                let built = build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report);
+                let built_in = |apart: Option<u64>| {
+                    let recipe = Recipe {
+                        twins_apart: apart.is_some(),
+                        ..self.recipe(&m, apart.unwrap_or(far_room), cancel)
+                    };
+                    build_table(&m, &recipe, &|sub: &Material| self.get(sub), &report)
+                };
+                let built = match built_in(apart) {
+                    // Told apart where it fitted, a table lists each of its distances beyond
+                    // a byte twice: in its own layout, they may fit.
+                    Err(BuildError::OverBudget { .. }) if !room.twins_apart && apart.is_some() => {
+                        built_in(None)
+                    }
+                    built => built,
+                };
                 let table = built.map_err(|e| match e {
                     BuildError::OverBudget { need: far, .. } => BuildError::OverBudget {
                         endgame: material.name(),
