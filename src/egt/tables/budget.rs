@@ -197,14 +197,14 @@ impl TableSet {
             .collect()
     }
 
-    /// Whether `material`'s table, built next, may be built with a pair of identical men told
-    /// apart (`Recipe::twins_apart`) though its whole build was not reckoned so: it has such
-    /// a pair, and its table and the larger layout's transient structures fit in `budget`
+    /// The bytes `budget` leaves beside a build of `material`'s table, made next, with a pair
+    /// of identical men told apart (`Recipe::twins_apart`) though its whole build was not
+    /// reckoned so: the most its lists of long distances may take. `None` when it has no
+    /// such pair, or when its table and the larger layout's transient structures do not fit
     /// beside the tables held now and the bytes `outside` this set holds (a DTZ twin's
-    /// owner's tables). They are freed before the next table, which its own reckoning left
-    /// room for, so a table of a chain too large to tell every pair apart (KRR.KP in
-    /// KPP.KP's) is built so when it fits then. Returns the bytes the budget leaves beside
-    /// that build (the most its lists of long distances may take).
+    /// owner's tables). Those structures are freed before the next table, which its own
+    /// reckoning left room for, so a table of a chain too large to tell every pair apart
+    /// (KRR.KP in KPP.KP's) is built so when it fits then.
     pub(super) fn room_told_apart(
         &self,
         material: &Material,
