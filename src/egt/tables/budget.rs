@@ -212,9 +212,9 @@ impl TableSet {
         outside: u64,
     ) -> Option<u64> {
         let apart = self.told_apart(material)?;
-        let sides = if self.stores_once(material) { 1 } else { 2 };
-        let own = table_bytes(&Indexer::new(material, &self.geometry, self.fold), sides);
-        let builder = told_apart_builder_bytes(&apart, own, sides);
+        // A table told apart is never stored once (`told_apart`): both sides are built.
+        let own = table_bytes(&Indexer::new(material, &self.geometry, self.fold), 2);
+        let builder = told_apart_builder_bytes(&apart, own, 2);
         let need = (outside.saturating_add(self.bytes())).saturating_add(own + builder);
         budget.checked_sub(need)
     }
@@ -414,7 +414,7 @@ mod tests {
     #[test]
     fn twins_whose_long_distances_outgrow_their_room_are_built_in_their_own_layout() {
         use crate::egt::builder::{build_table, Recipe};
-        use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+        use std::sync::atomic::AtomicBool;
         // KBB.K mates in up to 19 moves: bytes hold 17, the rest are listed.
         let make = || TableSet::new(PieceSet::standard(), Metric::Dtm).with_direct_distances(17);
         let mut whole = make();
@@ -437,13 +437,15 @@ mod tests {
         let refused = build_table(&kbbk, &recipe, &subs, &|_, _| {});
         assert!(matches!(refused, Err(BuildError::OverBudget { .. })));
         tight.build(&kbbk, &Silent).unwrap();
-        let built = tight.get(&kbbk).unwrap();
-        assert_eq!(built.far, reference.far);
-        for (a, b) in built.data.iter().zip(&reference.data) {
-            assert!(a
-                .iter()
-                .zip(b)
-                .all(|(x, y)| x.load(Relaxed) == y.load(Relaxed)));
+        assert_same_table(tight.get(&kbbk).unwrap(), reference, "KBB.K");
+    }
+
+    /// Asserts that two tables hold the same bytes and lists of long distances.
+    fn assert_same_table(a: &Table, b: &Table, what: &str) {
+        assert_eq!(a.far, b.far, "{what}");
+        for (x, y) in a.data.iter().zip(&b.data) {
+            let same = |(p, q): (&AtomicU8, &AtomicU8)| p.load(Relaxed) == q.load(Relaxed);
+            assert!(x.iter().zip(y).all(same), "{what}");
         }
     }
 
@@ -492,12 +494,7 @@ mod tests {
         assert_eq!(tight.room_told_apart(&krrkp, budget, before), None);
         tight.build(&krrkp, &Silent).unwrap();
         for m in [&krrk, &krrkp] {
-            let (a, b) = (tight.get(m).unwrap(), roomy.get(m).unwrap());
-            assert_eq!(a.far, b.far, "{m}");
-            for (x, y) in a.data.iter().zip(&b.data) {
-                let same = |(p, q): (&AtomicU8, &AtomicU8)| p.load(Relaxed) == q.load(Relaxed);
-                assert!(x.iter().zip(y).all(same), "{m}");
-            }
+            assert_same_table(tight.get(m).unwrap(), roomy.get(m).unwrap(), &m.name());
         }
     }
 
