@@ -138,7 +138,12 @@ fn the_estimate_bounds_a_builds_allocations_closely() {
     assert!(need <= peak + peak / 10 + 1_000_000);
     // Identical men alone told apart take more memory while they build; a budget below
     // that, above the table's own need, builds them in their own layout within that need.
-    for (spec, board) in [("KBB.KNN", "5x5"), ("KRR.K", "8x8"), ("KNN.KP", "6x6")] {
+    for (spec, board) in [
+        ("KBB.KNN", "5x5"),
+        ("KRR.K", "8x8"),
+        ("KNN.KP", "6x6"),
+        ("KNNN.K", "6x6"),
+    ] {
         let board = board.parse().unwrap();
         let fresh = || TableSet::new(pieces.clone(), Metric::Dtm).on_board(board);
         let mut set = fresh();

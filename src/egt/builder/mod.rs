@@ -1272,9 +1272,10 @@ mod tests {
         assert_eq!(pulling, 10);
     }
 
-    /// A table whose non-royal men all come in groups of identical men, built with its last
-    /// pair told apart and packed back (`twins.rs`), is byte for byte the one built in its own
-    /// layout, long distances included: with one and two such groups, with pawns, on square
+    /// A table whose non-royal men all come in groups of identical men, built with the last
+    /// man of its last group told apart and packed back (`twins.rs`), is byte for byte the one
+    /// built in its own layout, long distances included: with one and two such groups, pairs,
+    /// three and four men, with pawns, on square
     /// and oblong boards of every set width, unfolded, under the rule variants, DTC and DTZ,
     /// and for colour-symmetric material held with both sides.
     #[test]
@@ -1309,6 +1310,17 @@ mod tests {
             ("6x6", "KRR.KP", dtz, plain, MAX_DIRECT),
             ("4x4", "KNN.KPP", Metric::Dtm, passing, 5),
             ("6x4", "KP.KRR", Metric::Dtc, plain, MAX_DIRECT),
+            // Three and four men: a group of one fewer, and the last man apart.
+            ("6x6", "KNNN.K", Metric::Dtm, plain, MAX_DIRECT),
+            ("5x5", "KRRR.K", dtz, plain, 5),
+            (
+                "5x5",
+                "KNNNN.K",
+                Metric::Dtm,
+                stalemate_and_bare,
+                MAX_DIRECT,
+            ),
+            ("4x5", "KP.KNNN", Metric::Dtm, passing, MAX_DIRECT),
         ];
         for (board, spec, metric, rules, direct) in cases {
             let (set, material) = built_set(board, spec, metric, rules);

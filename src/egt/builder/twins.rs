@@ -1,10 +1,11 @@
 //! Tables whose non-royal men (pawns aside) all come in groups of identical men have no block man
 //! (`Indexer::has_blocks`), and are built slot by slot at about ten times the cost of a
-//! position built block by block. Where the budget allows, such a table is built with its last
-//! pair told apart instead ([`Indexer::twins_apart`]): each position then has two slots, one
-//! per order of the pair, both found by the same steps, and the second man of the pair is a
-//! block man. The built table is then packed back, in place, into the table's own layout,
-//! where each position has one slot: what files, probes and statistics read.
+//! position built block by block. Where the budget allows, such a table is built with the last
+//! man of its last group told apart from the others instead ([`Indexer::twins_apart`]): each
+//! position of a pair then has two slots, one per order of the pair, and of a group of k men
+//! k slots, one per man standing apart, all found by the same steps; the man apart is a block
+//! man. The built table is then packed back, in place, into the table's own layout, where each
+//! position has one slot: what files, probes and statistics read.
 
 use crate::egt::index::Indexer;
 use crate::egt::value::ILLEGAL;
@@ -41,8 +42,8 @@ pub(super) fn pack(
 
 /// Packs one side's bytes in place, a chunk (a royal pair's run of a pawn slice, or of the
 /// table without pawns) at a time: chunk c is read from `apart`'s chunk c and written to
-/// `plain`'s, which ends below where the other starts (the pair of twins takes more than
-/// twice the slots told apart), so chunks lo .. hi may be packed at once when every one of
+/// `plain`'s, which ends below where the other starts (a group of k men takes more than k
+/// times the slots told apart), so chunks lo .. hi may be packed at once when every one of
 /// them ends its writes before chunk lo's reads start: chunk 0 first, then runs about twice
 /// as long as the runs before. The slots of no chunk (the padding of pawn slices, and up to
 /// the last block) become `ILLEGAL`, as a build in `plain`'s layout leaves them.

@@ -205,9 +205,9 @@ impl ColourSwap {
 /// one side reads together; and that build, whose steps are all White's, finds the block
 /// man's moves and un-moves in a block where they are its own side's, which costs less
 /// (KRN.KRN on 8×8 built in 0.82× the time with White's rook as the block man instead of
-/// Black's: docs/SPEED.md). With `apart` (`Indexer::twins_apart`), the last group, a pair,
-/// is two men alone (`None` where the men are not groups of identical men, the last a
-/// pair).
+/// Black's: docs/SPEED.md). With `apart` (`Indexer::twins_apart`), the last group's last man
+/// is a man alone, the rest of it a group of one man fewer (of a pair, two men alone; `None`
+/// where the men are not groups of identical men alone).
 fn digit_groups(
     men: &[ManKind],
     swap: Option<&ColourSwap>,
@@ -229,9 +229,9 @@ fn digit_groups(
     }
     if apart {
         match groups.last() {
-            Some(&(first, 2)) if !groups.iter().any(|g| g.1 == 1) => {
+            Some(&(first, len)) if len >= 2 && !groups.iter().any(|g| g.1 == 1) => {
                 groups.pop();
-                groups.extend([(first, 1), (first + 1, 1)]);
+                groups.extend([(first, len - 1), (first + len - 1, 1)]);
             }
             _ => return None,
         }
@@ -261,12 +261,13 @@ impl Indexer {
     }
 
     /// For a table with no block man (see `has_blocks`) because its non-royal men (pawns
-    /// aside) all come in groups of identical men, the last group a pair: an indexer that
-    /// tells that pair's men apart, the second of them the block man (with pawns, on boards
-    /// of an even number of files, where pawn tables have blocks). Each position then has two
-    /// slots (one per order of the pair), and the table is made of blocks; a build in this
-    /// layout is packed back into [`Indexer::new`]'s (see `builder/twins.rs`). `None` for
-    /// other tables.
+    /// aside) all come in groups of identical men: an indexer that tells the last man of the
+    /// last group apart from the others, as the block man (with pawns, on boards of an even
+    /// number of files, where pawn tables have blocks); of a pair, the first man becomes a
+    /// man alone too, of three or more men the others a group of one man fewer. Each position
+    /// then has as many slots as the group has men (one per man standing apart; of a pair, one
+    /// per order), and the table is made of blocks; a build in this layout is packed back into
+    /// [`Indexer::new`]'s (see `builder/twins.rs`). `None` for other tables.
     ///
     /// ```
     /// use fairy_egt::board::geometry::Geometry;
@@ -280,6 +281,10 @@ impl Indexer {
     /// assert!(apart.has_blocks() && !Indexer::new(&krr, &geometry, true).has_blocks());
     /// // The rooks' 2016 pairs of squares become 64 · 64 ordered ones.
     /// assert_eq!(apart.size(), 462 * 64 * 64);
+    /// // Three knights' 41,664 sets of squares: a pair of them, and the third apart.
+    /// let knnn = Material::parse("KNNN.K", geometry.pieces()).unwrap();
+    /// let apart = Indexer::twins_apart(&knnn, &geometry, true).unwrap();
+    /// assert_eq!(apart.size(), 462 * 2016 * 64);
     /// let krn = Material::parse("KRN.K", geometry.pieces()).unwrap();
     /// assert!(Indexer::twins_apart(&krn, &geometry, true).is_none());
     /// ```

@@ -117,7 +117,7 @@ pub(super) fn binomial(n: u64, k: u64) -> u64 {
 
 /// Rank of an ascending set of squares in the combinatorial number system.
 #[inline]
-fn rank_sorted(s: &[Square]) -> u64 {
+pub(super) fn rank_sorted(s: &[Square]) -> u64 {
     s.iter()
         .enumerate()
         .map(|(i, &q)| BINOMIALS[q as usize][i + 1])

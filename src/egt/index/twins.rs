@@ -1,6 +1,7 @@
-//! The way back from a layout that tells a pair of identical men apart
-//! ([`Indexer::twins_apart`]) to the table's own, where the pair is one digit.
+//! The way back from a layout that tells identical men apart ([`Indexer::twins_apart`]) to
+//! the table's own, where their group is one digit.
 
+use super::ranks::{binomial, rank_sorted};
 use super::Indexer;
 
 impl Indexer {
@@ -23,18 +24,22 @@ impl Indexer {
             }
             return;
         }
-        // A plain chunk: the other digits are the same in both layouts, and the pair's rank
-        // (its squares in ascending order) becomes the first man's square times the board's
-        // squares plus the second's (the block man's). Men sharing a square are holes in both.
-        let twins = self.groups.last().expect("a pair of identical men");
-        let n = self.n as u64;
+        // A plain chunk: the other digits are the same in both layouts, and the group's rank
+        // (its squares in ascending order) becomes the rank of all but its last square among
+        // the group of one man fewer (of a pair, the first man's square) times the board's
+        // squares, plus the last square (the block man's). Men sharing a square are holes in
+        // both.
+        let twins = self.groups.last().expect("a group of identical men");
+        let (n, men) = (self.n as u64, twins.len);
         let within: Vec<u64> = (twins.unrank.iter())
-            .map(|s| s[0] as u64 * n + s[1] as u64)
+            .map(|s| rank_sorted(&s[..men - 1]) * n + s[men - 1] as u64)
             .collect();
+        // The slots of one placement of the other men told apart.
+        let told_apart = binomial(n, men as u64 - 1) * n;
         let start = apart.chunk_slots(chunk).start;
         let mut k = 0;
         for others in 0..self.rest / twins.size {
-            let from = start + others * n * n;
+            let from = start + others * told_apart;
             for &o in &within {
                 f(k, Some(from + o));
                 k += 1;
