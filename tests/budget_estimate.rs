@@ -69,7 +69,7 @@ static ALLOCATOR: Counting = Counting;
 /// exceptions of the tables built bounds them.
 fn measure(set: &mut TableSet, spec: &str) -> (u64, u64) {
     let material = Material::parse(spec, set.pieces()).unwrap();
-    // Without a budget, tables of identical men alone are built with a pair told apart.
+    // Without a budget, tables of identical men alone are built with one of them told apart.
     let need = set.bytes_needed_twins_apart(&material);
     let before = IN_USE.load(SeqCst);
     PEAK.store(before, SeqCst);

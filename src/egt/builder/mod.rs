@@ -241,9 +241,10 @@ pub struct Recipe<'r> {
     /// are few, for the win steps that un-move from them (true, as builds do), or reads them
     /// from their images (false: the tests compare the ways).
     pub lists: bool,
-    /// Whether a table whose non-royal men all come in groups of identical men, the last a
-    /// pair, is built with that pair told apart, in twice the table's memory, and packed back
-    /// (true where the budget allows it: `twins.rs`), or slot by slot in its own layout.
+    /// Whether a table whose non-royal men all come in groups of identical men is built with
+    /// the last man of its last group told apart from the others, in as many times the
+    /// table's memory as that group has men, and packed back (true where the budget allows
+    /// it: `twins.rs`), or slot by slot in its own layout.
     pub twins_apart: bool,
 }
 

@@ -26,10 +26,11 @@ impl Indexer {
         self.block_man
     }
 
-    /// In an index that tells a pair of identical men apart ([`Indexer::twins_apart`]), the
-    /// block man's twin, whose square is the digit before his: the blocks of one placement of
-    /// the other men follow each other, block `b` of them with the twin on square b, and
-    /// slot x of block b is the position of slot b of block x.
+    /// In an index that tells a pair of identical men apart ([`Indexer::twins_apart`]; not
+    /// a larger group, whose other men are one digit), the block man's twin, whose square is
+    /// the digit before his: the blocks of one placement of the other men follow each other,
+    /// block `b` of them with the twin on square b, and slot x of block b is the position of
+    /// slot b of block x.
     ///
     /// ```
     /// use fairy_egt::board::geometry::Geometry;

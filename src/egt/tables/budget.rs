@@ -71,7 +71,7 @@ fn twin_tile_bytes(block_len: usize) -> u64 {
     threads * 2 * (4 * len * len + 32 * len)
 }
 
-/// Bytes a build in the layout `apart` that tells a pair of identical men apart
+/// Bytes a build in the layout `apart` that tells identical men apart
 /// (`Recipe::twins_apart`) allocates besides its table of `own` bytes (`sides` sides to
 /// move): the builder's structures for that layout, the bytes the layout adds to the table
 /// until it is packed back, and the first pass's tiles.
@@ -165,8 +165,8 @@ impl TableSet {
     }
 
     /// [`TableSet::bytes_needed`] of a build that tells identical men apart where it can (a
-    /// table whose non-royal men all come in groups of identical men, built with a pair of
-    /// them as two men and packed back): the same tables, and for such a table, its transient
+    /// table whose non-royal men all come in groups of identical men, built with the last man
+    /// of its last group apart and packed back): the same tables, and for such a table, its transient
     /// structures those of the larger layout, with the bytes that layout adds to the table.
     /// A build is made so, faster, when this fits in the budget beside every table held.
     pub fn bytes_needed_twins_apart(&self, material: &Material) -> u64 {
@@ -176,7 +176,7 @@ impl TableSet {
     /// For each table of `chain`, the bytes of its table and of its build's transient
     /// structures: a table stored once is built with White's side alone, a table read from
     /// its colour-swapped material's has its index alone, and with `apart`, a table of
-    /// identical men alone is built with a pair of them told apart (`Recipe::twins_apart`).
+    /// identical men alone is built with one of them told apart (`Recipe::twins_apart`).
     fn sizes(&self, chain: &Chain, apart: bool) -> Vec<(u64, u64)> {
         let seeded = |m: &Material| self.seeds.as_ref().is_some_and(|(s, _)| s == m);
         (chain.todo.iter().zip(&chain.mirrors))

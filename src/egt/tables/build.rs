@@ -19,7 +19,7 @@ use std::time::Instant;
 pub(super) struct Room {
     pub(super) far: u64,
     pub(super) dropping: bool,
-    /// Whether tables of identical men alone are built with a pair of them told apart
+    /// Whether tables of identical men alone are built with one of them told apart
     /// (`Recipe::twins_apart`): when that fits beside every table held.
     pub(super) twins_apart: bool,
 }
