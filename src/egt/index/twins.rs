@@ -1,7 +1,7 @@
 //! The way back from a layout that tells identical men apart ([`Indexer::twins_apart`]) to
 //! the table's own, where their group is one digit.
 
-use super::ranks::{binomial, rank_sorted};
+use super::ranks::rank_sorted;
 use super::Indexer;
 
 impl Indexer {
@@ -34,8 +34,11 @@ impl Indexer {
         let within: Vec<u64> = (twins.unrank.iter())
             .map(|s| rank_sorted(&s[..men - 1]) * n + s[men - 1] as u64)
             .collect();
-        // The slots of one placement of the other men told apart.
-        let told_apart = binomial(n, men as u64 - 1) * n;
+        // The slots of one placement of the other men told apart: its last two digits.
+        let told_apart: u64 = apart.groups[apart.groups.len() - 2..]
+            .iter()
+            .map(|g| g.size)
+            .product();
         let start = apart.chunk_slots(chunk).start;
         let mut k = 0;
         for others in 0..self.rest / twins.size {

@@ -62,9 +62,10 @@ fn builder_bytes(slots: u64, block_len: usize, seeded: bool, sides: u64) -> u64 
     sets + pending + exit_bounds + groups + seeds + lists + BOOKKEEPING_BYTES
 }
 
-/// Bytes of the first pass's tiles of exits in a build that tells twins apart, one per
-/// thread (`builder/block_setup.rs`, `TwinTile`): per side, 4 bytes a slot of a block for
-/// each of the block man's squares, and a set of the block's slots (at most 32 bytes) for each.
+/// Bytes of the first pass's tiles of exits in a build that tells a pair of twins apart
+/// (`Indexer::block_twin`), one per thread (`builder/block_setup.rs`, `TwinTile`): per side,
+/// 4 bytes a slot of a block for each of the block man's squares, and a set of the block's
+/// slots (at most 32 bytes) for each.
 fn twin_tile_bytes(block_len: usize) -> u64 {
     let len = block_len as u64;
     let threads = rayon::current_num_threads() as u64;
@@ -74,11 +75,14 @@ fn twin_tile_bytes(block_len: usize) -> u64 {
 /// Bytes a build in the layout `apart` that tells identical men apart
 /// (`Recipe::twins_apart`) allocates besides its table of `own` bytes (`sides` sides to
 /// move): the builder's structures for that layout, the bytes the layout adds to the table
-/// until it is packed back, and the first pass's tiles.
+/// until it is packed back, and the first pass's tiles where it tells a pair apart.
 fn told_apart_builder_bytes(apart: &Indexer, own: u64, sides: u64) -> u64 {
     let builder = builder_bytes(largest_layer(apart), apart.block_len(), false, sides);
     let more = table_bytes(apart, sides).saturating_sub(own);
-    builder + more + twin_tile_bytes(apart.block_len())
+    let tiles = apart
+        .block_twin()
+        .map_or(0, |_| twin_tile_bytes(apart.block_len()));
+    builder + more + tiles
 }
 
 /// Bytes of a no-escape set of `blocks` blocks of `len` slots (`builder/no_escape.rs`).
@@ -166,8 +170,9 @@ impl TableSet {
 
     /// [`TableSet::bytes_needed`] of a build that tells identical men apart where it can (a
     /// table whose non-royal men all come in groups of identical men, built with the last man
-    /// of its last group apart and packed back): the same tables, and for such a table, its transient
-    /// structures those of the larger layout, with the bytes that layout adds to the table.
+    /// of its last group apart and packed back): the same tables, and for such a table, its
+    /// transient structures those of the larger layout, with the bytes that layout adds to
+    /// the table.
     /// A build is made so, faster, when this fits in the budget beside every table held.
     pub fn bytes_needed_twins_apart(&self, material: &Material) -> u64 {
         self.need(material, true)
