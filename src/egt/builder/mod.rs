@@ -1276,9 +1276,9 @@ mod tests {
     /// A table whose non-royal men all come in groups of identical men, built with the last
     /// man of its last group told apart and packed back (`twins.rs`), is byte for byte the one
     /// built in its own layout, long distances included: with one and two such groups, pairs,
-    /// three and four men, with pawns, on square
-    /// and oblong boards of every set width, unfolded, under the rule variants, DTC and DTZ,
-    /// and for colour-symmetric material held with both sides.
+    /// three and four men, with pawns, on square and oblong boards of every set width,
+    /// unfolded, under the rule variants, DTC and DTZ, and for colour-symmetric material held
+    /// with both sides.
     #[test]
     fn twins_told_apart_build_the_tables_their_own_layout_does() {
         use crate::egt::value::MAX_DIRECT;
