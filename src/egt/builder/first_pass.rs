@@ -17,55 +17,83 @@ use crate::egt::progress::Phase;
 use crate::egt::seed::{Seed, SeedValue};
 use crate::egt::value::{loss_byte, Value, ILLEGAL, NOT_LOST, UNKNOWN};
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// The fewest slots the first pass takes as one piece of work (see `captures_pass`).
+const RUN_SLOTS: u64 = 4096;
 
 impl<S: SquareSet> Build<'_, S> {
     /// Phase 1 over every slot of the layer; returns the number of legal positions.
     pub(super) fn captures_pass(&self, report: &(dyn Fn(Phase, f64) + Sync)) -> u64 {
         let chunks = self.ix.chunks_of(&self.window);
         let count = chunks.end - chunks.start;
+        // Chunks are worked a run at a time, of at least `RUN_SLOTS` slots: a table whose only
+        // men besides the royals are pawns has chunks of one slot, whose own counters, zeroed
+        // and summed, would cost more than the slot.
+        let chunk_len =
+            self.ix.chunk_slots(chunks.start).end - self.ix.chunk_slots(chunks.start).start;
+        let run = RUN_SLOTS.div_ceil(chunk_len.max(1));
         let done = AtomicU64::new(0);
         // The first pass writes the tables built, and reads only the smaller tables and the
         // layers finished before.
         let tables = Color::BOTH.map(|c| self.sides.writer(c));
-        chunks
+        (0..count.div_ceil(run))
             .into_par_iter()
-            .map(|p| {
+            .map(|r| {
                 if self.cancelled() {
                     return 0;
                 }
+                let first = chunks.start + r * run;
+                let runs = first..(first + run).min(chunks.end);
                 // Bytes given, per side, counted here and added to the shared counters once
-                // per pair (one shared counter hit per position would make the threads fight
+                // per run (one shared counter hit per position would make the threads fight
                 // over its cache line).
                 let mut bytes = [[0u64; 256]; 2];
-                let mut legal = 0;
-                if self.setup_blockwise() {
-                    let slots = self.ix.chunk_slots(p);
-                    let len = self.ix.block_len() as u64;
-                    let mut exits = vec![Exits::default(); len as usize];
-                    // Told apart, a chunk holds whole placements of the other men.
-                    let mut tile = (self.ix.block_twin()).map(|_| TwinTile::new(len as usize));
-                    for w in slots.start / len..slots.end / len {
-                        legal +=
-                            self.setup_block(w, &tables, &mut bytes, &mut exits, tile.as_mut());
-                    }
-                } else {
-                    self.ix.for_each_slot_of_chunk(p, |i, sq| {
-                        legal += self.setup_slot(i, sq, &tables, &mut bytes)
-                    });
-                }
+                let legal = self.setup_chunks(runs.clone(), &tables, &mut bytes);
                 for c in Color::BOTH {
                     for (b, &n) in bytes[c.index()].iter().enumerate().filter(|(_, &n)| n > 0) {
                         self.pending.count(c, b as u8, n);
                     }
                 }
-                let d = done.fetch_add(1, Relaxed) + 1;
-                if d.is_multiple_of(16) {
-                    report(Phase::Captures, 0.5 * d as f64 / count as f64);
+                let n = runs.end - runs.start;
+                let before = done.fetch_add(n, Relaxed);
+                if (before + n) / 16 > before / 16 {
+                    report(Phase::Captures, 0.5 * (before + n) as f64 / count as f64);
                 }
                 legal
             })
             .sum()
+    }
+
+    /// Sets up the bytes of the slots of chunks `chunks` (block by block where the table
+    /// allows, else slot by slot), counting them in `bytes`; returns how many are legal.
+    fn setup_chunks(
+        &self,
+        chunks: Range<u64>,
+        tables: &[Writer; 2],
+        bytes: &mut [[u64; 256]; 2],
+    ) -> u64 {
+        let mut legal = 0;
+        if !self.setup_blockwise() {
+            for p in chunks {
+                self.ix.for_each_slot_of_chunk(p, |i, sq| {
+                    legal += self.setup_slot(i, sq, tables, bytes)
+                });
+            }
+            return legal;
+        }
+        let len = self.ix.block_len() as u64;
+        let mut exits = vec![Exits::default(); len as usize];
+        for p in chunks {
+            let slots = self.ix.chunk_slots(p);
+            // Told apart, a chunk holds whole placements of the other men.
+            let mut tile = (self.ix.block_twin()).map(|_| TwinTile::new(len as usize));
+            for w in slots.start / len..slots.end / len {
+                legal += self.setup_block(w, tables, bytes, &mut exits, tile.as_mut());
+            }
+        }
+        legal
     }
 
     /// Sets up the bytes of one slot in `tables`, both sides' (or White's alone, see
