@@ -31,9 +31,8 @@ impl<S: SquareSet> Build<'_, S> {
         // Chunks are worked a run at a time, of at least `RUN_SLOTS` slots: a table whose only
         // men besides the royals are pawns has chunks of one slot, whose own counters, zeroed
         // and summed, would cost more than the slot.
-        let chunk_len =
-            self.ix.chunk_slots(chunks.start).end - self.ix.chunk_slots(chunks.start).start;
-        let run = RUN_SLOTS.div_ceil(chunk_len.max(1));
+        let one = self.ix.chunk_slots(chunks.start);
+        let run = RUN_SLOTS.div_ceil((one.end - one.start).max(1));
         let done = AtomicU64::new(0);
         // The first pass writes the tables built, and reads only the smaller tables and the
         // layers finished before.
@@ -45,18 +44,18 @@ impl<S: SquareSet> Build<'_, S> {
                     return 0;
                 }
                 let first = chunks.start + r * run;
-                let runs = first..(first + run).min(chunks.end);
+                let these = first..(first + run).min(chunks.end);
                 // Bytes given, per side, counted here and added to the shared counters once
                 // per run (one shared counter hit per position would make the threads fight
                 // over its cache line).
                 let mut bytes = [[0u64; 256]; 2];
-                let legal = self.setup_chunks(runs.clone(), &tables, &mut bytes);
+                let legal = self.setup_chunks(these.clone(), &tables, &mut bytes);
                 for c in Color::BOTH {
                     for (b, &n) in bytes[c.index()].iter().enumerate().filter(|(_, &n)| n > 0) {
                         self.pending.count(c, b as u8, n);
                     }
                 }
-                let n = runs.end - runs.start;
+                let n = these.end - these.start;
                 let before = done.fetch_add(n, Relaxed);
                 if (before + n) / 16 > before / 16 {
                     report(Phase::Captures, 0.5 * (before + n) as f64 / count as f64);
