@@ -263,6 +263,19 @@ fn berolina_pawn_tables_agree_with_forward_search() {
     }
 }
 
+/// Two royals alone whose moves keep no symmetry (`tests/data/one_way_royals.ini`): W.W is
+/// built from one side, and its 1,896 royal pairs leave the last block of 64 slots part
+/// padding, which its loss step once read as positions and panicked on (found by
+/// `fuzz_files`). Every position against forward search.
+#[test]
+fn a_table_stored_once_with_a_part_padded_last_block_agrees_with_forward_search() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/one_way_royals.ini");
+    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    let set = built_on(BoardSize::STANDARD, pieces, Metric::Dtm, "W.W");
+    let checked = check(&set, "W.W", &every_square(&set));
+    assert!(checked > 3_500, "{checked}");
+}
+
 /// DTZ tables (plies to zeroing under the 50-move rule) against one ply of forward search
 /// with the rule's counting: every position of KR.KN and KP.K, random ones of KP.KP (double
 /// steps and en passant) and KR.KP (pawn moves and promotions zero the counter); and under

@@ -6,7 +6,8 @@
 //! further: the move tables, symmetry and Betza text of every piece file, the endgame of every
 //! configuration, and now and then a small table is built from fuzzed pieces or seeds, so a
 //! parse that lets nonsense through is caught where it would crash the program. No panic hook
-//! is installed and nothing is caught.
+//! is installed; a panic (in a build's threads too) is caught only to name the case it came
+//! from, and fails the test.
 //!
 //! Environment: `FAIRY_EGT_FUZZ_FILES` (files in all, default 10,000), `FAIRY_EGT_FUZZ_SEED`
 //! (the run's seed); a failure prints the file's seed, replayed alone with
@@ -27,6 +28,7 @@ use fairy_egt::piece::parse::{parse_piece_defs, PieceDefError, STANDARD_PIECEDEF
 use fairy_egt::piece::PieceSet;
 use fuzz::{case_seed, count, garbage, mutate, number, numbered, only_case, run_seed, Rng};
 use std::io::Write as _;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::time::Instant;
 
@@ -63,8 +65,10 @@ fn files_parse_or_name_the_line_at_fault() {
             .collect(),
     };
     for (seed, kind) in cases {
+        let name = ["piece", "configuration", "seed"][kind];
         let mut rng = Rng::new(seed);
-        let (text, result) = match kind {
+        // A panic, in a build's threads too, is caught only to name its case.
+        let case = panic::catch_unwind(AssertUnwindSafe(|| match kind {
             0 => {
                 let text = piece_text(&mut rng);
                 let r = check_pieces(&text, &mut rng, &mut counts);
@@ -80,14 +84,16 @@ fn files_parse_or_name_the_line_at_fault() {
                 let r = check_seeds(&text, &spec, metric, &standard, &geometry, &mut counts);
                 (text, r)
             }
+        }));
+        let Ok((text, result)) = case else {
+            panic!("{name} file of seed {seed:#x} (replay with FAIRY_EGT_FUZZ_CASE={seed:#x}): the panic above");
         };
         counts.files[kind] += 1;
         match result {
             Ok(true) => counts.parsed[kind] += 1,
             Ok(false) => {}
             Err(why) => panic!(
-                "{} file of seed {seed:#x} (replay with FAIRY_EGT_FUZZ_CASE={seed:#x}): {why}\n{}",
-                ["piece", "configuration", "seed"][kind],
+                "{name} file of seed {seed:#x} (replay with FAIRY_EGT_FUZZ_CASE={seed:#x}): {why}\n{}",
                 numbered(text.lines())
             ),
         }

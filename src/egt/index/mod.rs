@@ -784,12 +784,16 @@ impl Indexer {
         r
     }
 
-    /// The placement of a slot, or `None` for a hole (men sharing a square, or a placement
-    /// that is not the canonical one of its symmetry class).
+    /// The placement of a slot, or `None` for a hole (men sharing a square, a placement that
+    /// is not the canonical one of its symmetry class, or a slot of the last block beyond
+    /// the table's [`size`](Indexer::size), as in K.K's 462 pairs of 8 blocks).
     #[inline]
     pub fn decode(&self, index: u64) -> Option<Squares> {
         if let Some(s) = &self.slices {
             return self.decode_sliced(s, index);
+        }
+        if index >= self.size() {
+            return None;
         }
         let sq = self.digits_in(index, 0);
         if !distinct(&sq[..self.men]) {
