@@ -1,8 +1,10 @@
-//! Shared by the fuzz tests (`fuzz_engine`, `fuzz_files`): a seeded random generator, text
-//! mutations, and the run's size and seed from the environment.
+//! Shared by the fuzz tests (`fuzz_engine`, `fuzz_files`, `fuzz_builds`): a seeded random
+//! generator, text mutations, and the run's size and seed from the environment.
 //!
 //! The generator is a SplitMix64 of our own rather than a crate's, so that a seed printed by
 //! a failure replays the same run whatever version of a random-number crate is installed.
+
+#![allow(dead_code)] // each fuzz test takes a part
 
 use std::fmt::Write as _;
 

@@ -301,10 +301,11 @@ impl Indexer {
     /// The image of the squares `bits` under `g`, one of the index's symmetries (or the
     /// inverse of one): on the 8×8 board by bit twiddling, a mirror up to 128 squares by a
     /// bit reversal, a set of a few squares square by square, and the rest a rank at a time
-    /// (`Sym::set_image`).
+    /// (`Sym::set_image`). The twiddling is the 8×8 board's alone, not that of the other
+    /// boards of 64 squares (16×4, 4×16).
     #[inline]
     pub fn image<S: SquareSet>(&self, g: Sym, bits: S) -> S {
-        if S::LANES == 1 && self.n == 64 {
+        if S::LANES == 1 && self.n == 64 && self.files == 8 {
             let b = g.bitboard(bits.lane(0));
             return S::from_lanes(|_| b);
         }
