@@ -29,15 +29,15 @@ use std::io::Write as _;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
 
-/// Endgames built by default (CI): about 15 s here.
+/// Endgames built by default (CI): a few seconds here.
 const BUILDS: usize = 24;
 
 /// Two one-way pieces added to the shipped ones: a Lance (a Rook forward only) and a piece
 /// that steps forward orthogonally and backward diagonally.
 const ONE_WAY: &str = "L: fR\nV: fWbF\n";
 
-/// Royals besides the King: the Man (a King that the file does not make royal), the Wazir,
-/// the Ferz and the Queen.
+/// The royals drawn: the King twice as often as each of the others, the Man (a King that the
+/// file does not make royal), the Wazir and the Queen.
 const ROYALS: [char; 5] = ['K', 'K', 'M', 'W', 'Q'];
 
 /// Random placements checked per stream (8 streams, both sides to move).
@@ -63,7 +63,7 @@ fn random_case(rng: &mut Rng, letters: &[char]) -> Case {
         false => rng.between(3, 10),
     };
     let (files, ranks) = (side(), side());
-    let board = BoardSize::new(files as u32, ranks as u32).expect("3 to 10 files and ranks");
+    let board = BoardSize::new(files as u32, ranks as u32).expect("3 to 16 files and ranks");
     let squares = (files * ranks) as u64;
     let mut men = 2 + rng.below(4);
     while men > 2 && squares.pow(men as u32) > MOST_PLACEMENTS {
