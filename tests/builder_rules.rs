@@ -2,6 +2,8 @@
 //! expected, and every position of the changed tables agrees with one ply of forward search
 //! that applies the rule itself.
 
+#[path = "support/one_ply.rs"]
+mod one_ply;
 #[path = "support/placements.rs"]
 mod placements;
 use fairy_egt::board::BoardSize;
@@ -31,90 +33,21 @@ fn built_on(board: BoardSize, spec: &str, rules: Rules) -> (TableSet, TableStats
     (set, stats)
 }
 
-/// The value of `pos` from its successors under `rules` and the table's metric (under DTC a
-/// capture or promotion is a conversion: winning by it is a win in 1, losing by it a loss
-/// in 0), written out independently of the builder. A pass leaves no en-passant right.
 /// The position of `setup` if it is legal, after checking that its stored value is the one
-/// derived from its successors under `rules`.
-fn agrees(set: &TableSet, setup: &Setup, royals: [char; 2], rules: Rules) -> Option<Position> {
+/// derived from its successors under the set's rules (`one_ply::derived`).
+fn agrees(set: &TableSet, setup: &Setup, royals: [char; 2]) -> Option<Position> {
     let pos = Position::new(setup, set.geometry(), royals).ok()?;
     assert_eq!(
         set.probe(&pos).unwrap(),
-        derived(set, &pos, rules),
+        one_ply::derived(set, &pos),
         "{}",
         setup.to_fen()
     );
     Some(pos)
 }
 
-fn derived(set: &TableSet, pos: &Position, rules: Rules) -> Value {
-    let g = set.geometry();
-    let stm = pos.side_to_move();
-    let count = |c: Color| pos.men().iter().filter(|m| m.color == c).count();
-    if rules.bare_royal_loses && count(stm) == 1 && count(stm.flip()) > 1 {
-        return Value::Loss(0);
-    }
-    let moves = pos.legal_moves(g);
-    let in_check = pos.in_check(g);
-    if moves.is_empty() {
-        return if in_check || rules.stalemate_wins {
-            Value::Loss(0)
-        } else {
-            Value::Draw
-        };
-    }
-    let dtc = set.metric() == Metric::Dtc;
-    let mut successors: Vec<(Position, bool)> = moves
-        .iter()
-        .map(|&m| (pos.play(m), dtc && pos.converts(m)))
-        .collect();
-    if rules.null_move.allows(stm) && !in_check {
-        let mut setup = pos.to_setup();
-        setup.side_to_move = stm.flip();
-        setup.en_passant = None;
-        successors.push((Position::new(&setup, g, royals(pos)).unwrap(), false));
-    }
-    let values: Vec<(Value, bool)> = successors
-        .iter()
-        .map(|(p, conversion)| (set.probe(p).unwrap(), *conversion))
-        .collect();
-    let best_win = values
-        .iter()
-        .filter_map(|&(v, conversion)| match v {
-            Value::Loss(d) => Some(if conversion { 1 } else { d + 1 }),
-            _ => None,
-        })
-        .min();
-    if let Some(d) = best_win {
-        return Value::Win(d);
-    }
-    if values.iter().any(|&(v, _)| v == Value::Draw) {
-        return Value::Draw;
-    }
-    Value::Loss(
-        values
-            .iter()
-            .map(|&(v, conversion)| match v {
-                Value::Win(d) if !conversion => d,
-                _ => 0,
-            })
-            .max()
-            .unwrap(),
-    )
-}
-
-fn royals(pos: &Position) -> [char; 2] {
-    [Color::White, Color::Black].map(|c| {
-        pos.men()
-            .iter()
-            .find(|m| m.color == c && m.royal)
-            .unwrap()
-            .letter
-    })
-}
-
-/// Checks every placement of `spec`'s men on the whole board (3 men) against `derived`.
-fn check_all(set: &TableSet, spec: &str, rules: Rules) {
+/// Checks every placement of `spec`'s men on the whole board (3 men) against forward search.
+fn check_all(set: &TableSet, spec: &str) {
     let material = Material::parse(spec, set.pieces()).unwrap();
     let men: Vec<(Color, char)> = material.men().iter().map(|m| (m.color, m.letter)).collect();
     assert_eq!(men.len(), 3, "whole-board check is for 3 men");
@@ -131,7 +64,7 @@ fn check_all(set: &TableSet, spec: &str, rules: Rules) {
                     }
                     for stm in Color::BOTH {
                         let setup = setup_of(board, stm, &men, &[a, b, c]);
-                        if agrees(set, &setup, material.royals(), rules).is_some() {
+                        if agrees(set, &setup, material.royals()).is_some() {
                             n += 1;
                         }
                     }
@@ -160,14 +93,14 @@ fn null_move_for_black_makes_krk_no_general_win() {
         "fewer wins when Black may pass"
     );
     assert!(passing.wtm.drawn > orthodox.wtm.drawn);
-    check_all(&set, "KR.K", rules);
+    check_all(&set, "KR.K");
     // White may pass too: the tables still agree with the forward search.
     let both = Rules {
         null_move: NullMove::Both,
         ..Rules::default()
     };
     let (set, _) = built("KQ.K", both);
-    check_all(&set, "KQ.K", both);
+    check_all(&set, "KQ.K");
 }
 
 #[test]
@@ -191,7 +124,7 @@ fn stalemate_wins_turns_kqk_stalemates_into_wins() {
         rule.wtm.longest_win,
         orthodox.wtm.longest_win
     );
-    check_all(&set, "KQ.K", rules);
+    check_all(&set, "KQ.K");
 }
 
 #[test]
@@ -223,7 +156,7 @@ fn bare_royal_loses_makes_the_baring_capture_win() {
         vec![0]
     );
     assert_eq!(stats.wtm.longest_win, 1);
-    check_all(&set, "KN.K", rules);
+    check_all(&set, "KN.K");
 }
 
 /// Seeds: a mate seeded as a draw is a draw, and its predecessor that had only that mate in 1
@@ -301,7 +234,7 @@ fn rules_on_other_boards_agree_with_forward_search() {
         ("6x6", "KA.K", null_black),
     ] {
         let (set, _) = built_on(board(b), spec, rules);
-        check_all(&set, spec, rules);
+        check_all(&set, spec);
     }
     // As on 8×8, stalemate-wins shortens the longest KQK win on 7×5, and a Black that may
     // pass stops KRK's general win on 10×8.
@@ -362,7 +295,7 @@ impl Checked {
 /// e.p. captures and is not in check is counted, and collected in `only_ep_differ` instead of
 /// failing when its values differ: the null move there is the known gap this file tests on
 /// its own.
-fn check_every(set: &TableSet, spec: &str, rules: Rules) -> Checked {
+fn check_every(set: &TableSet, spec: &str) -> Checked {
     let material = Material::parse(spec, set.pieces()).unwrap();
     let men: Vec<(Color, char)> = material.men().iter().map(|m| (m.color, m.letter)).collect();
     let g = set.geometry();
@@ -376,7 +309,7 @@ fn check_every(set: &TableSet, spec: &str, rules: Rules) -> Checked {
             for squares in placements_from(first as u8, n, men.len()) {
                 for stm in Color::BOTH {
                     let setup = setup_of(board, stm, &men, &squares);
-                    if agrees(set, &setup, material.royals(), rules).is_none() {
+                    if agrees(set, &setup, material.royals()).is_none() {
                         continue;
                     }
                     out.positions += 1;
@@ -392,7 +325,8 @@ fn check_every(set: &TableSet, spec: &str, rules: Rules) -> Checked {
                             continue;
                         }
                         out.with_right += 1;
-                        let (stored, want) = (set.probe(&pos).unwrap(), derived(set, &pos, rules));
+                        let (stored, want) =
+                            (set.probe(&pos).unwrap(), one_ply::derived(set, &pos));
                         let moves = pos.legal_moves(g);
                         let only_ep = !moves.is_empty()
                             && !pos.in_check(g)
@@ -445,7 +379,7 @@ fn rules_on_pawn_tables_agree_with_forward_search() {
         ("5x5", Metric::Dtm, "KP.KP", both_ends),
     ] {
         let (set, _) = pawn_built(board, metric, spec, rules);
-        let checked = check_every(&set, spec, rules);
+        let checked = check_every(&set, spec);
         let what = format!("{spec} on {board}, {metric:?}, {rules:?}: {checked:?}");
         eprintln!("{what}");
         assert!(checked.positions > 1000, "{what}");
@@ -472,7 +406,7 @@ fn null_move_beside_only_en_passant_captures() {
             ..Rules::default()
         };
         let (set, _) = pawn_built("5x5", Metric::Dtm, "KP.KP", rules);
-        let checked = check_every(&set, "KP.KP", rules);
+        let checked = check_every(&set, "KP.KP");
         assert!(checked.only_ep > 0, "{checked:?}");
         differ.extend(
             checked

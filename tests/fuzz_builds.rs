@@ -1,7 +1,8 @@
 //! Fuzzing the builder: random endgames of the shipped pieces (leapers, riders, hoppers, lame
 //! leapers, pawns) and of two one-way pieces, with royals other than the King now and then, on
 //! random boards from 3×3 to 16×16, under DTM, DTC and DTZ (rules of 50, 10 and 4 moves, and
-//! none). Each build must succeed or refuse with a distance too long for its table, never
+//! none), and now and then under a rule variant (a side may pass, stalemate wins, a bare royal
+//! loses). Each build must succeed or refuse with a distance too long for its table, never
 //! panic or report an internal error; and every table built must agree with one ply of forward
 //! search on random positions (`support/one_ply.rs`), so that a table that builds but is wrong
 //! fails too. Builds of many shapes meet cases the fixed tests miss: on 16×4 and 4×16, the
@@ -20,6 +21,7 @@ use fairy_egt::egt::builder::BuildError;
 use fairy_egt::egt::dtz::Rule;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
+use fairy_egt::egt::rules::{NullMove, Rules};
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::piece::parse::{parse_piece_defs, STANDARD_PIECEDEF};
@@ -47,11 +49,29 @@ const PLACEMENTS: usize = 150;
 /// 8×8, so that a build takes at most a second or two.
 const MOST_PLACEMENTS: u64 = 20_000_000;
 
-/// What a case is: its board, metric and endgame.
+/// What a case is: its board, metric, rules and endgame.
 struct Case {
     board: BoardSize,
     metric: Metric,
+    rules: Rules,
     spec: String,
+}
+
+/// Orthodox rules two times in three, else each rule variant on or off at random.
+fn random_rules(rng: &mut Rng) -> Rules {
+    if rng.below(3) > 0 {
+        return Rules::default();
+    }
+    Rules {
+        null_move: *rng.pick(&[
+            NullMove::None,
+            NullMove::White,
+            NullMove::Black,
+            NullMove::Both,
+        ]),
+        stalemate_wins: rng.one_in(3),
+        bare_royal_loses: rng.one_in(3),
+    }
 }
 
 /// A random case of `letters` (the non-royal men): 2 to 5 men, as many as the board's
@@ -76,6 +96,7 @@ fn random_case(rng: &mut Rng, letters: &[char]) -> Case {
         2 => Metric::Dtc,
         _ => Metric::Dtz(Rule::moves(*rng.pick(&[50, 50, 10, 4, 0]))),
     };
+    let rules = random_rules(rng);
     let royal = *rng.pick(&ROYALS);
     let mut sides = [royal.to_string(), royal.to_string()];
     for _ in 2..men {
@@ -84,6 +105,7 @@ fn random_case(rng: &mut Rng, letters: &[char]) -> Case {
     Case {
         board,
         metric,
+        rules,
         spec: format!("{}.{}", sides[0], sides[1]),
     }
 }
@@ -93,11 +115,19 @@ fn random_case(rng: &mut Rng, letters: &[char]) -> Case {
 /// too long, `Ok(Some(n))` with the n positions checked, `Err` with what went wrong.
 fn run_case(seed: u64, pieces: &PieceSet, letters: &[char]) -> Result<Option<u64>, String> {
     let case = random_case(&mut Rng::new(seed), letters);
-    let mut set = TableSet::new(pieces.clone(), case.metric).on_board(case.board);
+    let mut set = TableSet::new(pieces.clone(), case.metric)
+        .on_board(case.board)
+        .with_rules(case.rules);
     let Ok(material) = Material::parse(&case.spec, set.pieces()) else {
         return Ok(None);
     };
-    let what = format!("{} on {} under {:?}", case.spec, case.board, case.metric);
+    let what = format!(
+        "{} on {} under {:?}, {}",
+        case.spec,
+        case.board,
+        case.metric,
+        case.rules.describe()
+    );
     match set.build(&material, &Silent) {
         Ok(()) => {}
         Err(BuildError::TooLong(_)) => return Ok(None),

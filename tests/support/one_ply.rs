@@ -5,7 +5,7 @@
 
 #![allow(dead_code)] // each user takes a part
 
-use fairy_egt::board::{Color, Move, Position, Setup};
+use fairy_egt::board::{Color, Position, Setup};
 use fairy_egt::egt::dtz;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::table::Metric;
@@ -13,59 +13,96 @@ use fairy_egt::egt::tables::TableSet;
 use fairy_egt::egt::value::Value;
 use rayon::prelude::*;
 
-/// The value of `pos` for the side to move, from its successors' stored values.
+/// The value of `pos` for the side to move, from its successors' stored values, under the
+/// set's metric and rules, written out independently of the builder: a bare royal to move
+/// (where that rule holds) has lost; a side without a legal move is mated, or stalemated (a
+/// loss where stalemate wins, else a draw); a side that may pass and is not in check has the
+/// pass as one more move, which leaves no en-passant right. Under DTC a capture or promotion
+/// is a conversion (winning by it is a win in 1, losing by it a loss in 0).
 pub fn derived(set: &TableSet, pos: &Position) -> Value {
     let g = set.geometry();
+    let rules = set.rules();
+    let stm = pos.side_to_move();
+    let count = |c: Color| pos.men().iter().filter(|m| m.color == c).count();
+    if rules.bare_royal_loses && count(stm) == 1 && count(stm.flip()) > 1 {
+        return Value::Loss(0);
+    }
     let moves = pos.legal_moves(g);
+    let in_check = pos.in_check(g);
     if moves.is_empty() {
-        // Mate or stalemate.
-        return if pos.in_check(g) {
+        return if in_check || rules.stalemate_wins {
             Value::Loss(0)
         } else {
             Value::Draw
         };
     }
+    // Each successor's stored value, and whether the move to it converts (DTC) or zeroes
+    // the counter (DTZ).
+    let mut successors: Vec<(Value, bool)> = moves
+        .iter()
+        .map(|&mv| {
+            let special = match set.metric() {
+                Metric::Dtz(_) => pos.zeroes(mv),
+                Metric::Dtc => pos.converts(mv),
+                _ => false,
+            };
+            (set.probe(&pos.play(mv)).unwrap(), special)
+        })
+        .collect();
+    if rules.null_move.allows(stm) && !in_check {
+        let mut setup = pos.to_setup();
+        setup.side_to_move = stm.flip();
+        setup.en_passant = None;
+        let passed = Position::new(&setup, g, royals(pos)).unwrap();
+        successors.push((set.probe(&passed).unwrap(), false));
+    }
     if let Metric::Dtz(rule) = set.metric() {
-        return derived_dtz(set, rule, pos, moves);
+        // A zeroing move counts only the class it leads to (`dtz::Rule::zeroing`), any other
+        // one ply more (`dtz::quiet`); the best for the side to move, a real win before a
+        // cursed one, a blessed loss before a real one.
+        return successors
+            .into_iter()
+            .map(|(after, zeroes)| match zeroes {
+                true => rule.zeroing(after),
+                false => dtz::quiet(after),
+            })
+            .max_by_key(|v| v.rank())
+            .expect("a legal move");
     }
-    let mut best_win: Option<u16> = None;
-    let mut draw = false;
-    let mut longest_loss: u16 = 0;
-    for mv in moves {
-        let after = set.probe(&pos.play(mv)).unwrap();
-        let conversion = set.metric() == Metric::Dtc && pos.converts(mv);
-        match after {
-            Value::Loss(d) => {
-                let win = if conversion { 1 } else { d + 1 };
-                best_win = Some(best_win.map_or(win, |b| b.min(win)));
-            }
-            Value::Draw => draw = true,
-            Value::Win(d) => longest_loss = longest_loss.max(if conversion { 0 } else { d }),
-        }
+    let best_win = successors
+        .iter()
+        .filter_map(|&(v, conversion)| match v {
+            Value::Loss(d) => Some(if conversion { 1 } else { d + 1 }),
+            _ => None,
+        })
+        .min();
+    if let Some(d) = best_win {
+        return Value::Win(d);
     }
-    match (best_win, draw) {
-        (Some(d), _) => Value::Win(d),
-        (None, true) => Value::Draw,
-        (None, false) => Value::Loss(longest_loss),
+    if successors.iter().any(|&(v, _)| v == Value::Draw) {
+        return Value::Draw;
     }
+    Value::Loss(
+        successors
+            .iter()
+            .map(|&(v, conversion)| match v {
+                Value::Win(d) if !conversion => d,
+                _ => 0,
+            })
+            .max()
+            .expect("a legal move"),
+    )
 }
 
-/// `derived` in a DTZ table (plies), from the legal `moves` of `pos`: a capture or a pawn's move counts only the class it
-/// leads to (`dtz::Rule::zeroing`), any other move one ply more (`dtz::quiet`); the best of them
-/// for the side to move, a real win before a cursed one, a blessed loss before a real one.
-fn derived_dtz(set: &TableSet, rule: dtz::Rule, pos: &Position, moves: Vec<Move>) -> Value {
-    moves
-        .into_iter()
-        .map(|mv| {
-            let after = set.probe(&pos.play(mv)).unwrap();
-            if pos.zeroes(mv) {
-                rule.zeroing(after)
-            } else {
-                dtz::quiet(after)
-            }
-        })
-        .max_by_key(|v| v.rank())
-        .expect("a legal move")
+/// The letters of the royals of `pos`, White's and Black's.
+fn royals(pos: &Position) -> [char; 2] {
+    Color::BOTH.map(|c| {
+        pos.men()
+            .iter()
+            .find(|m| m.color == c && m.royal)
+            .expect("a royal of each side")
+            .letter
+    })
 }
 
 /// Checks the placement of the men `men` (canonical order) on `squares`, both sides to move;
