@@ -288,6 +288,21 @@ fn a_table_stored_once_with_a_part_padded_last_block_agrees_with_forward_search(
     assert!(checked > 3_500, "{checked}");
 }
 
+/// A rider whose step does not fit the board (`tests/data/long_riders.ini`: (3,3) steps on
+/// 8×3) never moves; building its table once panicked (found by `fuzz_builds`). Every
+/// position of KS.KN on 8×3 against forward search, and the same men on 8×4, where it rides.
+#[test]
+fn a_rider_longer_than_the_board_agrees_with_forward_search() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/long_riders.ini");
+    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    for (board, at_least) in [("8x3", 300_000), ("8x4", 1_000_000)] {
+        let board: BoardSize = board.parse().unwrap();
+        let set = built_on(board, pieces.clone(), Metric::Dtm, "KS.KN");
+        let checked = check(&set, "KS.KN", &every_square(&set));
+        assert!(checked > at_least, "KS.KN on {board}: {checked}");
+    }
+}
+
 /// DTZ tables (plies to zeroing under the 50-move rule) against one ply of forward search
 /// with the rule's counting: every position of KR.KN and KP.K, random ones of KP.KP (double
 /// steps and en passant) and KR.KP (pawn moves and promotions zero the counter); and under

@@ -1,5 +1,6 @@
 //! Fuzzing the builder: random endgames of the shipped pieces (leapers, riders, hoppers, lame
-//! leapers, pawns) and of two one-way pieces, with royals other than the King now and then, on
+//! leapers, pawns), of two one-way pieces and of a piece made up for the case (a random Betza
+//! description or step list), with royals other than the King now and then, on
 //! random boards from 3×3 to 16×16, under DTM, DTC and DTZ (rules of 50, 10 and 4 moves, and
 //! none), and now and then under a rule variant (a side may pass, stalemate wins, a bare royal
 //! loses). Each build must succeed or refuse with a distance too long for its table, never
@@ -38,9 +39,72 @@ const BUILDS: usize = 24;
 /// that steps forward orthogonally and backward diagonally.
 const ONE_WAY: &str = "L: fR\nV: fWbF\n";
 
+/// The letter of the piece made up for each case.
+const MADE_UP: char = 'S';
+
 /// The royals drawn: the King twice as often as each of the others, the Man (a King that the
-/// file does not make royal), the Wazir and the Queen.
-const ROYALS: [char; 5] = ['K', 'K', 'M', 'W', 'Q'];
+/// file does not make royal), the Wazir, the Queen and the made-up piece.
+const ROYALS: [char; 6] = ['K', 'K', 'M', 'W', 'Q', MADE_UP];
+
+/// A made-up piece's line, in Betza or as steps; the piece file may still refuse it (a
+/// modifier its atom does not take), and the caller draws again.
+fn made_up_piece(rng: &mut Rng) -> String {
+    let mut line = format!("{MADE_UP}: ");
+    if rng.one_in(3) {
+        // Steps: dx,dy with a range or s, c or n, and * or + for the images.
+        for _ in 0..rng.between(1, 3) {
+            // Steps up to 3 squares, or up to 6 (longer than the small boards).
+            let reach = *rng.pick(&[3, 3, 6]);
+            let (dx, dy) = loop {
+                let mut coordinate = || rng.below(2 * reach + 1) as i64 - reach as i64;
+                let (dx, dy) = (coordinate(), coordinate());
+                if (dx, dy) != (0, 0) {
+                    break (dx, dy);
+                }
+            };
+            let range = *rng.pick(&["", "", "s", "2", "3"]);
+            let mode = *rng.pick(&["", "", "c", "n"]);
+            let images = *rng.pick(&["", "*", "*", "+"]);
+            let flags = format!("{range}{mode}{images}");
+            line.push_str(&match flags.is_empty() {
+                true => format!("{dx},{dy} "),
+                false => format!("{dx},{dy},{flags} "),
+            });
+        }
+        return line;
+    }
+    for _ in 0..rng.between(1, 3) {
+        if rng.one_in(2) {
+            line.push_str(rng.pick::<&str>(&[
+                "f", "b", "l", "r", "v", "s", "fl", "br", "ff", "fs", "bs", "fh", "bh", "lv",
+            ]));
+        }
+        line.push_str(rng.pick::<&str>(&["", "", "", "m", "c"]));
+        line.push_str(rng.pick::<&str>(&["", "", "", "", "n", "p", "g"]));
+        let atom = *rng.pick(&[
+            'W', 'F', 'D', 'N', 'A', 'H', 'C', 'Z', 'G', 'K', 'Q', 'R', 'B',
+        ]);
+        line.push(atom);
+        match rng.below(6) {
+            0 => line.push(atom),
+            1 => line.push_str(rng.pick::<&str>(&["0", "2", "3"])),
+            _ => {}
+        }
+    }
+    line
+}
+
+/// The piece file of a case: the shipped pieces, the two one-way ones and one made up (its
+/// line returned too).
+fn piece_file(rng: &mut Rng) -> (PieceSet, String) {
+    loop {
+        let line = made_up_piece(rng);
+        let text = format!("{STANDARD_PIECEDEF}\n{ONE_WAY}{line}\n");
+        if let Ok(pieces) = parse_piece_defs(&text, "piecedef.ini") {
+            return (pieces, line);
+        }
+    }
+}
 
 /// Random placements checked per stream (8 streams, both sides to move).
 const PLACEMENTS: usize = 150;
@@ -51,6 +115,9 @@ const MOST_PLACEMENTS: u64 = 20_000_000;
 
 /// What a case is: its board, metric, rules and endgame.
 struct Case {
+    pieces: PieceSet,
+    /// The made-up piece's line.
+    made_up: String,
     board: BoardSize,
     metric: Metric,
     rules: Rules,
@@ -74,9 +141,11 @@ fn random_rules(rng: &mut Rng) -> Rules {
     }
 }
 
-/// A random case of `letters` (the non-royal men): 2 to 5 men, as many as the board's
+/// A random case: 2 to 5 men, as many as the board's
 /// squares allow within `MOST_PLACEMENTS`.
-fn random_case(rng: &mut Rng, letters: &[char]) -> Case {
+fn random_case(rng: &mut Rng) -> Case {
+    let (pieces, made_up) = piece_file(rng);
+    let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
     // Boards to 10×10 mostly, to 16×16 a third of the time (sets of two to four words).
     let mut side = || match rng.one_in(3) {
         true => rng.between(3, 16),
@@ -99,10 +168,17 @@ fn random_case(rng: &mut Rng, letters: &[char]) -> Case {
     let rules = random_rules(rng);
     let royal = *rng.pick(&ROYALS);
     let mut sides = [royal.to_string(), royal.to_string()];
-    for _ in 2..men {
-        sides[rng.below(2)].push(*rng.pick(letters));
+    for k in 2..men {
+        // The made-up piece in half the endgames of three men or more.
+        let letter = match k == 2 && royal != MADE_UP && rng.one_in(2) {
+            true => MADE_UP,
+            false => *rng.pick(&letters),
+        };
+        sides[rng.below(2)].push(letter);
     }
     Case {
+        pieces,
+        made_up,
         board,
         metric,
         rules,
@@ -110,42 +186,45 @@ fn random_case(rng: &mut Rng, letters: &[char]) -> Case {
     }
 }
 
-/// Builds case `seed` and checks it against forward search; `Ok(None)` where the endgame is
-/// not one (a pawn on a board without room for it, say) or the build refused a distance
-/// too long, `Ok(Some(n))` with the n positions checked, `Err` with what went wrong.
-fn run_case(seed: u64, pieces: &PieceSet, letters: &[char]) -> Result<Option<u64>, String> {
-    let case = random_case(&mut Rng::new(seed), letters);
-    let mut set = TableSet::new(pieces.clone(), case.metric)
+impl Case {
+    /// The case in words, its made-up piece included.
+    fn describe(&self) -> String {
+        format!(
+            "{} on {} under {:?}, {}; the made-up piece {}",
+            self.spec,
+            self.board,
+            self.metric,
+            self.rules.describe(),
+            self.made_up
+        )
+    }
+}
+
+/// Builds `case` and checks it against forward search; `Ok(None)` where the endgame is not
+/// one (a pawn on a board without room for it, say) or the build refused a distance too long,
+/// `Ok(Some(n))` with the n positions checked, `Err` with what went wrong.
+fn run_case(case: Case) -> Result<Option<u64>, String> {
+    let mut set = TableSet::new(case.pieces, case.metric)
         .on_board(case.board)
         .with_rules(case.rules);
     let Ok(material) = Material::parse(&case.spec, set.pieces()) else {
         return Ok(None);
     };
-    let what = format!(
-        "{} on {} under {:?}, {}",
-        case.spec,
-        case.board,
-        case.metric,
-        case.rules.describe()
-    );
     match set.build(&material, &Silent) {
         Ok(()) => {}
         Err(BuildError::TooLong(_)) => return Ok(None),
-        Err(e) => return Err(format!("{what}: {e}")),
+        Err(e) => return Err(e.to_string()),
     }
     let checked = panic::catch_unwind(AssertUnwindSafe(|| {
         one_ply::check_random(&set, &case.spec, PLACEMENTS)
     }))
-    .map_err(|_| format!("{what}: a position disagrees with forward search (above)"))?;
+    .map_err(|_| "a position disagrees with forward search (above)".to_string())?;
     Ok(Some(checked))
 }
 
 #[test]
 fn random_endgames_build_and_agree_with_forward_search() {
     let started = Instant::now();
-    let text = format!("{STANDARD_PIECEDEF}\n{ONE_WAY}");
-    let pieces = parse_piece_defs(&text, "piecedef.ini").expect("the shipped pieces and two more");
-    let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
     let run = run_seed();
     let seeds: Vec<u64> = match only_case() {
         Some(seed) => vec![seed],
@@ -155,9 +234,13 @@ fn random_endgames_build_and_agree_with_forward_search() {
     };
     let (mut built, mut positions) = (0, 0);
     for &seed in &seeds {
-        let replay = format!("case {seed:#x} (replay with FAIRY_EGT_FUZZ_CASE={seed:#x})");
+        let case = random_case(&mut Rng::new(seed));
+        let replay = format!(
+            "case {seed:#x} (replay with FAIRY_EGT_FUZZ_CASE={seed:#x}), {}",
+            case.describe()
+        );
         // A panic, in a build's threads too, is caught only to name its case.
-        match panic::catch_unwind(AssertUnwindSafe(|| run_case(seed, &pieces, &letters))) {
+        match panic::catch_unwind(AssertUnwindSafe(|| run_case(case))) {
             Ok(Ok(Some(checked))) => {
                 built += 1;
                 positions += checked;

@@ -46,7 +46,7 @@ impl<S: SquareSet> Slides<S> {
             return None;
         }
         let slides = (steps.iter().filter(|s| s.mode.moves()))
-            .map(|s| {
+            .filter_map(|s| {
                 // Back along the step: from (f, r) to (f − dx, r − dy).
                 let (dx, dy) = (-s.dx, -s.dy);
                 let keep = board
@@ -56,6 +56,11 @@ impl<S: SquareSet> Slides<S> {
                         board.square_at(f + dx, r + dy).is_some()
                     })
                     .fold(S::default(), |k, q| k | S::bit(q));
+                // A step longer than the board (3 ranks up on a board of 3) never moves: its
+                // shift may be as wide as the set.
+                if keep.is_empty() {
+                    return None;
+                }
                 let by = dx as i32 + dy as i32 * board.files() as i32;
                 // The most steps a ray takes on the board.
                 let longest = [(dx, board.files()), (dy, board.ranks())]
@@ -79,14 +84,13 @@ impl<S: SquareSet> Slides<S> {
                         "{steps:?} on {board}"
                     );
                 }
-                Slide {
+                Some(Slide {
                     keep,
                     lands: keep.shifted(by),
                     by,
                     range,
-                }
+                })
             })
-            .filter(|slide| !slide.keep.is_empty())
             .collect();
         Some(Slides(slides))
     }
@@ -142,7 +146,8 @@ mod tests {
     use crate::piece::StepMode;
 
     /// Steps of a Queen, a Knight, a Nightrider, a one-way piece (moves up to two squares
-    /// forward, captures one square diagonally forward), and a Wazir that only captures.
+    /// forward, captures one square diagonally forward), a Wazir that only captures, and
+    /// riders of (3, 3) and (2, 3) steps, which do not fit on boards of 3 ranks or files.
     fn pieces() -> Vec<Vec<Step>> {
         let both = StepMode::Both;
         let eight = |dx: i8, dy: i8, range: u8| {
@@ -162,7 +167,15 @@ mod tests {
         let capturer = (eight(1, 0, 1).into_iter())
             .map(|s| Step::plain(s.dx, s.dy, 1, StepMode::CaptureOnly))
             .collect();
-        vec![queen, eight(1, 2, 1), eight(1, 2, 0), one_way, capturer]
+        vec![
+            queen,
+            eight(1, 2, 1),
+            eight(1, 2, 0),
+            one_way,
+            capturer,
+            eight(3, 3, 0),
+            eight(2, 3, 0),
+        ]
     }
 
     fn check<S: SquareSet>(board: BoardSize) {
@@ -196,7 +209,9 @@ mod tests {
         check::<Bits192>(BoardSize::new(13, 11).unwrap());
         check::<Bits256>(BoardSize::new(12, 12).unwrap());
         check::<Bits256>(BoardSize::new(16, 16).unwrap());
-        // The fill's shifts stay within the set on every board (`retro` asserts it).
+        check::<u64>(BoardSize::new(8, 3).unwrap());
+        // The fill's shifts stay within the set on every board (`retro` asserts it), steps
+        // that do not fit on it too.
         for (files, ranks) in (3..=16).flat_map(|f| (3..=16).map(move |r| (f, r))) {
             let board = BoardSize::new(files, ranks).unwrap();
             for steps in pieces() {
