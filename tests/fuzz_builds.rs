@@ -6,7 +6,8 @@
 //! loses). Each build must succeed or refuse with a distance too long for its table, never
 //! panic or report an internal error; and every table built must agree with one ply of forward
 //! search on random positions (`support/one_ply.rs`), so that a table that builds but is wrong
-//! fails too. Builds of many shapes meet cases the fixed tests miss: on 16×4 and 4×16, the
+//! fails too; a quarter of the cases save their tables, which a new set must load back the
+//! same. Builds of many shapes meet cases the fixed tests miss: on 16×4 and 4×16, the
 //! boards of 64 squares besides 8×8, Rooks and Queens came out wrong until it found them.
 //!
 //! Environment: `FAIRY_EGT_FUZZ_BUILDS` (endgames in all, default 24), `FAIRY_EGT_FUZZ_SEED`
@@ -23,6 +24,7 @@ use fairy_egt::egt::dtz::Rule;
 use fairy_egt::egt::material::Material;
 use fairy_egt::egt::progress::Silent;
 use fairy_egt::egt::rules::{NullMove, Rules};
+use fairy_egt::egt::stats::table_stats;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
 use fairy_egt::piece::parse::{parse_piece_defs, STANDARD_PIECEDEF};
@@ -115,6 +117,10 @@ const MOST_PLACEMENTS: u64 = 20_000_000;
 
 /// What a case is: its board, metric, rules and endgame.
 struct Case {
+    /// The case's seed.
+    seed: u64,
+    /// Whether its tables are saved and loaded back.
+    saved: bool,
     pieces: PieceSet,
     /// The made-up piece's line.
     made_up: String,
@@ -177,6 +183,8 @@ fn random_case(rng: &mut Rng) -> Case {
         sides[rng.below(2)].push(letter);
     }
     Case {
+        seed: 0,
+        saved: rng.one_in(4),
         pieces,
         made_up,
         board,
@@ -190,12 +198,13 @@ impl Case {
     /// The case in words, its made-up piece included.
     fn describe(&self) -> String {
         format!(
-            "{} on {} under {:?}, {}; the made-up piece {}",
+            "{} on {} under {:?}, {}; the made-up piece {}{}",
             self.spec,
             self.board,
             self.metric,
             self.rules.describe(),
-            self.made_up
+            self.made_up,
+            if self.saved { "; saved and loaded" } else { "" }
         )
     }
 }
@@ -204,12 +213,27 @@ impl Case {
 /// one (a pawn on a board without room for it, say) or the build refused a distance too long,
 /// `Ok(Some(n))` with the n positions checked, `Err` with what went wrong.
 fn run_case(case: Case) -> Result<Option<u64>, String> {
-    let mut set = TableSet::new(case.pieces, case.metric)
-        .on_board(case.board)
-        .with_rules(case.rules);
+    let fresh = || {
+        TableSet::new(case.pieces.clone(), case.metric)
+            .on_board(case.board)
+            .with_rules(case.rules)
+    };
+    let mut set = fresh();
     let Ok(material) = Material::parse(&case.spec, set.pieces()) else {
         return Ok(None);
     };
+    // One case in four saves its tables, to be loaded back below.
+    let dir = case.saved.then(|| {
+        let dir = std::env::temp_dir().join(format!(
+            "fairy-egt-fuzz-builds-{}-{:x}",
+            std::process::id(),
+            case.seed
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        set.set_table_dir(Some(dir.clone()));
+        dir
+    });
     match set.build(&material, &Silent) {
         Ok(()) => {}
         Err(BuildError::TooLong(_)) => return Ok(None),
@@ -219,6 +243,28 @@ fn run_case(case: Case) -> Result<Option<u64>, String> {
         one_ply::check_random(&set, &case.spec, PLACEMENTS)
     }))
     .map_err(|_| "a position disagrees with forward search (above)".to_string())?;
+    if let Some(dir) = dir {
+        // Loaded back by a new set, every table the same: the endgame's statistics, and
+        // forward search over the loaded tables.
+        let mut loaded = fresh();
+        loaded.set_table_dir(Some(dir.clone()));
+        loaded
+            .build(&material, &Silent)
+            .map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_dir_all(&dir);
+        if !loaded.was_loaded(&material) {
+            return Err("its saved table was built again, not loaded".to_string());
+        }
+        let g = set.geometry();
+        let stats = |s: &TableSet| table_stats(s.get(&material).expect("held"), g);
+        if stats(&loaded) != stats(&set) {
+            return Err("the loaded table's statistics differ from the built one's".to_string());
+        }
+        panic::catch_unwind(AssertUnwindSafe(|| {
+            one_ply::check_random(&loaded, &case.spec, PLACEMENTS / 5)
+        }))
+        .map_err(|_| "a loaded position disagrees with forward search (above)".to_string())?;
+    }
     Ok(Some(checked))
 }
 
@@ -234,7 +280,10 @@ fn random_endgames_build_and_agree_with_forward_search() {
     };
     let (mut built, mut positions) = (0, 0);
     for &seed in &seeds {
-        let case = random_case(&mut Rng::new(seed));
+        let case = Case {
+            seed,
+            ..random_case(&mut Rng::new(seed))
+        };
         let replay = format!(
             "case {seed:#x} (replay with FAIRY_EGT_FUZZ_CASE={seed:#x}), {}",
             case.describe()
