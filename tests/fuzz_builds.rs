@@ -27,9 +27,11 @@ use fairy_egt::egt::rules::{NullMove, Rules};
 use fairy_egt::egt::stats::table_stats;
 use fairy_egt::egt::table::Metric;
 use fairy_egt::egt::tables::TableSet;
+use fairy_egt::piece::betza::{parse_betza, try_betza};
 use fairy_egt::piece::parse::{parse_piece_defs, STANDARD_PIECEDEF};
-use fairy_egt::piece::PieceSet;
+use fairy_egt::piece::{PieceSet, Step, StepKind};
 use fuzz::{case_seed, count, only_case, run_seed, Rng};
+use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
@@ -209,10 +211,49 @@ impl Case {
     }
 }
 
+/// A step's direction, walk, flags (initial, en passant), whether it captures, and its range
+/// where the walk is not plain.
+type Move = (i8, i8, StepKind, bool, bool, bool, u8);
+
+/// What steps let a man do, whichever way they are written: for each step, with its walk and
+/// flags, and each of moving and capturing, the longest range (a plain ride of a range holds
+/// the shorter ones; 0, unlimited, holds all); for other walks, each range as given.
+fn moves_of(steps: &[Step]) -> BTreeMap<Move, u16> {
+    let mut moves = BTreeMap::new();
+    for s in steps {
+        let longest = if s.range == 0 {
+            u16::MAX
+        } else {
+            s.range as u16
+        };
+        let plain = s.kind == StepKind::Plain;
+        for (capture, allowed) in [(false, s.mode.moves()), (true, s.mode.captures())] {
+            if allowed {
+                let range = if plain { 0 } else { s.range };
+                let key = (s.dx, s.dy, s.kind, s.initial, s.en_passant, capture, range);
+                let range = moves.entry(key).or_insert(0);
+                *range = (*range).max(longest);
+            }
+        }
+    }
+    moves
+}
+
 /// Builds `case` and checks it against forward search; `Ok(None)` where the endgame is not
 /// one (a pawn on a board without room for it, say) or the build refused a distance too long,
 /// `Ok(Some(n))` with the n positions checked, `Err` with what went wrong.
 fn run_case(case: Case) -> Result<Option<u64>, String> {
+    // The made-up piece as XBoard is told about it (its Betza, where it has one) reads back
+    // as its moves.
+    let piece = case.pieces.get(MADE_UP).expect("the made-up piece");
+    if let Ok(text) = try_betza(piece) {
+        let read = parse_betza(&text).map_err(|e| format!("its Betza {text}: {e}"))?;
+        if moves_of(&read) != moves_of(&piece.steps) {
+            return Err(format!(
+                "its Betza for XBoard, {text}, reads back as other moves"
+            ));
+        }
+    }
     let fresh = || {
         TableSet::new(case.pieces.clone(), case.metric)
             .on_board(case.board)
