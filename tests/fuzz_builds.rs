@@ -17,6 +17,7 @@
 mod fuzz;
 #[path = "support/one_ply.rs"]
 mod one_ply;
+mod support;
 
 use fairy_egt::board::BoardSize;
 use fairy_egt::egt::builder::BuildError;
@@ -119,8 +120,6 @@ const MOST_PLACEMENTS: u64 = 20_000_000;
 
 /// What a case is: its board, metric, rules and endgame.
 struct Case {
-    /// The case's seed.
-    seed: u64,
     /// Whether its tables are saved and loaded back.
     saved: bool,
     pieces: PieceSet,
@@ -185,7 +184,6 @@ fn random_case(rng: &mut Rng) -> Case {
         sides[rng.below(2)].push(letter);
     }
     Case {
-        seed: 0,
         saved: rng.one_in(4),
         pieces,
         made_up,
@@ -229,8 +227,8 @@ fn moves_of(steps: &[Step]) -> BTreeMap<Move, u16> {
         let plain = s.kind == StepKind::Plain;
         for (capture, allowed) in [(false, s.mode.moves()), (true, s.mode.captures())] {
             if allowed {
-                let range = if plain { 0 } else { s.range };
-                let key = (s.dx, s.dy, s.kind, s.initial, s.en_passant, capture, range);
+                let walk = if plain { 0 } else { s.range };
+                let key = (s.dx, s.dy, s.kind, s.initial, s.en_passant, capture, walk);
                 let range = moves.entry(key).or_insert(0);
                 *range = (*range).max(longest);
             }
@@ -265,14 +263,8 @@ fn run_case(case: Case) -> Result<Option<u64>, String> {
     };
     // One case in four saves its tables, to be loaded back below.
     let dir = case.saved.then(|| {
-        let dir = std::env::temp_dir().join(format!(
-            "fairy-egt-fuzz-builds-{}-{:x}",
-            std::process::id(),
-            case.seed
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        set.set_table_dir(Some(dir.clone()));
+        let dir = support::scratch("fuzz-builds");
+        set.set_table_dir(Some(dir.to_path_buf()));
         dir
     });
     match set.build(&material, &Silent) {
@@ -288,11 +280,10 @@ fn run_case(case: Case) -> Result<Option<u64>, String> {
         // Loaded back by a new set, every table the same: the endgame's statistics, and
         // forward search over the loaded tables.
         let mut loaded = fresh();
-        loaded.set_table_dir(Some(dir.clone()));
+        loaded.set_table_dir(Some(dir.to_path_buf()));
         loaded
             .build(&material, &Silent)
             .map_err(|e| e.to_string())?;
-        let _ = std::fs::remove_dir_all(&dir);
         if !loaded.was_loaded(&material) {
             return Err("its saved table was built again, not loaded".to_string());
         }
@@ -321,10 +312,7 @@ fn random_endgames_build_and_agree_with_forward_search() {
     };
     let (mut built, mut positions) = (0, 0);
     for &seed in &seeds {
-        let case = Case {
-            seed,
-            ..random_case(&mut Rng::new(seed))
-        };
+        let case = random_case(&mut Rng::new(seed));
         let replay = format!(
             "case {seed:#x} (replay with FAIRY_EGT_FUZZ_CASE={seed:#x}), {}",
             case.describe()
