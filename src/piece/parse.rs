@@ -235,6 +235,8 @@ impl<'a> Line<'a> {
         }
         let after_colon = self.chars.get(pos).map_or(self.end_column(), |&(c, _)| c);
         let mut steps = Vec::new();
+        // The column each step was written at, for the pawn's check.
+        let mut columns = Vec::new();
         let mut any_move = false;
         let rest = &self.chars[pos..];
         let mut words = rest
@@ -277,7 +279,8 @@ impl<'a> Line<'a> {
                     ));
                 }
             }
-            return Ok(Some((letter, letter_col, steps, Some(text))));
+            let columns = vec![first[0].0; steps.len()];
+            return self.checked(letter, letter_col, steps, Some(text), &columns);
         }
         for token in rest
             .split(|&(_, c)| c.is_whitespace())
@@ -285,6 +288,7 @@ impl<'a> Line<'a> {
         {
             any_move = true;
             steps.extend(self.parse_move(token)?);
+            columns.resize(steps.len(), token[0].0);
         }
         if !any_move {
             return Err(self.error(
@@ -294,7 +298,41 @@ impl<'a> Line<'a> {
                 ),
             ));
         }
-        Ok(Some((letter, letter_col, steps, None)))
+        self.checked(letter, letter_col, steps, None, &columns)
+    }
+
+    /// The line's piece, each step written at its column of `columns`, refused if it is the
+    /// pawn and some move that does not capture goes anywhere but forward, or some capture
+    /// goes back: a pawn's moves are irreversible (its tables are built a pawn placement at a
+    /// time, each from those its moves reach) and it never stands on its own first rank.
+    #[allow(clippy::type_complexity)]
+    fn checked(
+        &self,
+        letter: char,
+        letter_col: usize,
+        steps: Vec<Step>,
+        betza: Option<String>,
+        columns: &[usize],
+    ) -> Result<Option<(char, usize, Vec<Step>, Option<String>)>, PieceDefError> {
+        if letter == PAWN {
+            let backward = |s: &Step| (s.mode.moves() && s.dy <= 0) || s.dy < 0;
+            if let Some((s, &column)) = steps.iter().zip(columns).find(|(s, _)| backward(s)) {
+                let what = match s.mode.moves() {
+                    true => "a move of the pawn P must go forward (towards its last rank)",
+                    false => "a capture of the pawn P may not go back",
+                };
+                return Err(self.error(
+                    column,
+                    format!(
+                        "{what}, and the step {},{} does not: a pawn's moves are irreversible \
+                         and it never stands on its first rank; a man that moves otherwise \
+                         takes another letter",
+                        s.dx, s.dy
+                    ),
+                ));
+            }
+        }
+        Ok(Some((letter, letter_col, steps, betza)))
     }
 
     /// One move, `dx,dy[,FLAGS]`, expanded into its steps.
@@ -766,6 +804,40 @@ mod tests {
         // Lower-case letters and a step-vector line beside a Betza line.
         let set = parse("o: mRcpR\nn: 1,2,*\nu: nN").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(set.letters(), "NOU");
+    }
+
+    /// A pawn whose quiet moves go sideways or back, or whose captures go back, is refused
+    /// where its moves start: its tables need its moves irreversible, and a capture back
+    /// could put it on its first rank.
+    #[test]
+    fn a_pawn_moves_forward() {
+        let quiet = "a move of the pawn P must go forward (towards its last rank), and the step";
+        expect_error("P: mWfcF", 1, 4, &format!("{quiet} -1,0 does not"));
+        expect_error(
+            "K: K\nP:  fmWsmWfcF",
+            2,
+            5,
+            &format!("{quiet} -1,0 does not"),
+        );
+        expect_error("P: fmWbmF", 1, 4, &format!("{quiet} -1,-1 does not"));
+        expect_error("P: 0,1,n 1,1,*", 1, 10, &format!("{quiet} 1,-1 does not"));
+        expect_error(
+            "P: fmWcF",
+            1,
+            4,
+            "a capture of the pawn P may not go back, and the step -1,-1 does not",
+        );
+        // Forward in every way, and captures sideways, are a pawn's.
+        for pawn in [
+            "fmWfceFifmnD",
+            "fmFfceWifmnA",
+            "fmRfcF",
+            "fWscW",
+            "0,1,n 1,1,c -1,1,c",
+        ] {
+            let set = parse(&format!("P: {pawn}")).unwrap_or_else(|e| panic!("{pawn}: {e}"));
+            assert!(set.get('P').is_some(), "{pawn}");
+        }
     }
 
     #[test]
