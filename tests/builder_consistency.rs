@@ -218,16 +218,6 @@ fn six_man_tables_agree_with_forward_search() {
     }
 }
 
-/// The standard pieces with the orthodox pawn `P: fmWfceFifmnD` (added where the shipped
-/// piece file has none).
-fn with_pawn() -> PieceSet {
-    let standard = fairy_egt::piece::parse::STANDARD_PIECEDEF;
-    if PieceSet::standard().pawn().is_some() {
-        return PieceSet::standard();
-    }
-    parse_piece_defs(&format!("{standard}\nP: fmWfceFifmnD\n"), "pawn.ini").unwrap()
-}
-
 /// Pawn tables, whose pawn moves, double steps and promotions (to each piece of the board's
 /// list) are exits to finished layers and smaller tables: every position of the 3-man ones
 /// on 8×8 (promoting to Q R B N) and on 10×8 (Q R B N A C), of 4-man ones on 4×4 (where a
@@ -245,7 +235,7 @@ fn pawn_tables_agree_with_forward_search() {
         ("5x5", Metric::Dtm, "KPP.K", 150_000),
         ("5x5", Metric::Dtm, "KP.KP", 150_000),
     ] {
-        let set = built_on(board(board_text), with_pawn(), metric, spec);
+        let set = built_on(board(board_text), PieceSet::standard(), metric, spec);
         let checked = check(&set, spec, &every_square(&set));
         assert!(checked > at_least, "{spec} on {board_text}: {checked}");
     }
@@ -255,7 +245,7 @@ fn pawn_tables_agree_with_forward_search() {
         ("8x8", Metric::Dtm, "KP.KP", 10_000, 50_000),
         ("5x5", Metric::Dtm, "KRP.KR", 6_000, 15_000),
     ] {
-        let set = built_on(board(board_text), with_pawn(), metric, spec);
+        let set = built_on(board(board_text), PieceSet::standard(), metric, spec);
         let checked = check_random(&set, spec, placements);
         assert!(checked > at_least, "{spec} on {board_text}: {checked}");
     }
@@ -303,6 +293,43 @@ fn a_rider_longer_than_the_board_agrees_with_forward_search() {
     }
 }
 
+/// A pawn promoting to a piece whose moves a left-right mirror changes
+/// (`tests/data/one_sided_promotion.ini`): the pawn's table may not be folded by the mirror,
+/// though its own men allow it. Every position of KP.K and KP.KN on 5×6 against forward
+/// search, promoting to that piece alone.
+#[test]
+fn a_promotion_to_a_one_sided_piece_agrees_with_forward_search() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/one_sided_promotion.ini"
+    );
+    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    let mut set = TableSet::new(pieces, Metric::Dtm)
+        .on_board("5x6".parse().unwrap())
+        .with_promotions("S")
+        .unwrap();
+    set.build(&Material::parse("KP.KN", set.pieces()).unwrap(), &Silent)
+        .unwrap();
+    for (spec, at_least) in [("KP.K", 10_000), ("KP.KN", 200_000)] {
+        let checked = check(&set, spec, &every_square(&set));
+        assert!(checked > at_least, "{spec}: {checked}");
+    }
+}
+
+/// A pawn that leaps over a man the way its double step goes (`tests/data/leaping_pawn.ini`)
+/// gives no e.p. right by that leap: every position of KP.KP on 4×6, random ones of KNP.KP,
+/// against forward search.
+#[test]
+fn a_leap_over_a_man_gives_no_en_passant_right() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/leaping_pawn.ini");
+    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    let set = built_on("4x6".parse().unwrap(), pieces, Metric::Dtm, "KNP.KP");
+    let checked = check(&set, "KP.KP", &every_square(&set));
+    assert!(checked > 150_000, "KP.KP: {checked}");
+    let checked = check_random(&set, "KNP.KP", 20_000);
+    assert!(checked > 50_000, "KNP.KP: {checked}");
+}
+
 /// DTZ tables (plies to zeroing under the 50-move rule) against one ply of forward search
 /// with the rule's counting: every position of KR.KN and KP.K, random ones of KP.KP (double
 /// steps and en passant) and KR.KP (pawn moves and promotions zero the counter); and under
@@ -314,7 +341,7 @@ fn dtz_tables_agree_with_forward_search() {
     assert!(check(&set, "KR.KN", &TRIANGLE) > 400_000);
     let pawns = built_on(
         BoardSize::STANDARD,
-        with_pawn(),
+        PieceSet::standard(),
         Metric::Dtz(Rule::FIFTY_MOVES),
         "KP.KP",
     );
@@ -323,7 +350,7 @@ fn dtz_tables_agree_with_forward_search() {
     assert!(n > 100_000, "{n} positions of KP.KP checked");
     let rook = built_on(
         BoardSize::STANDARD,
-        with_pawn(),
+        PieceSet::standard(),
         Metric::Dtz(Rule::FIFTY_MOVES),
         "KR.KP",
     );
@@ -332,8 +359,8 @@ fn dtz_tables_agree_with_forward_search() {
     // Shorter rules, where these endgames have cursed wins and blessed losses.
     for (moves, spec, pieces) in [
         (10, "KQ.KR", PieceSet::standard()),
-        (4, "KR.KP", with_pawn()),
-        (3, "KP.KP", with_pawn()),
+        (4, "KR.KP", PieceSet::standard()),
+        (3, "KP.KP", PieceSet::standard()),
     ] {
         let rule = Rule::moves(moves);
         let set = built_on(BoardSize::STANDARD, pieces, Metric::Dtz(rule), spec);

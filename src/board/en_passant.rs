@@ -173,8 +173,16 @@ impl PawnRules {
     }
 
     /// The square passed over when a pawn of `color` goes from `from` to `to`, if that is
-    /// one of its double steps.
-    pub(crate) fn passed(&self, color: Color, from: Square, to: Square) -> Option<Square> {
+    /// one of its double steps and the square is empty (`occupied` says which are not): over
+    /// a man, the lame double step is blocked, and the same move made by another step (a
+    /// plain leap, `fmD`) gives no right.
+    pub(crate) fn passed(
+        &self,
+        color: Color,
+        from: Square,
+        to: Square,
+        occupied: impl Fn(Square) -> bool,
+    ) -> Option<Square> {
         let steps = &self.by_color[color.index()];
         if self.board.rank_of(from) != steps.initial_rank {
             return None;
@@ -182,8 +190,9 @@ impl PawnRules {
         steps
             .double_steps
             .iter()
-            .find(|&&(d, _)| self.offset(from, d) == Some(to))
-            .and_then(|&(_, leg)| self.offset(from, leg))
+            .filter(|&&(d, _)| self.offset(from, d) == Some(to))
+            .filter_map(|&(_, leg)| self.offset(from, leg))
+            .find(|&leg| !occupied(leg))
     }
 
     /// The squares a pawn of `color` standing on `end` may have passed over: one for each of

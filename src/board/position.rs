@@ -485,7 +485,7 @@ impl Position {
         let mut passed = None;
         if let (Some(m), Some(rules)) = (mover, self.pawn_rules.0.as_ref()) {
             if m.letter == PAWN && self.man_at(mv.to).is_none() {
-                passed = rules.passed(m.color, mv.from, mv.to);
+                passed = rules.passed(m.color, mv.from, mv.to, |s| self.man_at(s).is_some());
             }
         }
         if mv.from != mv.to && mover.is_some() {
@@ -1285,6 +1285,24 @@ mod en_passant_tests {
             fen(&play(&q, &capa, "i5j6")),
             "4k5/10/9P/10/10/10/10/4K5 b - - 0 1"
         );
+    }
+
+    /// A pawn that also leaps two squares forward (`fmD`, not lame) makes its double step's
+    /// move over a man too, but then by the leap, which gives no right (its e.p. capture
+    /// would land on that man; found by `fuzz_builds`).
+    #[test]
+    fn a_leap_over_a_man_gives_no_right() {
+        let g = geometry("fmWfmDfceFifmnD", BoardSize::STANDARD);
+        let p = pos("4k3/8/8/8/4p3/3n4/3P4/7K w - - 0 1", &g).unwrap();
+        let q = play(&p, &g, "d2d4");
+        assert_eq!(q.en_passant(), None);
+        assert_eq!(fen(&q), "4k3/8/8/8/3Pp3/3n4/8/7K b - - 0 1");
+        // No capture onto d3, where Black's own knight stands.
+        assert_eq!(moves_from(&q, &g, "e4"), ["e4e2", "e4e3"]);
+        // Over an empty square the same move is the double step.
+        let p = pos("4k3/8/8/8/4p3/8/3P4/7K w - - 0 1", &g).unwrap();
+        let q = play(&p, &g, "d2d4");
+        assert_eq!(fen(&q), "4k3/8/8/8/3Pp3/8/8/7K b - d3 0 1");
     }
 
     #[test]

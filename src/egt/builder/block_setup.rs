@@ -273,14 +273,17 @@ impl<S: SquareSet> Build<'_, S> {
                 moved[i] = to;
                 // A double step that an enemy pawn may take en passant: the right's value for
                 // each square of the block man (who may pin the taker, or be the only other
-                // move).
+                // move) but the square passed, where he blocks the double step (the move is
+                // then another step's, which gives no right).
+                let n = self.men.len();
+                let others = |s| (0..n).any(|j| j != bm && sq[j] == s);
                 let en_passant = self.pawn_rules.and_then(|rules| {
-                    let passed = rules.passed(c, sq[i], to)?;
+                    let passed = rules.passed(c, sq[i], to, others)?;
                     let mut takers = self.en_passant_takers(sq, passed, c.flip(), rules);
                     takers.next().map(|_| (rules, passed))
                 });
                 self.sub_values(&self.done, moved, bm, squares, c.flip(), |x, read| {
-                    let Some((rules, passed)) = en_passant else {
+                    let Some((rules, passed)) = en_passant.filter(|&(_, p)| p != x) else {
                         return add(x, Reached::Push, read);
                     };
                     let v = read.value().map(|without| {

@@ -647,9 +647,10 @@ impl<'a, S: SquareSet> Build<'a, S> {
         let mut moved = *sq;
         moved[i] = to;
         let without = self.done.value(&moved, c.flip())?;
+        let n = self.men.len();
         let passed = self
             .pawn_rules
-            .and_then(|r| Some((r, r.passed(c, sq[i], to)?)));
+            .and_then(|r| Some((r, r.passed(c, sq[i], to, |s| moved[..n].contains(&s))?)));
         Some(self.after_push(match passed {
             Some((rules, passed)) => {
                 self.after_double_step(&moved, i, passed, c.flip(), without, rules)

@@ -304,7 +304,15 @@ impl Indexer {
         let board = geometry.board();
         let n = board.squares();
         let has_pawns = men.iter().any(ManKind::is_pawn);
-        let mut syms = symmetry_group(men.iter().map(|m| pieces.piece(m.piece)), board);
+        // A pawn's promotions are in play too: a symmetry that changes a promotion piece's
+        // moves (a one-sided piece such as `lW`) would fold positions whose promotions differ.
+        let promoted = (geometry.promotions().iter())
+            .filter(|_| has_pawns)
+            .map(|p| pieces.piece(p.piece));
+        let mut syms = symmetry_group(
+            men.iter().map(|m| pieces.piece(m.piece)).chain(promoted),
+            board,
+        );
         if !fold {
             syms.truncate(1);
         }
