@@ -277,5 +277,16 @@ fn piece_files() -> Vec<PathBuf> {
         std::fs::write(&path, text).expect("write a piece file");
         files.push(path);
     }
+    // Pawns other than the orthodox one: the Berolina pawn, and one that steps and takes
+    // both ways, with both double steps.
+    files.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/berolina.ini"));
+    let both: String = (STANDARD_PIECEDEF.lines())
+        .filter(|l| !l.starts_with("P:"))
+        .chain(["P: fmWfmFfceFfceWifmnDifmnA"])
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let path = dir.join("pieces-pawn.ini");
+    std::fs::write(&path, both).expect("write a piece file");
+    files.push(path);
     files
 }

@@ -46,7 +46,10 @@ pub fn derived(set: &TableSet, pos: &Position) -> Value {
                 Metric::Dtc => pos.converts(mv),
                 _ => false,
             };
-            (set.probe(&pos.play(mv)).unwrap(), special)
+            let value = set
+                .probe(&pos.play(mv))
+                .unwrap_or_else(|e| panic!("{e:?} after {mv:?} from {}", pos.to_setup().to_fen()));
+            (value, special)
         })
         .collect();
     if rules.null_move.allows(stm) && !in_check {
