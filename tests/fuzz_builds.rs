@@ -4,15 +4,15 @@
 //! captures, en passant and double steps) and random promotion pieces, with royals other
 //! than the King now and then, on random boards from 3×3 to 16×16, under DTM, DTC and DTZ
 //! (rules of 50, 10 and 4 moves, and none), and now and then under a rule variant (a side may
-//! pass, stalemate wins, a bare royal loses). Each build must succeed or refuse with a
-//! distance too long for its table, never panic or report an internal error; and every table
-//! built must agree with one ply of forward search on random positions
-//! (`support/one_ply.rs`), so that a table that builds but is wrong fails too; a quarter of
-//! the cases save their tables, which a new set must load back the same. Builds of many
-//! shapes meet cases the fixed tests miss: on 16×4 and 4×16, the boards of 64 squares besides
-//! 8×8, Rooks and Queens came out wrong until it found them; made-up pawns found a pawn table
-//! folded by a mirror its promotion piece does not allow, and an e.p. right given by a leap
-//! over a man.
+//! pass, stalemate wins, a bare royal loses), or under a random memory budget. Each build
+//! must succeed or refuse a distance too long for its table or tables over the budget, never
+//! panic or report an internal error; and every table built must agree with one ply of
+//! forward search on random positions (`support/one_ply.rs`), so that a table that builds but
+//! is wrong fails too; a quarter of the cases save their tables, which a new set must load
+//! back the same. Builds of many shapes meet cases the fixed tests miss: on 16×4 and 4×16,
+//! the boards of 64 squares besides 8×8, Rooks and Queens came out wrong until it found them;
+//! made-up pawns found a pawn table folded by a mirror its promotion piece does not allow,
+//! and an e.p. right given by a leap over a man.
 //!
 //! Environment: `FAIRY_EGT_FUZZ_BUILDS` (endgames in all, default 24), `FAIRY_EGT_FUZZ_SEED`
 //! (the run's seed); a failure prints the case's seed, replayed alone with
@@ -169,6 +169,8 @@ struct Case {
     pawn: Option<String>,
     /// The promotion pieces, if not the board's default.
     promotions: Option<String>,
+    /// The memory budget in bytes, if any.
+    budget: Option<u64>,
     spec: String,
 }
 
@@ -230,6 +232,9 @@ fn random_case(rng: &mut Rng) -> Case {
     // Promotion pieces of the case's own in half the endgames with a pawn.
     let promotions = (sides.iter().any(|s| s.contains('P')) && rng.one_in(2))
         .then(|| random_promotions(rng, &letters, royal));
+    // A budget of 64 KB to 256 MB in a fifth of the cases: tables that do not fit are
+    // refused, and twins that cannot be told apart are built in their own layout.
+    let budget = rng.one_in(5).then(|| 1 << rng.between(16, 28));
     Case {
         saved: rng.one_in(4),
         pieces,
@@ -239,6 +244,7 @@ fn random_case(rng: &mut Rng) -> Case {
         rules,
         pawn,
         promotions,
+        budget,
         spec: format!("{}.{}", sides[0], sides[1]),
     }
 }
@@ -248,8 +254,9 @@ impl Case {
     fn describe(&self) -> String {
         let pawn = self.pawn.as_ref().map(|p| format!("; the pawn P: {p}"));
         let promotions = (self.promotions.as_ref()).map(|p| format!("; promoting to {p}"));
+        let budget = (self.budget).map(|b| format!("; a budget of {b} bytes"));
         format!(
-            "{} on {} under {:?}, {}; the made-up piece {}{}{}{}",
+            "{} on {} under {:?}, {}; the made-up piece {}{}{}{}{}",
             self.spec,
             self.board,
             self.metric,
@@ -257,6 +264,7 @@ impl Case {
             self.made_up,
             pawn.unwrap_or_default(),
             promotions.unwrap_or_default(),
+            budget.unwrap_or_default(),
             if self.saved { "; saved and loaded" } else { "" }
         )
     }
@@ -291,8 +299,9 @@ fn moves_of(steps: &[Step]) -> BTreeMap<Move, u16> {
 }
 
 /// Builds `case` and checks it against forward search; `Ok(None)` where the endgame is not
-/// one (a pawn on a board without room for it, say) or the build refused a distance too long,
-/// `Ok(Some(n))` with the n positions checked, `Err` with what went wrong.
+/// one (a pawn on a board without room for it, say), the build refused a distance too long or
+/// a table over the budget, or kept a table without the smaller ones; `Ok(Some(n))` with the n
+/// positions checked, `Err` with what went wrong.
 fn run_case(case: Case) -> Result<Option<u64>, String> {
     // The made-up piece as XBoard is told about it (its Betza, where it has one) reads back
     // as its moves.
@@ -309,10 +318,14 @@ fn run_case(case: Case) -> Result<Option<u64>, String> {
         let set = TableSet::new(case.pieces.clone(), case.metric)
             .on_board(case.board)
             .with_rules(case.rules);
-        match &case.promotions {
+        let mut set = match &case.promotions {
             Some(letters) => set.with_promotions(letters).expect("the file's own pieces"),
             None => set,
+        };
+        if let Some(bytes) = case.budget {
+            set.set_budget(bytes);
         }
+        set
     };
     let mut set = fresh();
     let Ok(material) = Material::parse(&case.spec, set.pieces()) else {
@@ -326,8 +339,12 @@ fn run_case(case: Case) -> Result<Option<u64>, String> {
     });
     match set.build(&material, &Silent) {
         Ok(()) => {}
-        Err(BuildError::TooLong(_)) => return Ok(None),
+        Err(BuildError::TooLong(_) | BuildError::OverBudget { .. }) => return Ok(None),
         Err(e) => return Err(e.to_string()),
+    }
+    // Within a budget a build may keep a table without the smaller ones its moves reach.
+    if !set.playable(&material) {
+        return Ok(None);
     }
     let checked = panic::catch_unwind(AssertUnwindSafe(|| {
         one_ply::check_random(&set, &case.spec, PLACEMENTS)
