@@ -169,9 +169,19 @@ struct Case {
     pawn: Option<String>,
     /// The promotion pieces, if not the board's default.
     promotions: Option<String>,
-    /// The memory budget in bytes, if any.
-    budget: Option<u64>,
+    /// The memory budget, if any.
+    budget: Option<Budget>,
     spec: String,
+}
+
+/// How a case's memory budget is chosen.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    /// So many bytes: the build may have to refuse, or keep a table without the smaller ones.
+    Bytes(u64),
+    /// The build's own estimate (`TableSet::bytes_needed`) and this share of what telling
+    /// twins apart would add: the build must fit, in the twins' own layout below the whole.
+    Needed(f64),
 }
 
 /// Orthodox rules two times in three, else each rule variant on or off at random.
@@ -227,14 +237,22 @@ fn random_case(rng: &mut Rng) -> Case {
             false if pawn.is_some() && rng.one_in(2) => 'P',
             false => *rng.pick(&letters),
         };
-        sides[rng.below(2)].push(letter);
+        let side = &mut sides[rng.below(2)];
+        // Now and then the same man as the last of its side: twins (KNN.K, KQQ.KBB).
+        let letter = match side.len() > 1 && rng.one_in(3) {
+            true => side.chars().last().expect("a royal at least"),
+            false => letter,
+        };
+        side.push(letter);
     }
     // Promotion pieces of the case's own in half the endgames with a pawn.
     let promotions = (sides.iter().any(|s| s.contains('P')) && rng.one_in(2))
         .then(|| random_promotions(rng, &letters, royal));
-    // A budget of 64 KB to 256 MB in a fifth of the cases: tables that do not fit are
-    // refused, and twins that cannot be told apart are built in their own layout.
-    let budget = rng.one_in(5).then(|| 1 << rng.between(16, 28));
+    // A budget in a fifth of the cases: 64 KB to 256 MB, or the build's own estimate.
+    let budget = rng.one_in(5).then(|| match rng.one_in(2) {
+        true => Budget::Bytes(1 << rng.between(16, 28)),
+        false => Budget::Needed(rng.below(100) as f64 / 100.0),
+    });
     Case {
         saved: rng.one_in(4),
         pieces,
@@ -254,7 +272,7 @@ impl Case {
     fn describe(&self) -> String {
         let pawn = self.pawn.as_ref().map(|p| format!("; the pawn P: {p}"));
         let promotions = (self.promotions.as_ref()).map(|p| format!("; promoting to {p}"));
-        let budget = (self.budget).map(|b| format!("; a budget of {b} bytes"));
+        let budget = (self.budget).map(|b| format!("; the budget {b:?}"));
         format!(
             "{} on {} under {:?}, {}; the made-up piece {}{}{}{}{}",
             self.spec,
@@ -318,19 +336,27 @@ fn run_case(case: Case) -> Result<Option<u64>, String> {
         let set = TableSet::new(case.pieces.clone(), case.metric)
             .on_board(case.board)
             .with_rules(case.rules);
-        let mut set = match &case.promotions {
+        match &case.promotions {
             Some(letters) => set.with_promotions(letters).expect("the file's own pieces"),
             None => set,
-        };
-        if let Some(bytes) = case.budget {
-            set.set_budget(bytes);
         }
-        set
     };
     let mut set = fresh();
     let Ok(material) = Material::parse(&case.spec, set.pieces()) else {
         return Ok(None);
     };
+    let budget = case.budget.map(|b| match b {
+        Budget::Bytes(bytes) => bytes,
+        Budget::Needed(share) => {
+            let need = set.bytes_needed(&material);
+            let apart = set.bytes_needed_twins_apart(&material).max(need);
+            need + ((apart - need) as f64 * share) as u64
+        }
+    });
+    let estimated = matches!(case.budget, Some(Budget::Needed(_)));
+    if let Some(bytes) = budget {
+        set.set_budget(bytes);
+    }
     // One case in four saves its tables, to be loaded back below.
     let dir = case.saved.then(|| {
         let dir = support::scratch("fuzz-builds");
@@ -339,12 +365,19 @@ fn run_case(case: Case) -> Result<Option<u64>, String> {
     });
     match set.build(&material, &Silent) {
         Ok(()) => {}
-        Err(BuildError::TooLong(_) | BuildError::OverBudget { .. }) => return Ok(None),
+        Err(BuildError::TooLong(_)) => return Ok(None),
+        Err(e @ BuildError::OverBudget { .. }) if estimated => {
+            return Err(format!("over a budget of its own estimate: {e}"))
+        }
+        Err(BuildError::OverBudget { .. }) => return Ok(None),
         Err(e) => return Err(e.to_string()),
     }
     // Within a budget a build may keep a table without the smaller ones its moves reach.
     if !set.playable(&material) {
-        return Ok(None);
+        return match estimated {
+            true => Err("a table dropped within a budget of its own estimate".to_string()),
+            false => Ok(None),
+        };
     }
     let checked = panic::catch_unwind(AssertUnwindSafe(|| {
         one_ply::check_random(&set, &case.spec, PLACEMENTS)
@@ -354,6 +387,9 @@ fn run_case(case: Case) -> Result<Option<u64>, String> {
         // Loaded back by a new set, every table the same: the endgame's statistics, and
         // forward search over the loaded tables.
         let mut loaded = fresh();
+        if let Some(bytes) = budget {
+            loaded.set_budget(bytes);
+        }
         loaded.set_table_dir(Some(dir.to_path_buf()));
         loaded
             .build(&material, &Silent)
