@@ -332,6 +332,32 @@ impl<'a> Line<'a> {
                 ));
             }
         }
+        if letter == PAWN {
+            // A quiet move onto the square of an e.p. capture is the same move in coordinates
+            // (`e4e3`): the two could not be told apart.
+            let reaches = |q: &Step, dx: i8, dy: i8| {
+                let most = if q.range == 0 { 16 } else { q.range as i8 };
+                (1..=most).any(|k| (q.dx * k, q.dy * k) == (dx, dy))
+            };
+            let quiet = |e: &Step| {
+                steps
+                    .iter()
+                    .any(|q| q.mode.moves() && reaches(q, e.dx, e.dy))
+            };
+            if let Some((e, &column)) =
+                (steps.iter().zip(columns)).find(|(e, _)| e.en_passant && quiet(e))
+            {
+                return Err(self.error(
+                    column,
+                    format!(
+                        "an en-passant capture of the pawn P goes where one of its moves that \
+                         do not capture goes, the step {},{}: a move such as e4e3 could not say \
+                         which it is",
+                        e.dx, e.dy
+                    ),
+                ));
+            }
+        }
         Ok(Some((letter, letter_col, steps, betza)))
     }
 
@@ -827,6 +853,11 @@ mod tests {
             4,
             "a capture of the pawn P may not go back, and the step -1,-1 does not",
         );
+        // An e.p. capture where a quiet move goes (straight ahead, or the ride's first step).
+        let ep = "an en-passant capture of the pawn P goes where one of its moves that do not \
+                  capture goes, the step 0,1:";
+        expect_error("P: fmWfceW", 1, 4, ep);
+        expect_error("P: fmRfceWfcF", 1, 4, ep);
         // Forward in every way, and captures sideways, are a pawn's.
         for pawn in [
             "fmWfceFifmnD",
