@@ -61,6 +61,13 @@ fn built_on(board: BoardSize, pieces: PieceSet, metric: Metric, spec: &str) -> T
     set
 }
 
+/// The pieces of the piece file `tests/data/NAME`.
+fn data_pieces(name: &str) -> PieceSet {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    parse_piece_defs(&text, &path).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Every square of the table set's board.
 fn every_square(set: &TableSet) -> Vec<u8> {
     set.geometry().board().all_squares().collect()
@@ -256,8 +263,7 @@ fn pawn_tables_agree_with_forward_search() {
 /// on 5×5 and of KP.K on 6×6.
 #[test]
 fn berolina_pawn_tables_agree_with_forward_search() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/berolina.ini");
-    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    let pieces = data_pieces("berolina.ini");
     for (board_text, spec, at_least) in [("5x5", "KP.KP", 150_000), ("6x6", "KP.K", 40_000)] {
         let set = built_on(board(board_text), pieces.clone(), Metric::Dtm, spec);
         let checked = check(&set, spec, &every_square(&set));
@@ -271,8 +277,7 @@ fn berolina_pawn_tables_agree_with_forward_search() {
 /// `fuzz_files`). Every position against forward search.
 #[test]
 fn a_table_stored_once_with_a_part_padded_last_block_agrees_with_forward_search() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/one_way_royals.ini");
-    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    let pieces = data_pieces("one_way_royals.ini");
     let set = built_on(BoardSize::STANDARD, pieces, Metric::Dtm, "W.W");
     let checked = check(&set, "W.W", &every_square(&set));
     assert!(checked > 3_500, "{checked}");
@@ -283,8 +288,7 @@ fn a_table_stored_once_with_a_part_padded_last_block_agrees_with_forward_search(
 /// position of KS.KN on 8×3 against forward search, and the same men on 8×4, where it rides.
 #[test]
 fn a_rider_longer_than_the_board_agrees_with_forward_search() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/long_riders.ini");
-    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    let pieces = data_pieces("long_riders.ini");
     for (board, at_least) in [("8x3", 300_000), ("8x4", 1_000_000)] {
         let board: BoardSize = board.parse().unwrap();
         let set = built_on(board, pieces.clone(), Metric::Dtm, "KS.KN");
@@ -299,11 +303,7 @@ fn a_rider_longer_than_the_board_agrees_with_forward_search() {
 /// search, promoting to that piece alone.
 #[test]
 fn a_promotion_to_a_one_sided_piece_agrees_with_forward_search() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/one_sided_promotion.ini"
-    );
-    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    let pieces = data_pieces("one_sided_promotion.ini");
     let mut set = TableSet::new(pieces, Metric::Dtm)
         .on_board("5x6".parse().unwrap())
         .with_promotions("S")
@@ -321,8 +321,7 @@ fn a_promotion_to_a_one_sided_piece_agrees_with_forward_search() {
 /// against forward search.
 #[test]
 fn a_leap_over_a_man_gives_no_en_passant_right() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/leaping_pawn.ini");
-    let pieces = parse_piece_defs(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    let pieces = data_pieces("leaping_pawn.ini");
     let set = built_on("4x6".parse().unwrap(), pieces, Metric::Dtm, "KNP.KP");
     let checked = check(&set, "KP.KP", &every_square(&set));
     assert!(checked > 150_000, "KP.KP: {checked}");

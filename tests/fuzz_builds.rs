@@ -35,7 +35,7 @@ use fairy_egt::egt::tables::TableSet;
 use fairy_egt::piece::betza::{parse_betza, try_betza};
 use fairy_egt::piece::parse::{parse_piece_defs, STANDARD_PIECEDEF};
 use fairy_egt::piece::{PieceSet, Step, StepKind};
-use fuzz::{case_seed, count, only_case, run_seed, Rng};
+use fuzz::{case_seed, count, only_case, run_seed, with_pawn, Rng};
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::panic::{self, AssertUnwindSafe};
@@ -131,14 +131,7 @@ fn any_pawn(rng: &mut Rng) -> String {
 /// The piece file of a case: the shipped pieces (the pawn `pawn` in place of the shipped
 /// one, if given), the two one-way ones and one made up (its line returned too).
 fn piece_file(rng: &mut Rng, pawn: Option<&str>) -> (PieceSet, String) {
-    let shipped: String = match pawn {
-        Some(pawn) => (STANDARD_PIECEDEF.lines())
-            .filter(|l| !l.starts_with("P:"))
-            .chain([format!("P: {pawn}").as_str()])
-            .map(|l| format!("{l}\n"))
-            .collect(),
-        None => STANDARD_PIECEDEF.to_string(),
-    };
+    let shipped = pawn.map_or_else(|| STANDARD_PIECEDEF.to_string(), with_pawn);
     loop {
         let line = made_up_piece(rng);
         let text = format!("{shipped}\n{ONE_WAY}{line}\n");

@@ -303,8 +303,9 @@ impl<'a> Line<'a> {
 
     /// The line's piece, each step written at its column of `columns`, refused if it is the
     /// pawn and some move that does not capture goes anywhere but forward, or some capture
-    /// goes back: a pawn's moves are irreversible (its tables are built a pawn placement at a
-    /// time, each from those its moves reach) and it never stands on its own first rank.
+    /// goes back (a pawn's moves are irreversible, as its tables are built a pawn placement at
+    /// a time, each from those its moves reach, and it never stands on its own first rank),
+    /// or an e.p. capture goes where a quiet move goes.
     #[allow(clippy::type_complexity)]
     fn checked(
         &self,
@@ -331,8 +332,6 @@ impl<'a> Line<'a> {
                     ),
                 ));
             }
-        }
-        if letter == PAWN {
             // A quiet move onto the square of an e.p. capture is the same move in coordinates
             // (`e4e3`): the two could not be told apart.
             let reaches = |q: &Step, dx: i8, dy: i8| {

@@ -1,12 +1,23 @@
 //! Shared by the fuzz tests (`fuzz_engine`, `fuzz_files`, `fuzz_builds`): a seeded random
-//! generator, text mutations, and the run's size and seed from the environment.
+//! generator, text mutations, the run's size and seed from the environment, and the shipped
+//! piece file with another pawn.
 //!
 //! The generator is a SplitMix64 of our own rather than a crate's, so that a seed printed by
 //! a failure replays the same run whatever version of a random-number crate is installed.
 
 #![allow(dead_code)] // each fuzz test takes a part
 
+use fairy_egt::piece::parse::STANDARD_PIECEDEF;
 use std::fmt::Write as _;
+
+/// The shipped piece file with its pawn line replaced by `P: pawn` (Betza).
+pub fn with_pawn(pawn: &str) -> String {
+    (STANDARD_PIECEDEF.lines())
+        .filter(|l| !l.starts_with("P:"))
+        .chain([format!("P: {pawn}").as_str()])
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
 
 /// The seed of a run: `FAIRY_EGT_FUZZ_SEED`, else a fixed one (so CI runs are reproducible).
 pub fn run_seed() -> u64 {

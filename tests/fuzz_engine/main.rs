@@ -280,13 +280,8 @@ fn piece_files() -> Vec<PathBuf> {
     // Pawns other than the orthodox one: the Berolina pawn, and one that steps and takes
     // both ways, with both double steps.
     files.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/berolina.ini"));
-    let both: String = (STANDARD_PIECEDEF.lines())
-        .filter(|l| !l.starts_with("P:"))
-        .chain(["P: fmWfmFfceFfceWifmnDifmnA"])
-        .map(|l| format!("{l}\n"))
-        .collect();
     let path = dir.join("pieces-pawn.ini");
-    std::fs::write(&path, both).expect("write a piece file");
+    std::fs::write(&path, fuzz::with_pawn("fmWfmFfceFfceWifmnDifmnA")).expect("write a piece file");
     files.push(path);
     files
 }
