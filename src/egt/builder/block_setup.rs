@@ -275,10 +275,8 @@ impl<S: SquareSet> Build<'_, S> {
                 // each square of the block man (who may pin the taker, or be the only other
                 // move) but the square passed, where he blocks the double step (the move is
                 // then another step's, which gives no right).
-                let n = self.men.len();
-                let others = |s| (0..n).any(|j| j != bm && sq[j] == s);
                 let en_passant = self.pawn_rules.and_then(|rules| {
-                    let passed = rules.passed(c, sq[i], to, others)?;
+                    let passed = rules.passed(c, sq[i], to, |s| others.contains(s))?;
                     let mut takers = self.en_passant_takers(sq, passed, c.flip(), rules);
                     takers.next().map(|_| (rules, passed))
                 });
